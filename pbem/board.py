@@ -1,0 +1,103 @@
+"""Questions about the board that several phases ask, answered in one place.
+
+Siege (R-PH-REV, used by revenue, upkeep and recruitment), friendly cities, stacking (R-UNIT-2), enemies,
+manned fleets (R-UNIT-3), surrounded units (R-PH-UPK).  Pure functions of state and map.
+"""
+from __future__ import annotations
+
+from .gamedata import GameMap
+from .model import GameState, Unit, UnitType
+
+NEUTRAL_FIGHTERS = (UnitType.PIRATE, UnitType.BARBARIAN)
+
+
+def is_manned(state: GameState, fleet: Unit) -> bool:
+    """R-UNIT-3: a Fleet moves and fights only with a Rowers unit aboard."""
+    return fleet.type is UnitType.FLEET and any(
+        u.type is UnitType.ROWERS for u in state.units_at(fleet.hex) if u.carried_by == fleet.id)
+
+
+def is_combat_unit(state: GameState, u: Unit) -> bool:
+    """Units that block movement and besiege: Armies, Rowers (on land), manned Fleets, pirates, barbarians."""
+    if u.type in (UnitType.ARMY, UnitType.ROWERS):
+        return u.carried_by is None or state.units[u.carried_by].type is not UnitType.FLEET
+    if u.type is UnitType.FLEET:
+        return is_manned(state, u)
+    return u.type in NEUTRAL_FIGHTERS
+
+
+def hostile_to(u: Unit, player: str) -> bool:
+    """Is ``u`` an enemy of ``player``?  Neutral pirates and barbarians are everyone's enemy."""
+    return u.owner != player
+
+
+def enemy_combat_units(state: GameState, hex_id: str, player: str) -> list[Unit]:
+    return [u for u in state.units_at(hex_id) if hostile_to(u, player) and is_combat_unit(state, u)]
+
+
+def under_siege(state: GameState, game_map: GameMap, city_id: str) -> bool:
+    """R-PH-REV: an enemy Army, Rowers, manned Fleet, pirate or barbarian in or adjacent to the city.
+
+    "Enemy" is anyone but the city's controller; a neutral city is never under siege.
+    """
+    controller = state.cities[city_id].controller
+    if controller is None:
+        return False
+    h = game_map.cities[city_id].hex
+    for x in (h, *game_map.neighbours[h]):
+        if enemy_combat_units(state, x, controller):
+            return True
+    return False
+
+
+def friendly_city(state: GameState, game_map: GameMap, city_id: str, player: str) -> bool:
+    """R-PH-UPK: controlled by the player, not razed, not under siege."""
+    c = state.cities[city_id]
+    return c.controller == player and c.razed == 0 and not under_siege(state, game_map, city_id)
+
+
+def may_recruit(state: GameState, game_map: GameMap, city_id: str, player: str) -> str | None:
+    """R-PH-REC: None if the city may recruit, else the reason it may not."""
+    c = state.cities[city_id]
+    if c.controller != player:
+        return "you do not control it"
+    if c.razed:
+        return "it is razed"
+    if c.hostile:
+        return "it is hostile"
+    if under_siege(state, game_map, city_id):
+        return "it is under siege"
+    return None
+
+
+def stack_size(state: GameState, hex_id: str, player: str | None) -> int:
+    """R-UNIT-2: Armies, Fleets and Transports of one owner in a hex; Rowers count as Armies when not aboard
+    a ship; Leaders and Baggage never count; units aboard a ship count as nothing."""
+    n = 0
+    for u in state.units_at(hex_id):
+        if u.owner != player or not u.type.counts_for_stacking:
+            continue
+        if u.carried_by is not None:
+            continue
+        n += u.value
+    return n
+
+
+def stack_limit(game_map: GameMap, hex_id: str) -> int:
+    limit = game_map.terrain[hex_id].stack
+    return 0 if limit is None else limit
+
+
+def surrounded(state: GameState, game_map: GameMap, hex_id: str, player: str) -> bool:
+    """R-PH-UPK: every passable neighbour hex holds enemy units."""
+    around = [n for n in game_map.neighbours[hex_id] if game_map.passable(n)]
+    return bool(around) and all(any(hostile_to(u, player) for u in state.units_at(n)) for n in around)
+
+
+def city_at(state: GameState, game_map: GameMap, hex_id: str) -> str | None:
+    c = game_map.city_at.get(hex_id)
+    return c.id if c else None
+
+
+def home_hex(state: GameState, game_map: GameMap, player: str) -> str:
+    return game_map.cities[state.players[player].home].hex

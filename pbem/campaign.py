@@ -1,0 +1,96 @@
+"""Moderator operations on a campaign folder: create it, and read it back.  The CLI calls these."""
+from __future__ import annotations
+
+import hashlib
+import secrets as pysecrets
+import shutil
+import tempfile
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from . import __version__
+from .dice import Dice, seed_fingerprint, setup_seed
+from .errors import UsageError
+from .gamedata import DATA, DEFAULT_MAP, load_map, tables
+from .options import parse_options
+from .setup import check_players, new_campaign
+from .storage import Campaign
+
+
+@dataclass
+class Created:
+    campaign: Campaign
+    secrets: dict[str, str]
+    guessable: bool
+
+
+def parse_seed(text: str | None) -> tuple[bytes, bool]:
+    """--seed N -> (secret seed derived from N, guessable=True); None -> 256 random bits."""
+    if text is None:
+        return pysecrets.token_bytes(32), False
+    text = str(text).strip()
+    if not text.isdigit() or len(text) > 40:
+        raise UsageError(f"--seed {text!r}: the seed must be a whole number of at most 40 digits, e.g. --seed 42")
+    return hashlib.sha256(f"pbem/seed/{int(text)}".encode()).digest(), True
+
+
+def player_secret(seed: bytes, player: str, guessable: bool) -> str:
+    raw = hashlib.sha256(seed + f"/player-secret/{player}".encode()).hexdigest() if guessable \
+        else pysecrets.token_hex(8)
+    raw = raw[:16]
+    return "-".join(raw[i:i + 4] for i in range(0, 16, 4))
+
+
+def create(root: Path | str, players: list[str], seed: str | None = None, map_file: Path | str | None = None,
+           options: list[str] | None = None, name: str | None = None) -> Created:
+    root = Path(root)
+    if root.exists() and (not root.is_dir() or any(root.iterdir())):
+        raise UsageError(f"{root}: already exists and is not empty; choose a new folder for the campaign")
+    opts = parse_options(options or [])
+    secret, guessable = parse_seed(seed)
+    game_map = load_map(map_file)  # None: the default Aegean
+    check_players(game_map, players)
+    map_text = (Path(map_file).read_text(encoding="utf-8") if map_file
+                else DATA.joinpath(f"maps/{DEFAULT_MAP}.yaml").read_text(encoding="utf-8"))
+    name = name or root.resolve().name
+    dice = Dice(setup_seed(secret))
+    state = new_campaign(name, game_map, tables(), players, dice, opts)
+    player_secrets = {p: player_secret(secret, p, guessable) for p in state.turn_order}
+
+    root.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{root.name}.", dir=root.parent))
+    try:
+        camp = Campaign(staging)
+        camp.write_config({
+            "name": name,
+            "pbem_version": __version__,
+            "created": datetime.now(timezone.utc).strftime("%Y-%m-%d") if not guessable else "seeded",
+            "players": list(state.turn_order),
+            "options": opts,
+            "seed_sha256": seed_fingerprint(secret),
+            "seed_guessable": guessable,
+            "deadline": None,
+            "turn_days": 7,
+            "civil_disorder_after": 3,
+        })
+        (staging / "map.yaml").write_text(map_text, encoding="utf-8")
+        camp.write_secrets(secret, player_secrets)
+        camp.write_log(None, dice.drain())
+        camp.save_state(state)
+        for d in ("orders", "reports"):
+            (staging / d).mkdir()
+        if root.exists():
+            root.rmdir()
+        staging.rename(root)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    camp = Campaign.open(root)
+    camp.audit(f"new campaign {name}: players {','.join(state.turn_order)}; options {opts}")
+    return Created(camp, player_secrets, guessable)
+
+
+def describe_options(opts: dict[str, Any]) -> str:
+    return ", ".join(f"{k}={v}" for k, v in sorted(opts.items()))

@@ -1,0 +1,123 @@
+"""The `pbem` command.  Each command parses its arguments, calls one library function and maps PbemError to
+exit code 2 with a one-line message.  No rules logic lives here."""
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+from typing import Annotated, Callable, Optional
+
+import typer
+
+from . import __version__
+from .errors import PbemError
+
+app = typer.Typer(
+    name="pbem",
+    help="Play-by-email turn processor for a wargame of war and politics in the ancient Aegean (430 BC).",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+
+def fail(message: str, code: int = 2) -> None:
+    typer.echo(f"pbem: {message}", err=True)
+    raise typer.Exit(code)
+
+
+def guarded(fn: Callable[[], int | None]) -> None:
+    """Run a command body; a PbemError becomes a one-line message and its exit code, never a traceback."""
+    try:
+        code = fn()
+    except PbemError as exc:
+        fail(str(exc), exc.exit_code)
+    except KeyboardInterrupt:
+        fail("interrupted; nothing was changed by the unfinished step", 130)
+    except BrokenPipeError:
+        raise typer.Exit(0)
+    if code:
+        raise typer.Exit(code)
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"pbem {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def main_callback(
+    version: Annotated[Optional[bool], typer.Option("--version", callback=_version, is_eager=True,
+                                                    help="Print the version and exit.")] = None,
+) -> None:
+    """pbem: run a play-by-email campaign of war and politics in the ancient Aegean."""
+
+
+@app.command()
+def new(
+    campaign_dir: Annotated[Path, typer.Argument(help="Folder to create for the campaign (must not exist or be empty).")],
+    players: Annotated[str, typer.Option("--players", "-p",
+                                         help="Home cities, comma-separated: athens,sparta,troy (2 to 12).")],
+    seed: Annotated[Optional[str], typer.Option(help="Derive all dice and secrets from this number (tests, demos): "
+                                                     "such a campaign can be guessed. Default: 256 random bits.")] = None,
+    map_file: Annotated[Optional[Path], typer.Option("--map", help="A map file (YAML) instead of the default Aegean.")] = None,
+    option: Annotated[Optional[list[str]], typer.Option("--option", "-o",
+                                                       help="Campaign option NAME or NAME=VALUE; repeat for more. "
+                                                            "Known: early_victory, last_turn=N.")] = None,
+    name: Annotated[Optional[str], typer.Option(help="Campaign name (default: the folder's name).")] = None,
+) -> None:
+    """Create a campaign: home cities, starting forces, leaders, traits, deck, hands, turn order (R-SET-1..6)."""
+    def body() -> None:
+        from .campaign import create
+        created = create(campaign_dir, players.split(","), seed, map_file, option or [], name)
+        camp = created.campaign
+        state = camp.load_state()
+        typer.echo(f"Created campaign {camp.config['name']!r} in {camp.root}")
+        typer.echo("Turn order: " + ", ".join(f"{i}. {state.players[p].name}" for i, p in
+                                              enumerate(state.turn_order, 1)))
+        typer.echo(f"Seed fingerprint (publish it to the players): sha256 {camp.config['seed_sha256']}")
+        typer.echo(f"Player secrets are in {camp.secret_dir / 'players.yaml'}: hand each player their own.")
+        if created.guessable:
+            typer.echo("warning: --seed was given, so this campaign's dice and player secrets can be guessed by "
+                       "anyone who knows the number; use it for tests and demos only.", err=True)
+    guarded(body)
+
+
+@app.command()
+def show(
+    campaign_dir: Annotated[Path, typer.Argument(help="The campaign folder.")],
+    player: Annotated[Optional[str], typer.Option("--player", "-p",
+                                                  help="Show only what this player may see (fog of war).")] = None,
+    turn: Annotated[Optional[int], typer.Option(help="The snapshot at the start of this game turn (default: now).")] = None,
+) -> None:
+    """Print the state of a campaign readably: everything (moderator) or one player's view."""
+    def body() -> None:
+        from .gamedata import tables
+        from .storage import Campaign
+        from .textview import render
+        from .visibility import view
+        from .errors import UsageError
+        camp = Campaign.open(campaign_dir)
+        state = camp.load_state(turn)
+        pid = None
+        if player is not None:
+            found = camp.game_map.find_city(player)
+            pid = found.id if found else player.strip().lower()
+            if pid not in state.players:
+                raise UsageError(f"--player {player!r}: not a player of this campaign "
+                                 f"({', '.join(state.turn_order)})")
+        typer.echo(render(view(state, camp.game_map, pid), camp.game_map, tables()), nl=False)
+    guarded(body)
+
+
+def main() -> None:
+    try:
+        app()
+    except BrokenPipeError:  # `pbem show ... | head`
+        sys.stderr.close()
+
+
+if __name__ == "__main__":
+    main()

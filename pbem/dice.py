@@ -1,0 +1,168 @@
+"""Seeded, logged dice (R-TURN-6).  Every die of the game goes through one ``Dice`` object.
+
+The generator is SHA-256 in counter mode: block *i* is ``sha256(seed || i)``, read 8 bytes at a time, and a
+die of *n* sides takes the first 64-bit word below the largest multiple of *n* (no modulo bias).  It is
+specified in these few lines so that anyone holding the revealed campaign seed can re-derive every roll
+with any language, and it does not depend on Python's ``random`` module.
+
+Rules code never imports ``random``: it is handed a ``Dice`` (or a ``ScriptedDice`` in tests).
+"""
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass, field
+from typing import Any, Iterable, MutableSequence, Sequence, TypeVar
+
+T = TypeVar("T")
+_WORD = 1 << 64
+
+
+def setup_seed(secret: bytes) -> bytes:
+    """Set-up uses the campaign's secret seed alone."""
+    return hashlib.sha256(b"pbem/setup/" + secret).digest()
+
+
+def turn_seed(secret: bytes, turn: int, order_hashes: Sequence[str]) -> bytes:
+    """R-TURN-6: secret seed, game turn and the hashes of the accepted order files, in turn order.
+
+    ``order_hashes`` holds one entry per player in turn order: the SHA-256 hex of the accepted file, or
+    ``"-"`` for a player without one (NMR).
+    """
+    text = f"pbem/turn/{turn}/" + "/".join(order_hashes)
+    return hashlib.sha256(secret + text.encode()).digest()
+
+
+def seed_fingerprint(secret: bytes) -> str:
+    """The public SHA-256 of the secret seed, published at set-up."""
+    return hashlib.sha256(secret).hexdigest()
+
+
+@dataclass
+class Roll:
+    die: str
+    result: int
+    purpose: str
+    context: dict[str, Any] = field(default_factory=dict)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"die": self.die, "result": self.result, "purpose": self.purpose, **self.context}
+
+
+class Dice:
+    """Dice(seed).d6("upkeep roll ATH-A1") -> 1..6, and the roll is appended to ``log``."""
+
+    def __init__(self, seed: bytes):
+        self._seed = seed
+        self._block = 0
+        self._buf = b""
+        self.log: list[Roll] = []
+        self.context: dict[str, Any] = {}
+
+    # -- the generator -------------------------------------------------------------------------------
+    def _word(self) -> int:
+        if len(self._buf) < 8:
+            self._buf += hashlib.sha256(self._seed + self._block.to_bytes(8, "big")).digest()
+            self._block += 1
+        w, self._buf = self._buf[:8], self._buf[8:]
+        return int.from_bytes(w, "big")
+
+    def _below(self, n: int) -> int:
+        limit = _WORD - (_WORD % n)
+        while True:
+            w = self._word()
+            if w < limit:
+                return w % n
+
+    def _draw(self, sides: int, purpose: str) -> int:
+        return self._below(sides) + 1
+
+    # -- dice of the rules ---------------------------------------------------------------------------
+    def roll(self, sides: int, purpose: str, **context: Any) -> int:
+        value = self._draw(sides, purpose)
+        self.log.append(Roll(f"1D{sides}", value, purpose, {**self.context, **context}))
+        return value
+
+    def d3(self, purpose: str, **context: Any) -> int:
+        return self.roll(3, purpose, **context)
+
+    def d6(self, purpose: str, **context: Any) -> int:
+        return self.roll(6, purpose, **context)
+
+    def d10(self, purpose: str, **context: Any) -> int:
+        return self.roll(10, purpose, **context)
+
+    def d100(self, purpose: str, **context: Any) -> int:
+        """1..100; the table's "00" is 100."""
+        return self.roll(100, purpose, **context)
+
+    def d66(self, purpose: str, **context: Any) -> int:
+        """Two six-sided dice read as tens and units: 11..66 (R-SET-4)."""
+        tens = self._draw(6, purpose)
+        units = self._draw(6, purpose)
+        value = tens * 10 + units
+        self.log.append(Roll("D66", value, purpose, {**self.context, **context}))
+        return value
+
+    def dice(self, count: int, sides: int, purpose: str, **context: Any) -> list[int]:
+        """Roll ``count`` dice of ``sides`` (e.g. 3D6 for plunder), each logged."""
+        return [self.roll(sides, purpose, **context) for _ in range(count)]
+
+    def shuffle(self, items: MutableSequence[T], purpose: str) -> None:
+        """Fisher-Yates in place; logged as one entry (the draws are not dice anyone reads)."""
+        for i in range(len(items) - 1, 0, -1):
+            j = self._below(i + 1)
+            items[i], items[j] = items[j], items[i]
+        self.log.append(Roll("shuffle", len(items), purpose, dict(self.context)))
+
+    def choice(self, items: Sequence[T], purpose: str) -> T:
+        if not items:
+            raise ValueError("choice from nothing")
+        index = self._below(len(items))
+        self.log.append(Roll(f"pick1of{len(items)}", index + 1, purpose, dict(self.context)))
+        return items[index]
+
+    def token(self, label: str) -> bytes:
+        """A derived 32-byte value (not a die): e.g. for a player's default secret."""
+        return hashlib.sha256(self._seed + b"/token/" + label.encode()).digest()
+
+    def drain(self) -> list[dict[str, Any]]:
+        out = [r.to_dict() for r in self.log]
+        self.log.clear()
+        return out
+
+
+class DiceExhausted(AssertionError):
+    """A scripted test ran out of dice: the scenario needs more values than it scripted."""
+
+
+class ScriptedDice(Dice):
+    """Dice that return scripted values in order (like boardgame.io's MockRandom), for scenario tests.
+
+    ``ScriptedDice([6, 3, 10])`` answers the next three dice with 6, 3 and 10 whatever their purpose, and
+    raises ``DiceExhausted`` when asked for more.  A value that does not fit the die raises too, so a test
+    that scripts the wrong die fails loudly.  ``shuffle`` keeps the order unless ``shuffle_fallback`` is set.
+    """
+
+    def __init__(self, values: Iterable[int] = (), seed: bytes = b"scripted"):
+        super().__init__(seed)
+        self.values = list(values)
+        self.used = 0
+
+    def _draw(self, sides: int, purpose: str) -> int:
+        if self.used >= len(self.values):
+            raise DiceExhausted(f"no scripted die left for 1D{sides} ({purpose}); {self.used} used")
+        value = self.values[self.used]
+        self.used += 1
+        if not 1 <= value <= sides:
+            raise DiceExhausted(f"scripted value {value} does not fit 1D{sides} ({purpose})")
+        return value
+
+    def shuffle(self, items: MutableSequence[T], purpose: str) -> None:
+        self.log.append(Roll("shuffle", len(items), purpose, dict(self.context)))
+
+    def choice(self, items: Sequence[T], purpose: str) -> T:
+        return items[self._draw(len(items), purpose) - 1]
+
+    @property
+    def remaining(self) -> int:
+        return len(self.values) - self.used

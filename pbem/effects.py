@@ -1,0 +1,108 @@
+"""Where effects come from: city traits, leader skills and cards in play, as data (effect dicts).
+
+The effect kinds are the closed set documented at the top of ``pbem/data/tables/cards.yaml``.  Phases ask
+this module "which effects of kind K act for player P (or for this stack)?" and add them up; no phase
+names a trait, skill or card.
+
+- Traits act for every unit of their holder.  A player holds their home city's traits and the trait of
+  every minor city they control (R-SET-4); a trait held twice counts once.
+- Skills act for the stack their leader is in (R-BAT-2), except the player-wide kinds below, which act
+  while the leader is in play (not away, not captured).
+- Cards in play are ``state.effects`` entries (lasting effects with their end counted in player-turns).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Iterable, Iterator
+
+from .gamedata import Tables
+from .model import GameState, Unit, UnitType
+
+PLAYER_WIDE = frozenset({"diplomacy_rolls", "hand_size", "income", "victory_cities", "extra_recruit"})
+
+
+@dataclass(frozen=True)
+class Source:
+    kind: str  # trait | skill | card
+    id: str
+    name: str
+    unit: str | None = None  # the leader, for a skill
+
+    def label(self) -> str:
+        return f"{self.name} ({self.kind}{', ' + self.unit if self.unit else ''})"
+
+
+Found = tuple[Source, dict[str, Any]]
+
+
+def held_traits(state: GameState, player: str) -> list[str]:
+    """Home city traits, then the traits of controlled minor cities (R-SET-4), each once."""
+    out = list(state.players[player].traits)
+    for cid in sorted(state.controlled_cities(player)):
+        trait = state.cities[cid].trait
+        if trait and trait not in out:
+            out.append(trait)
+    return out
+
+
+def leaders_in_play(state: GameState, player: str) -> list[Unit]:
+    return [u for u in state.units.values()
+            if u.type is UnitType.LEADER and u.owner == player and u.away_until is None]
+
+
+def trait_effects(state: GameState, tables: Tables, player: str, kind: str) -> Iterator[Found]:
+    for tid in held_traits(state, player):
+        t = tables.traits[tid]
+        for e in t.effects:
+            if e["kind"] == kind:
+                yield Source("trait", tid, t.name), e
+
+
+def skill_effects(tables: Tables, leaders: Iterable[Unit], kind: str) -> Iterator[Found]:
+    for leader in leaders:
+        for sid in leader.skills:
+            s = tables.skills[sid]
+            for e in s.effects:
+                if e["kind"] == kind:
+                    yield Source("skill", sid, s.name, leader.id), e
+
+
+def player_effects(state: GameState, tables: Tables, player: str, kind: str) -> list[Found]:
+    """Traits and player-wide skills of ``player`` of one kind (e.g. diplomacy_rolls, income)."""
+    found = list(trait_effects(state, tables, player, kind))
+    if kind in PLAYER_WIDE:
+        found += skill_effects(tables, leaders_in_play(state, player), kind)
+    return found
+
+
+def stack_leaders(state: GameState, units: Iterable[Unit]) -> list[Unit]:
+    """The leaders in the hexes of ``units`` that belong to the same owner (a leader leads its stack)."""
+    units = list(units)
+    hexes = {u.hex for u in units}
+    owners = {u.owner for u in units}
+    out = []
+    for h in sorted(hexes):
+        out += [u for u in state.units_at(h) if u.type is UnitType.LEADER and u.owner in owners]
+    return out
+
+
+def stack_effects(state: GameState, tables: Tables, units: Iterable[Unit], kind: str) -> list[Found]:
+    """Skills of the leaders with these units (scope: stack)."""
+    return [f for f in skill_effects(tables, stack_leaders(state, units), kind) if f[1].get("scope") != "all"]
+
+
+def unit_matches(effect: dict[str, Any], unit: Unit) -> bool:
+    want = effect.get("units", "all")
+    if want == "all":
+        return True
+    if want == "army":
+        return unit.type is UnitType.ARMY
+    if want == "fleet":
+        return unit.type is UnitType.FLEET
+    if want == "ships":
+        return unit.type in (UnitType.FLEET, UnitType.TRANSPORT)
+    return False
+
+
+def total_value(found: Iterable[Found]) -> int:
+    return sum(int(e.get("value", 0)) for _, e in found)

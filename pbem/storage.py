@@ -1,0 +1,219 @@
+"""The campaign folder: config, snapshots per turn, logs, orders, reports, secrets; atomic writes and a lock.
+
+Layout (documented in docs/moderator.md)::
+
+    CAMPAIGN/
+      campaign.yaml            public config: name, players, options, deadlines, seed_sha256
+      map.yaml                 the map this campaign plays on (a copy, so the folder stands alone)
+      secret/                  mode 0700, the moderator's eyes only
+        seed                   the secret seed (hex)
+        players.yaml           each player's secret for authenticating order files
+      state/turn-001.json      the state at the start of game turn 1; turn-002.json after turn 1 ...
+      log/setup.jsonl          every die rolled at set-up
+      log/turn-001.jsonl       events and dice of game turn 1
+      orders/turn-001/athens.yaml   accepted orders (earlier versions kept as athens.v1.yaml ...)
+      reports/turn-001/athens/ a player's report of turn 1
+      audit.log                what the moderator did, one line each
+
+A turn is committed by writing its snapshot last: the newest snapshot *is* the turn counter, so a crash
+mid-turn leaves the previous turn intact.
+"""
+from __future__ import annotations
+
+import fcntl
+import json
+import os
+import re
+import tempfile
+from contextlib import contextmanager
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any, Iterator
+
+from . import yamlio
+from .errors import CampaignError, DataError
+from .gamedata import GameMap, load_map
+from .model import GameState
+
+SNAPSHOT = re.compile(r"^turn-(\d{3})\.json$")
+
+
+def atomic_write(path: Path, data: str | bytes, mode: int | None = None) -> None:
+    """Write to a temporary file in the same folder, fsync, rename: the file is whole or absent."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    raw = data.encode("utf-8") if isinstance(data, str) else data
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(raw)
+            fh.flush()
+            os.fsync(fh.fileno())
+        if mode is not None:
+            os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
+    dfd = os.open(path.parent, os.O_RDONLY)
+    try:
+        os.fsync(dfd)
+    finally:
+        os.close(dfd)
+
+
+class Campaign:
+    def __init__(self, root: Path | str):
+        self.root = Path(root)
+        self._map: GameMap | None = None
+        self._config: dict[str, Any] | None = None
+
+    # -- paths -------------------------------------------------------------------------------------
+    @property
+    def config_path(self) -> Path:
+        return self.root / "campaign.yaml"
+
+    @property
+    def map_path(self) -> Path:
+        return self.root / "map.yaml"
+
+    @property
+    def secret_dir(self) -> Path:
+        return self.root / "secret"
+
+    def snapshot_path(self, turn: int) -> Path:
+        return self.root / "state" / f"turn-{turn:03d}.json"
+
+    def log_path(self, turn: int | None) -> Path:
+        return self.root / "log" / ("setup.jsonl" if turn is None else f"turn-{turn:03d}.jsonl")
+
+    def orders_dir(self, turn: int) -> Path:
+        return self.root / "orders" / f"turn-{turn:03d}"
+
+    def reports_dir(self, turn: int, player: str | None = None) -> Path:
+        d = self.root / "reports" / f"turn-{turn:03d}"
+        return d / player if player else d
+
+    # -- opening -----------------------------------------------------------------------------------
+    @classmethod
+    def open(cls, root: Path | str) -> "Campaign":
+        c = cls(root)
+        if not c.root.is_dir():
+            raise CampaignError(f"{c.root}: no such campaign folder")
+        if not c.config_path.is_file():
+            raise CampaignError(f"{c.root}: not a campaign folder (no campaign.yaml; create one with `pbem new`)")
+        if not c.snapshots():
+            raise CampaignError(f"{c.root}/state: no state snapshot; the campaign folder is damaged")
+        return c
+
+    @property
+    def config(self) -> dict[str, Any]:
+        if self._config is None:
+            try:
+                data = yamlio.load(self.config_path).data
+            except yamlio.YamlError as exc:
+                raise CampaignError(str(exc)) from None
+            if not isinstance(data, dict) or "name" not in data or "players" not in data:
+                raise CampaignError(f"{self.config_path}: not a pbem campaign file (needs name and players)")
+            self._config = data
+        return self._config
+
+    def write_config(self, config: dict[str, Any]) -> None:
+        atomic_write(self.config_path, "# pbem campaign settings (public).  Edit with care: see docs/moderator.md\n"
+                     + yamlio.dump(config))
+        self._config = config
+
+    @property
+    def game_map(self) -> GameMap:
+        if self._map is None:
+            self._map = load_map(self.map_path)
+        return self._map
+
+    # -- snapshots ---------------------------------------------------------------------------------
+    def snapshots(self) -> list[int]:
+        d = self.root / "state"
+        if not d.is_dir():
+            return []
+        return sorted(int(m.group(1)) for p in d.iterdir() if (m := SNAPSHOT.match(p.name)))
+
+    @property
+    def current_turn(self) -> int:
+        snaps = self.snapshots()
+        if not snaps:
+            raise CampaignError(f"{self.root}/state: no state snapshot")
+        return snaps[-1]
+
+    def load_state(self, turn: int | None = None) -> GameState:
+        turn = self.current_turn if turn is None else turn
+        path = self.snapshot_path(turn)
+        if not path.is_file():
+            have = ", ".join(str(t) for t in self.snapshots())
+            raise CampaignError(f"{path}: no snapshot for turn {turn} (have: {have})")
+        try:
+            return GameState.from_json(path.read_text(encoding="utf-8"))
+        except (ValueError, KeyError, TypeError) as exc:
+            raise DataError(f"{path}: damaged state file ({exc})") from None
+
+    def save_state(self, state: GameState) -> Path:
+        path = self.snapshot_path(state.turn)
+        atomic_write(path, state.to_json())
+        return path
+
+    def write_log(self, turn: int | None, records: list[dict[str, Any]]) -> Path:
+        path = self.log_path(turn)
+        text = "".join(json.dumps(r, sort_keys=True, ensure_ascii=False) + "\n" for r in records)
+        atomic_write(path, text)
+        return path
+
+    def read_log(self, turn: int | None) -> list[dict[str, Any]]:
+        path = self.log_path(turn)
+        if not path.is_file():
+            return []
+        return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+    # -- secrets -----------------------------------------------------------------------------------
+    def secret_seed(self) -> bytes:
+        path = self.secret_dir / "seed"
+        try:
+            return bytes.fromhex(path.read_text().strip())
+        except (OSError, ValueError):
+            raise CampaignError(f"{path}: the secret seed is missing or damaged") from None
+
+    def player_secrets(self) -> dict[str, str]:
+        path = self.secret_dir / "players.yaml"
+        try:
+            data = yamlio.load(path).data
+        except yamlio.YamlError as exc:
+            raise CampaignError(str(exc)) from None
+        return dict(data.get("secrets", {}))
+
+    def write_secrets(self, seed: bytes, player_secrets: dict[str, str]) -> None:
+        self.secret_dir.mkdir(parents=True, exist_ok=True)
+        os.chmod(self.secret_dir, 0o700)
+        atomic_write(self.secret_dir / "seed", seed.hex() + "\n", mode=0o600)
+        atomic_write(self.secret_dir / "players.yaml",
+                     "# Hand each player their own secret; it goes in the header of every order file.\n"
+                     + yamlio.dump({"secrets": player_secrets}), mode=0o600)
+
+    # -- audit and lock ----------------------------------------------------------------------------
+    def audit(self, line: str) -> None:
+        stamp = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+        with open(self.root / "audit.log", "a", encoding="utf-8") as fh:
+            fh.write(f"{stamp} {line}\n")
+
+    @contextmanager
+    def lock(self) -> Iterator[None]:
+        """One writer at a time: a second `pbem adjudicate` on the same campaign is refused at once."""
+        self.root.mkdir(parents=True, exist_ok=True)
+        fh = open(self.root / ".lock", "a+")
+        try:
+            try:
+                fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                raise CampaignError(f"{self.root}: another pbem command is working on this campaign; "
+                                    f"try again when it has finished") from None
+            yield
+        finally:
+            fh.close()

@@ -1,0 +1,129 @@
+"""Plain-text rendering of a view (from ``visibility.view``) for `pbem show` and text reports."""
+from __future__ import annotations
+
+from collections import Counter, defaultdict
+from typing import Any
+
+from .gamedata import GameMap, Tables
+
+MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+          "November", "December"]
+START_YEAR_BC, START_MONTH = 431, 2  # game turn 1 is March 431 BC, the spring the war began
+
+
+def game_date(turn: int) -> str:
+    m = START_MONTH + (turn - 1)
+    return f"{MONTHS[m % 12]} {START_YEAR_BC - m // 12} BC"
+
+
+def _counts(counts: dict[str, int]) -> str:
+    order = ["army", "rowers", "fleet", "transport", "baggage", "leader", "pirate", "barbarian"]
+    parts = []
+    for t in order:
+        n = counts.get(t, 0)
+        if n:
+            parts.append(f"{n} {t if n == 1 else plural(t)}")
+    return ", ".join(parts)
+
+
+def plural(t: str) -> str:
+    return {"army": "armies", "rowers": "rowers", "baggage": "baggage", "fleet": "fleets",
+            "transport": "transports", "leader": "leaders"}.get(t, t + "s")
+
+
+def city_line(cid: str, c: dict[str, Any], game_map: GameMap, tables: Tables, players: dict) -> str:
+    city = game_map.cities[cid]
+    owner = players[c["controller"]]["name"] if c["controller"] else "neutral"
+    marks = []
+    if c["home_of"]:
+        marks.append("home city")
+    if c["hostile"]:
+        marks.append("hostile")
+    if c["razed"]:
+        marks.append(f"razed x{c['razed']}")
+    trait = f", trait {tables.traits[c['trait']].name}" if c.get("trait") else ""
+    extra = f" [{', '.join(marks)}]" if marks else ""
+    return f"  {city.name:<14} {city.hex}  {owner:<12} income {c['income']}{trait}{extra}"
+
+
+def render_units(units: list[dict[str, Any]], game_map: GameMap, tables: Tables) -> list[str]:
+    by_hex: dict[str, list[dict]] = defaultdict(list)
+    for u in units:
+        by_hex[u["hex"]].append(u)
+    lines = []
+    for h in sorted(by_hex):
+        place = game_map.city_at[h].name if h in game_map.city_at else game_map.terrain[h].name
+        lines.append(f"  {h} {place}:")
+        for u in by_hex[h]:
+            bits = [u["id"], u["type"]]
+            if u.get("name"):
+                skills = ", ".join(tables.skills[s].name for s in u.get("skills", []))
+                bits.append(f"{u['name']} ({skills})")
+            if u.get("carried_by"):
+                bits.append(f"aboard {u['carried_by']}")
+            if u.get("starvation"):
+                bits.append(f"starvation x{u['starvation']}")
+            if u.get("away_until"):
+                bits.append(f"away until turn {u['away_until']}")
+            lines.append("    " + " ".join(bits))
+    return lines
+
+
+def render(view: dict[str, Any], game_map: GameMap, tables: Tables) -> str:
+    out: list[str] = []
+    players = view["players"]
+    status = "finished" if view["finished"] else f"game turn {view['turn']} of {view['last_turn']}"
+    title = f"{view['campaign']}: {status}"
+    if not view["finished"]:
+        title += f" ({game_date(view['turn'])})"
+    out.append(title)
+    out.append("=" * len(title))
+    who = players[view["viewer"]]["name"] if view["viewer"] else "the moderator (everything)"
+    out.append(f"Seen by: {who}")
+    out.append("")
+    out.append("Turn order and cities held:")
+    for i, pid in enumerate(view["turn_order"], start=1):
+        p = players[pid]
+        gone = f", out since turn {p['eliminated_turn']}" if p["eliminated_turn"] else ""
+        out.append(f"  {i:>2}. {p['name']:<12} ({game_map.cities[p['home']].name}) {p['cities']} cities{gone}")
+    if view.get("winner"):
+        out.append(f"  Winner: {players[view['winner']]['name']}")
+    out.append("")
+    me = view.get("me")
+    if me:
+        out.append(f"Treasury: {me['gold']} gold")
+        out.append("Hand: " + (", ".join(tables.cards[c].name for c in me["hand"]) or "(empty)"))
+        out.append("Home city traits: " + ", ".join(tables.traits[t].name for t in me["traits"]))
+        out.append("")
+    if view.get("gold"):
+        out.append("Treasuries and hands (moderator only):")
+        for pid in view["turn_order"]:
+            hand = ", ".join(tables.cards[c].name for c in view["hands"][pid])
+            traits = ", ".join(tables.traits[t].name for t in _player_traits(view, pid))
+            out.append(f"  {players[pid]['name']:<12} {view['gold'][pid]:>3} gold; hand: {hand}")
+            out.append(f"  {'':<12} traits: {traits}")
+        out.append("")
+    out.append("Cities:")
+    for cid in sorted(view["cities"], key=lambda c: game_map.cities[c].name):
+        out.append(city_line(cid, view["cities"][cid], game_map, tables, players))
+    out.append("")
+    out.append("Your units:" if me else "Units:")
+    out += render_units(view["units"], game_map, tables) or ["  (none)"]
+    if view.get("others"):
+        out.append("")
+        out.append("Other units in sight:")
+        for e in view["others"]:
+            owner = players[e["owner"]]["name"] if e["owner"] else "neutral"
+            leaders = f"; leaders {', '.join(e['leaders'])}" if e["leaders"] else ""
+            out.append(f"  {e['hex']} {owner}: {_counts(e['counts'])}{leaders}")
+    out.append("")
+    out.append(f"Deck: {view['deck_size']} cards; discard pile: {len(view['discard'])} cards")
+    return "\n".join(out) + "\n"
+
+
+def _player_traits(view: dict[str, Any], pid: str) -> list[str]:
+    return view.get("traits", {}).get(pid, [])
+
+
+def unit_summary(units: list[dict[str, Any]]) -> str:
+    return _counts(Counter(u["type"] for u in units))

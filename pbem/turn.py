@@ -1,0 +1,71 @@
+"""Adjudicate a campaign's current game turn from its folder, committing the turn as a whole.
+
+Reads the snapshot and the accepted order files of the turn, seeds the dice as R-TURN-6 says, runs the
+pure adjudicator on a copy, then writes the log and, last, the next snapshot (the commit point).
+"""
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from pathlib import Path
+
+from . import yamlio
+from .adjudicator import adjudicate
+from .dice import Dice, turn_seed
+from .errors import CampaignError
+from .events import EventLog
+from .gamedata import tables
+from .model import GameState
+from .ordertypes import Orders
+from .storage import Campaign
+
+
+@dataclass
+class TurnResult:
+    turn: int
+    before: GameState
+    after: GameState
+    log: EventLog
+    order_hashes: list[str]
+    snapshot: Path | None = None
+
+
+def accepted_orders(camp: Campaign, state: GameState) -> tuple[dict[str, Orders | None], list[str]]:
+    """The accepted order file of each player for the current turn, and their hashes in turn order."""
+    folder = camp.orders_dir(state.turn)
+    orders: dict[str, Orders | None] = {}
+    hashes: list[str] = []
+    for pid in state.turn_order:
+        path = folder / f"{pid}.yaml"
+        if not path.is_file():
+            orders[pid] = None
+            hashes.append("-")
+            continue
+        raw = path.read_bytes()
+        hashes.append(hashlib.sha256(raw).hexdigest())
+        try:
+            data = yamlio.parse(yamlio.decode(raw, str(path)), str(path)).data
+            orders[pid] = Orders.from_dict(data)
+        except (yamlio.YamlError, KeyError, TypeError, ValueError) as exc:
+            raise CampaignError(f"{path}: the stored order file cannot be read ({exc}); "
+                                f"remove it or submit it again") from None
+    return orders, hashes
+
+
+def run(camp: Campaign, dry_run: bool = False) -> TurnResult:
+    """Adjudicate the campaign's current turn.  With ``dry_run`` nothing is written."""
+    with camp.lock():
+        before = camp.load_state()
+        if before.finished:
+            raise CampaignError(f"{camp.root}: the game is over (after turn {before.turn - 1}); nothing to adjudicate")
+        orders, hashes = accepted_orders(camp, before)
+        dice = Dice(turn_seed(camp.secret_seed(), before.turn, hashes))
+        after = before.copy()
+        log = adjudicate(after, camp.game_map, tables(), orders, dice)
+        result = TurnResult(before.turn, before, after, log, hashes)
+        if dry_run:
+            return result
+        camp.write_log(before.turn, log.records)
+        result.snapshot = camp.save_state(after)  # the commit point
+        camp.audit(f"adjudicated turn {before.turn}; orders {','.join(h[:12] for h in hashes)}")
+        return result

@@ -1,0 +1,192 @@
+"""Safe YAML reading for every file a user hands us (orders, maps, campaign files).
+
+Only plain data is accepted: no anchors or aliases (no "billion laughs"), no tags that build objects, no
+duplicate keys, bounded size and nesting, UTF-8 only.  The loader also returns where every value stands in
+the file, so a schema error on ``moves[2].path[1]`` can be reported as ``orders.yaml:14:9``.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from .errors import PbemError
+
+MAX_BYTES = 256 * 1024
+MAX_DEPTH = 32
+MAX_NODES = 50_000
+
+PathKey = tuple  # a JSON path as a tuple of keys and indexes
+
+
+class YamlError(PbemError):
+    """The file is not YAML we accept.  ``line`` and ``column`` are 1-based, when known."""
+
+    def __init__(self, source: str, message: str, line: int | None = None, column: int | None = None):
+        self.source, self.detail, self.line, self.column = source, message, line, column
+        where = source if line is None else f"{source}:{line}:{column or 1}"
+        super().__init__(f"{where}: {message}")
+
+
+@dataclass
+class Located:
+    """The data of a YAML document and the (line, column) of each path in it."""
+
+    data: Any
+    marks: dict[PathKey, tuple[int, int]]
+    source: str
+
+    def where(self, path: PathKey) -> tuple[int, int] | None:
+        """The mark of ``path``, or of its nearest ancestor that has one."""
+        path = tuple(path)
+        while True:
+            if path in self.marks:
+                return self.marks[path]
+            if not path:
+                return None
+            path = path[:-1]
+
+
+_ALLOWED_TAGS = {
+    "tag:yaml.org,2002:str", "tag:yaml.org,2002:int", "tag:yaml.org,2002:float", "tag:yaml.org,2002:bool",
+    "tag:yaml.org,2002:null", "tag:yaml.org,2002:map", "tag:yaml.org,2002:seq",
+}
+
+
+def read_text(path: Path | str, source: str | None = None, max_bytes: int = MAX_BYTES) -> str:
+    path = Path(path)
+    source = source or str(path)
+    try:
+        size = path.stat().st_size
+        if size > max_bytes:
+            raise YamlError(source, f"file is {size} bytes; the limit is {max_bytes} bytes")
+        raw = path.read_bytes()
+    except FileNotFoundError:
+        raise YamlError(source, "no such file") from None
+    except IsADirectoryError:
+        raise YamlError(source, "is a folder, not a file") from None
+    except OSError as exc:
+        raise YamlError(source, f"cannot be read ({exc.strerror})") from None
+    return decode(raw, source, max_bytes)
+
+
+def decode(raw: bytes, source: str, max_bytes: int = MAX_BYTES) -> str:
+    if len(raw) > max_bytes:
+        raise YamlError(source, f"file is {len(raw)} bytes; the limit is {max_bytes} bytes")
+    if raw.startswith(b"\xef\xbb\xbf"):
+        raw = raw[3:]
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise YamlError(source, f"not UTF-8 text (bad byte 0x{raw[exc.start]:02x}); save the file as UTF-8",
+                        line) from None
+    if "\x00" in text:
+        raise YamlError(source, "contains a NUL character; this is not a text file")
+    return text
+
+
+def parse(text: str, source: str) -> Located:
+    """Parse one YAML document of plain data, refusing anything hostile.  Raises ``YamlError``."""
+    try:
+        for event in yaml.parse(text, Loader=yaml.SafeLoader):
+            if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
+                m = event.start_mark
+                raise YamlError(source, "anchors and aliases (& and *) are not allowed in pbem files",
+                                m.line + 1, m.column + 1)
+        nodes = list(yaml.compose_all(text, Loader=yaml.SafeLoader))
+    except YamlError:
+        raise
+    except yaml.MarkedYAMLError as exc:
+        mark = exc.problem_mark or exc.context_mark
+        msg = (exc.problem or exc.context or "YAML syntax error").strip()
+        if mark is not None:
+            raise YamlError(source, f"YAML syntax error: {msg}", mark.line + 1, mark.column + 1) from None
+        raise YamlError(source, f"YAML syntax error: {msg}") from None
+    except yaml.YAMLError as exc:
+        raise YamlError(source, f"YAML error: {exc}") from None
+    except RecursionError:
+        raise YamlError(source, f"nested too deeply (the limit is {MAX_DEPTH} levels)") from None
+    if len(nodes) > 1:
+        m = nodes[1].start_mark
+        raise YamlError(source, "more than one YAML document (a second '---'); send one document per file",
+                        m.line + 1, m.column + 1)
+    marks: dict[PathKey, tuple[int, int]] = {}
+    if not nodes or nodes[0] is None:
+        return Located(None, marks, source)
+    counter = [0]
+    data = _build(nodes[0], (), 0, marks, source, counter)
+    return Located(data, marks, source)
+
+
+def _build(node: yaml.Node, path: PathKey, depth: int, marks: dict, source: str, counter: list) -> Any:
+    counter[0] += 1
+    line, col = node.start_mark.line + 1, node.start_mark.column + 1
+    if counter[0] > MAX_NODES:
+        raise YamlError(source, f"too many values (the limit is {MAX_NODES})", line, col)
+    if depth > MAX_DEPTH:
+        raise YamlError(source, f"nested too deeply (the limit is {MAX_DEPTH} levels)", line, col)
+    if node.tag not in _ALLOWED_TAGS and node.tag != "tag:yaml.org,2002:timestamp":
+        raise YamlError(source, f"the tag {node.tag!r} is not allowed; write plain values", line, col)
+    marks[path] = (line, col)
+    if isinstance(node, yaml.MappingNode):
+        out: dict[Any, Any] = {}
+        for key_node, value_node in node.value:
+            if not isinstance(key_node, yaml.ScalarNode):
+                m = key_node.start_mark
+                raise YamlError(source, "a key must be a plain word, not a list or mapping",
+                                m.line + 1, m.column + 1)
+            if key_node.tag == "tag:yaml.org,2002:merge" or key_node.value == "<<" and key_node.tag != \
+                    "tag:yaml.org,2002:str":
+                m = key_node.start_mark
+                raise YamlError(source, "merge keys (<<) are not allowed", m.line + 1, m.column + 1)
+            key = _scalar(key_node, source)
+            if key in out:
+                m = key_node.start_mark
+                raise YamlError(source, f"duplicate key {key!r} (it is already given above)",
+                                m.line + 1, m.column + 1)
+            out[key] = _build(value_node, path + (key,), depth + 1, marks, source, counter)
+            marks[path + (key,)] = (value_node.start_mark.line + 1, value_node.start_mark.column + 1)
+            marks[("@key",) + path + (key,)] = (key_node.start_mark.line + 1, key_node.start_mark.column + 1)
+        return out
+    if isinstance(node, yaml.SequenceNode):
+        return [_build(v, path + (i,), depth + 1, marks, source, counter) for i, v in enumerate(node.value)]
+    return _scalar(node, source)
+
+
+_constructor = yaml.SafeLoader("")
+
+
+def _scalar(node: yaml.ScalarNode, source: str) -> Any:
+    if node.tag == "tag:yaml.org,2002:timestamp":
+        return node.value  # dates stay text, e.g. deadlines "2026-12-01"
+    if node.tag not in _ALLOWED_TAGS:
+        m = node.start_mark
+        raise YamlError(source, f"the tag {node.tag!r} is not allowed; write plain values", m.line + 1,
+                        m.column + 1)
+    try:
+        value = _constructor.construct_object(node, deep=True)
+    except yaml.YAMLError as exc:
+        m = node.start_mark
+        raise YamlError(source, f"bad value: {exc}", m.line + 1, m.column + 1) from None
+    if isinstance(value, float) and value != value:  # NaN
+        m = node.start_mark
+        raise YamlError(source, "NaN is not a value pbem understands", m.line + 1, m.column + 1)
+    return value
+
+
+def load(path: Path | str, source: str | None = None, max_bytes: int = MAX_BYTES) -> Located:
+    source = source or str(path)
+    return parse(read_text(path, source, max_bytes), source)
+
+
+def load_data(path: Path | str, source: str | None = None, max_bytes: int = 4 * 1024 * 1024) -> Any:
+    """Just the data (for our own trusted-but-checked data files)."""
+    return load(path, source, max_bytes).data
+
+
+def dump(data: Any) -> str:
+    """YAML text for files we write for people (config, templates): block style, keys in given order."""
+    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, default_flow_style=False, width=100)

@@ -1,0 +1,56 @@
+"""Safe YAML reading: hostile or broken input is refused with file:line and no crash."""
+import pytest
+
+from pbem.yamlio import MAX_BYTES, YamlError, decode, parse, read_text
+
+
+@pytest.mark.parametrize("text, message", [
+    ("a: &x [1, 2]\nb: *x\n", "anchors and aliases"),
+    ("a: 1\na: 2\n", "duplicate key 'a'"),
+    ("a: !!python/object/apply:os.system ['echo hi']\n", "is not allowed"),
+    ("a: !custom 3\n", "is not allowed"),
+    ("<<: {a: 1}\n", "merge keys"),
+    ("a: [1, 2\n", "YAML syntax error"),
+    ("a: 1\n---\nb: 2\n", "more than one YAML document"),
+    ("[" * 60 + "]" * 60, "nested too deeply"),
+    ("a: .nan\n", "NaN"),
+    ("? [1, 2]\n: x\n", "a key must be a plain word"),
+])
+def test_hostile_or_broken_yaml_is_refused_with_a_line(text, message):
+    with pytest.raises(YamlError, match=message) as info:
+        parse(text, "orders.yaml")
+    assert str(info.value).startswith("orders.yaml")
+
+
+def test_billion_laughs_is_refused_before_expansion():
+    bomb = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
+        f"{chr(98 + i)}: &{chr(98 + i)} [*{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}, *{chr(97 + i)}]\n"
+        for i in range(8))
+    with pytest.raises(YamlError, match="anchors and aliases"):
+        parse(bomb, "bomb.yaml")
+
+
+def test_non_utf8_and_nul_and_size():
+    with pytest.raises(YamlError, match="not UTF-8") as info:
+        decode(b"a: 1\nb: \xff\xfe\n", "f.yaml")
+    assert info.value.line == 2
+    with pytest.raises(YamlError, match="NUL"):
+        decode(b"a: \x00", "f.yaml")
+    with pytest.raises(YamlError, match="limit"):
+        decode(b"a" * (MAX_BYTES + 1), "f.yaml")
+
+
+def test_files_that_are_missing_or_folders(tmp_path):
+    with pytest.raises(YamlError, match="no such file"):
+        read_text(tmp_path / "nope.yaml")
+    with pytest.raises(YamlError, match="folder"):
+        read_text(tmp_path)
+
+
+def test_values_and_their_lines():
+    doc = parse("player: athens\nrecruit:\n  - city: athens\n    unit: army\n", "o.yaml")
+    assert doc.data == {"player": "athens", "recruit": [{"city": "athens", "unit": "army"}]}
+    assert doc.where(("recruit", 0, "unit")) == (4, 11)
+    assert doc.where(("recruit", 0, "nothing", 3)) == (3, 5)  # nearest known ancestor
+    assert parse("d: 2026-12-01\n", "c.yaml").data == {"d": "2026-12-01"}
+    assert parse("", "e.yaml").data is None
