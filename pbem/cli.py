@@ -112,6 +112,21 @@ def show(
     guarded(body)
 
 
+@app.command()
+def adjudicate(
+    campaign_dir: Annotated[Path, typer.Argument(help="The campaign folder.")],
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Print what would happen; write nothing.")] = False,
+) -> None:
+    """Resolve the current game turn in batch from the accepted order files (R-TURN-3..6)."""
+    def body() -> None:
+        from .storage import Campaign
+        from .turn import run, summary
+        camp = Campaign.open(campaign_dir)
+        result = run(camp, dry_run=dry_run)
+        typer.echo(summary(result, dry_run), nl=False)
+    guarded(body)
+
+
 def main() -> None:
     try:
         app()

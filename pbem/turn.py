@@ -69,3 +69,29 @@ def run(camp: Campaign, dry_run: bool = False) -> TurnResult:
         result.snapshot = camp.save_state(after)  # the commit point
         camp.audit(f"adjudicated turn {before.turn}; orders {','.join(h[:12] for h in hashes)}")
         return result
+
+
+def summary(result: TurnResult, dry_run: bool = False) -> str:
+    """A short account of an adjudicated turn for the moderator's terminal."""
+    from collections import Counter
+    state = result.after
+    lines = [f"{'Dry run of' if dry_run else 'Adjudicated'} game turn {result.turn}"
+             + ("" if dry_run else f": state saved as {result.snapshot}")]
+    nmr = [p for p, h in zip(result.before.turn_order, result.order_hashes) if h == "-"]
+    if nmr:
+        lines.append("No orders (NMR): " + ", ".join(nmr))
+    rolls = sum(1 for r in result.log.records if "roll" in r)
+    kinds = Counter(r["event"] for r in result.log.records if "event" in r)
+    lines.append(f"{len(result.log.records)} log records, {rolls} dice rolled")
+    for pid in result.before.turn_order:
+        mine = [r for r in result.log.records if r.get("player") == pid and "event" in r]
+        failed = sum(1 for r in mine if r["event"] == "order_failed")
+        p = state.players[pid]
+        lines.append(f"  {p.name:<12} gold {result.before.players[pid].gold:>3} -> {p.gold:>3}; "
+                     f"cities {len(state.controlled_cities(pid))}; events {len(mine)}; failed orders {failed}")
+    if state.finished:
+        lines.append(f"The game is over. Winner: {state.players[state.winner].name if state.winner else 'none'}")
+    if dry_run:
+        lines.append("Nothing was written (--dry-run).")
+    lines.append("Events: " + ", ".join(f"{k} {n}" for k, n in sorted(kinds.items())))
+    return "\n".join(lines) + "\n"
