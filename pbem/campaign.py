@@ -94,3 +94,28 @@ def create(root: Path | str, players: list[str], seed: str | None = None, map_fi
 
 def describe_options(opts: dict[str, Any]) -> str:
     return ", ".join(f"{k}={v}" for k, v in sorted(opts.items()))
+
+
+DEMO_PLAYERS = ["athens", "sparta", "thebes", "corinth", "troy", "crete", "macedonia", "ionia", "doria", "thrace",
+                "archea", "amazonia"]
+
+
+def create_demo(root: Path | str, players: int = 6, seed: str = "2026") -> Campaign:
+    """A seeded demo campaign; a previous demo in the same folder is replaced, anything else is refused."""
+    root = Path(root)
+    if not 2 <= players <= 12:
+        raise UsageError(f"--players {players}: a demo has 2 to 12 players")
+    if root.exists() and any(root.iterdir()) if root.is_dir() else root.exists():
+        marker = root / "campaign.yaml"
+        try:
+            is_demo = marker.is_file() and "\ndemo: true" in marker.read_text(encoding="utf-8")
+        except OSError:
+            is_demo = False
+        if not is_demo:
+            raise UsageError(f"{root}: exists and is not a pbem demo; choose another folder")
+        shutil.rmtree(root)
+    created = create(root, DEMO_PLAYERS[:players], seed=seed, name="demo")
+    config = dict(created.campaign.config)
+    config["demo"] = True
+    created.campaign.write_config(config)
+    return created.campaign

@@ -127,6 +127,26 @@ def adjudicate(
     guarded(body)
 
 
+@app.command()
+def demo(
+    campaign_dir: Annotated[Path, typer.Argument(help="Folder for the demo campaign (a previous demo there is replaced).")]
+    = Path("pbem-demo"),
+    players: Annotated[int, typer.Option(help="Number of computer players (2 to 12).")] = 6,
+    seed: Annotated[str, typer.Option(help="Seed for the whole demo.")] = "2026",
+) -> None:
+    """Create a demo campaign and show its state."""
+    def body() -> None:
+        from .campaign import create_demo
+        from .gamedata import tables
+        from .textview import render
+        from .visibility import view
+        camp = create_demo(campaign_dir, players, seed)
+        state = camp.load_state()
+        typer.echo(render(view(state, camp.game_map, None), camp.game_map, tables()), nl=False)
+        typer.echo(f"\nDemo campaign written to {camp.root} (seed {seed}).")
+    guarded(body)
+
+
 def main() -> None:
     try:
         app()

@@ -85,7 +85,7 @@ def render(view: dict[str, Any], game_map: GameMap, tables: Tables) -> str:
     for i, pid in enumerate(view["turn_order"], start=1):
         p = players[pid]
         gone = f", out since turn {p['eliminated_turn']}" if p["eliminated_turn"] else ""
-        out.append(f"  {i:>2}. {p['name']:<12} ({game_map.cities[p['home']].name}) {p['cities']} cities{gone}")
+        out.append(f"  {i:>2}. {p['name']:<12} ({game_map.cities[p['home']].name}) {p['cities']} {'city' if p['cities'] == 1 else 'cities'}{gone}")
     if view.get("winner"):
         out.append(f"  Winner: {players[view['winner']]['name']}")
     out.append("")

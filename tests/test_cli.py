@@ -1,0 +1,153 @@
+"""The `pbem` command as a user meets it: set-up, show, help, version, and every refusal as one line, exit 2."""
+import filecmp
+import os
+import stat
+import subprocess
+import sys
+
+import pytest
+from typer.testing import CliRunner
+
+from pbem import __version__
+from pbem.cli import app
+from pbem.gamedata import load_map
+from scenario import FIXTURES
+
+runner = CliRunner()
+STATES = [c.id for c in load_map().city_states()]
+
+
+def pbem(*args):
+    return runner.invoke(app, [str(a) for a in args])
+
+
+def test_version_and_help_on_every_command():
+    r = pbem("--version")
+    assert r.exit_code == 0 and __version__ in r.output
+    r = pbem("--help")
+    assert r.exit_code == 0
+    commands = [c.name or c.callback.__name__ for c in app.registered_commands]
+    assert {"new", "show", "adjudicate"} <= set(commands)
+    for name in commands:
+        r = pbem(name, "--help")
+        assert r.exit_code == 0 and "Usage" in r.output, name
+
+
+@pytest.mark.parametrize("n", [2, 7, 12])
+def test_new_for_2_7_and_12_players(tmp_path, n):
+    r = pbem("new", tmp_path / "c", "--players", ",".join(STATES[:n]), "--seed", "11")
+    assert r.exit_code == 0, r.output
+    assert (tmp_path / "c" / "state" / "turn-001.json").is_file()
+    assert (tmp_path / "c" / "map.yaml").is_file()
+    assert "can be guessed" in r.output  # the --seed warning
+
+
+def test_same_seed_gives_identical_campaign_files(tmp_path):
+    for d in ("a", "b"):
+        assert pbem("new", tmp_path / d, "--players", "athens,sparta,troy", "--seed", "99",
+                    "--name", "same").exit_code == 0
+    for rel in ("state/turn-001.json", "log/setup.jsonl", "secret/seed", "secret/players.yaml", "map.yaml"):
+        assert filecmp.cmp(tmp_path / "a" / rel, tmp_path / "b" / rel, shallow=False), rel
+    assert pbem("new", tmp_path / "c", "--players", "athens,sparta,troy", "--seed", "100",
+                "--name", "same").exit_code == 0
+    assert not filecmp.cmp(tmp_path / "a/state/turn-001.json", tmp_path / "c/state/turn-001.json", shallow=False)
+
+
+def test_without_seed_the_secret_is_random_and_private(tmp_path):
+    assert pbem("new", tmp_path / "a", "--players", "athens,sparta").exit_code == 0
+    assert pbem("new", tmp_path / "b", "--players", "athens,sparta").exit_code == 0
+    assert (tmp_path / "a/secret/seed").read_text() != (tmp_path / "b/secret/seed").read_text()
+    mode = stat.S_IMODE(os.stat(tmp_path / "a/secret").st_mode)
+    assert mode == 0o700
+    assert stat.S_IMODE(os.stat(tmp_path / "a/secret/seed").st_mode) == 0o600
+    import hashlib, yaml
+    cfg = yaml.safe_load((tmp_path / "a/campaign.yaml").read_text())
+    seed = bytes.fromhex((tmp_path / "a/secret/seed").read_text().strip())
+    assert cfg["seed_sha256"] == hashlib.sha256(seed).hexdigest()  # published fingerprint
+    assert seed.hex() not in (tmp_path / "a/campaign.yaml").read_text()
+    secrets = yaml.safe_load((tmp_path / "a/secret/players.yaml").read_text())["secrets"]
+    assert set(secrets) == {"athens", "sparta"} and secrets["athens"] != secrets["sparta"]
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--players", "athens"], "1 given; a game has 2 to 12 players"),
+    (["--players", ",".join(STATES + ["athens"])], "13 given"),
+    (["--players", "athens,atlantis"], "'atlantis' is not a city state"),
+    (["--players", "athens,athen"], "did you mean athens"),
+    (["--players", "athens,Athens"], "Athens is named twice"),
+    (["--players", "athens,megara"], "minor city"),
+    (["--players", "athens,sparta", "--seed", "-4"], "the seed must be a whole number"),
+    (["--players", "athens,sparta", "--seed", "abc"], "the seed must be a whole number"),
+    (["--players", "athens,sparta", "--option", "nonsense"], "unknown option 'nonsense'"),
+    (["--players", "athens,sparta", "--option", "last_turn=x"], "needs a whole number"),
+    (["--players", "athens,sparta", "--option", "blocks"], "not playable yet"),
+    (["--players", "athens,sparta", "--map", "nowhere.yaml"], "no such file"),
+])
+def test_bad_set_up_is_refused_with_one_line_and_exit_2(tmp_path, args, message):
+    r = pbem("new", tmp_path / "c", *args)
+    assert r.exit_code == 2, r.output
+    assert message in r.output
+    assert "Traceback" not in r.output
+    assert len(r.output.strip().splitlines()) == 1
+    assert not (tmp_path / "c").exists()  # nothing half-made
+
+
+def test_adjacent_home_cities_are_refused_on_a_map_that_has_them(tmp_path):
+    text = (FIXTURES / "tiny.yaml").read_text().replace(
+        'kind: minor, income: 3}', 'kind: city_state, abbr: MEG}')
+    (tmp_path / "adj.yaml").write_text(text)
+    r = pbem("new", tmp_path / "c", "--players", "sparta,megara", "--map", tmp_path / "adj.yaml")
+    assert r.exit_code == 2 and "adjacent" in r.output and not (tmp_path / "c").exists()
+    r = pbem("new", tmp_path / "d", "--players", "athens,megara", "--map", tmp_path / "adj.yaml", "--seed", "1")
+    assert r.exit_code == 0, r.output
+
+
+@pytest.mark.parametrize("edit, message", [
+    (lambda t: t.replace("width: 12", "width: 13"), "terrain row 1 has 12 hexes; width says 13"),
+    (lambda t: t.replace("~SC.f~~~~~~~", "~SC.Q~~~~~~~"), "unknown code 'Q'"),
+    (lambda t: t.replace('hex: "1007"', 'hex: "1006"'), "not a City hex"),
+    (lambda t: t.replace('{id: delos, name: Delos, hex: "1007", kind: minor, income: 2}',
+                         '{id: delos, name: Delos, hex: "1007", kind: minor, income: 9}'), "cities[4].income"),
+    (lambda t: t.replace("name: Delos", "name: Megara"), "the name 'Megara' is used twice"),
+    (lambda t: t.replace("kind: minor, income: 2", "kind: town"), "cities[4].kind"),
+    (lambda t: t + "  - {id: x, name: X, hex: \"9999\", kind: minor}\n", "off the map"),
+    (lambda t: t.replace("cities:", "citties:"), "'cities' is a required property"),
+    (lambda t: "name: [\n", "YAML syntax error"),
+])
+def test_a_broken_map_file_names_the_file_and_the_bad_entry(tmp_path, edit, message):
+    path = tmp_path / "broken-map.yaml"
+    path.write_text(edit((FIXTURES / "tiny.yaml").read_text()))
+    r = pbem("new", tmp_path / "c", "--players", "athens,sparta", "--map", path)
+    assert r.exit_code == 2, r.output
+    assert "broken-map.yaml" in r.output and message in r.output, r.output
+    assert len(r.output.strip().splitlines()) == 1
+
+
+def test_new_refuses_a_folder_that_is_not_empty(tmp_path):
+    (tmp_path / "c").mkdir()
+    (tmp_path / "c" / "keep.txt").write_text("mine")
+    r = pbem("new", tmp_path / "c", "--players", "athens,sparta")
+    assert r.exit_code == 2 and "not empty" in r.output
+    assert (tmp_path / "c" / "keep.txt").read_text() == "mine"
+
+
+def test_show_everything_and_one_players_fog(tmp_path):
+    assert pbem("new", tmp_path / "c", "--players", "athens,sparta,troy", "--seed", "3").exit_code == 0
+    full = pbem("show", tmp_path / "c")
+    assert full.exit_code == 0 and "Treasuries and hands (moderator only)" in full.output
+    assert "SPA-A1" in full.output and "ATH-A1" in full.output
+    mine = pbem("show", tmp_path / "c", "--player", "Athens")
+    assert mine.exit_code == 0
+    assert "ATH-A1" in mine.output and "SPA-A1" not in mine.output and "Treasury: 10 gold" in mine.output
+    assert "moderator only" not in mine.output
+    bad = pbem("show", tmp_path / "c", "--player", "atlantis")
+    assert bad.exit_code == 2 and "not a player" in bad.output
+    assert pbem("show", tmp_path / "nowhere").exit_code == 2
+    r = pbem("show", tmp_path / "c", "--turn", "5")
+    assert r.exit_code == 2 and "no snapshot for turn 5" in r.output
+
+
+def test_the_installed_command_runs_as_a_process(tmp_path):
+    r = subprocess.run([sys.executable, "-m", "pbem.cli", "new", str(tmp_path / "c"), "--players", "athens,x"],
+                       capture_output=True, text=True)
+    assert r.returncode == 2 and r.stderr.startswith("pbem: ") and "Traceback" not in r.stderr
