@@ -16,9 +16,10 @@ import jsonschema
 from . import yamlio
 from .errors import DataError, MapError
 from .hexgrid import Grid
+from .resources import folder
 
 DATA = resources.files("pbem.data")
-SCHEMAS = resources.files("pbem.schemas")
+SCHEMAS = folder("schemas")
 DEFAULT_MAP = "aegean"
 
 

@@ -1,0 +1,19 @@
+"""Where the packaged folders are: ``schemas/`` and ``templates/`` live at the top of the source tree and are
+installed as ``pbem.schemas`` and ``pbem.templates``.  From a source checkout (tests run from the repository
+root import ``pbem`` from there) they are found beside the package instead."""
+from __future__ import annotations
+
+from importlib import resources
+from importlib.abc import Traversable
+from pathlib import Path
+
+
+def folder(name: str) -> Traversable:
+    """``folder("schemas")`` -> the installed ``pbem.schemas`` or the source tree's ``schemas/``."""
+    try:
+        return resources.files(f"pbem.{name}")
+    except ModuleNotFoundError:
+        here = Path(__file__).resolve().parent.parent / name
+        if here.is_dir():
+            return here
+        raise
