@@ -128,6 +128,37 @@ def adjudicate(
 
 
 @app.command()
+def status(
+    campaign_dir: Annotated[Path, typer.Argument(help="The campaign folder.")],
+) -> None:
+    """Turn, deadline, who has sent orders, who is missing (NMR), days left."""
+    def body() -> None:
+        from datetime import datetime, timezone
+        from .cycle import status as get_status
+        from .storage import Campaign
+        camp = Campaign.open(campaign_dir)
+        typer.echo(get_status(camp).render(datetime.now(timezone.utc)), nl=False)
+    guarded(body)
+
+
+@app.command()
+def deadline(
+    campaign_dir: Annotated[Path, typer.Argument(help="The campaign folder.")],
+    when: Annotated[str, typer.Argument(help="Deadline of the current turn: 2026-12-01, 2026-12-01T18:00 (UTC) or +7d.")],
+) -> None:
+    """Set the deadline of the current game turn (recorded in the audit log)."""
+    def body() -> None:
+        from datetime import datetime, timezone
+        from .cycle import fmt, set_deadline
+        from .storage import Campaign
+        camp = Campaign.open(campaign_dir)
+        with camp.lock():
+            when_dt = set_deadline(camp, when, datetime.now(timezone.utc))
+        typer.echo(f"Deadline of game turn {camp.current_turn}: {fmt(when_dt)}")
+    guarded(body)
+
+
+@app.command()
 def demo(
     campaign_dir: Annotated[Path, typer.Argument(help="Folder for the demo campaign (a previous demo there is replaced).")]
     = Path("pbem-demo"),
