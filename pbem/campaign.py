@@ -117,5 +117,6 @@ def create_demo(root: Path | str, players: int = 6, seed: str = "2026") -> Campa
     created = create(root, DEMO_PLAYERS[:players], seed=seed, name="demo")
     config = dict(created.campaign.config)
     config["demo"] = True
+    config["seats"] = {p: "bot" for p in created.campaign.load_state().turn_order}
     created.campaign.write_config(config)
     return created.campaign

@@ -159,22 +159,160 @@ def deadline(
 
 
 @app.command()
+def check(
+    orders_file: Annotated[Path, typer.Argument(help="Your order file (YAML).")],
+    campaign: Annotated[Optional[Path], typer.Option("--campaign", "-c",
+                                                     help="The campaign folder, to check against the current state.")] = None,
+    format: Annotated[str, typer.Option("--format", help="text or json.")] = "text",
+) -> None:
+    """Check an order file before sending it: every mistake at once, with file:line:column and a hint.
+    Exit 0: clean (warnings allowed); 1: findings; 2: the file or campaign cannot be used."""
+    from .checker import main as check_main
+    out, code = check_main(orders_file, campaign, format)
+    typer.echo(out, nl=False)
+    raise typer.Exit(code)
+
+
+@app.command()
+def submit(
+    campaign_dir: Annotated[Path, typer.Argument(help="The campaign folder.")],
+    files: Annotated[list[Path], typer.Argument(help="Order files a player sent.")],
+    late_ok: Annotated[bool, typer.Option("--late-ok", help="Accept files after the deadline (moderator's call).")] = False,
+) -> None:
+    """Authenticate, check and store order files for the current turn; print the answer for each.
+    Exit 0: all accepted; 1: some refused (each answer says why)."""
+    def body() -> int:
+        from datetime import datetime, timezone
+        from .intake import reply, submit_path
+        from .storage import Campaign
+        camp = Campaign.open(campaign_dir)
+        refused = 0
+        with camp.lock():
+            for f in files:
+                answer = submit_path(camp, f, datetime.now(timezone.utc), late_ok)
+                reply(camp, answer)
+                typer.echo(answer.text(), nl=False)
+                refused += not answer.accepted
+        return 1 if refused else 0
+    guarded(body)
+
+
+@app.command()
+def ingest(
+    campaign_dir: Annotated[Path, typer.Argument(help="The campaign folder.")],
+    drop: Annotated[Path, typer.Option("--from", help="The drop folder where players' files arrive.")],
+    late_ok: Annotated[bool, typer.Option("--late-ok", help="Accept files after the deadline.")] = False,
+) -> None:
+    """Take every file in a drop folder: answer it, and move it to DROP/accepted/ or DROP/refused/."""
+    def body() -> int:
+        from datetime import datetime, timezone
+        from .intake import ingest as do_ingest
+        from .storage import Campaign
+        camp = Campaign.open(campaign_dir)
+        with camp.lock():
+            answers = do_ingest(camp, drop, datetime.now(timezone.utc), late_ok)
+        for a in answers:
+            typer.echo(a.text(), nl=False)
+        if not answers:
+            typer.echo(f"{drop}: no files to take")
+        return 1 if any(not a.accepted for a in answers) else 0
+    guarded(body)
+
+
+@app.command("run-turn")
+def run_turn(
+    campaign_dir: Annotated[Path, typer.Argument(help="The campaign folder.")],
+    force: Annotated[bool, typer.Option("--force", help="Run now even if orders are missing and the deadline has not passed.")] = False,
+    no_reports: Annotated[bool, typer.Option("--no-reports", help="Do not write the reports.")] = False,
+) -> None:
+    """Adjudicate the turn when every player is in or the deadline has passed (R-TURN-5), then write reports."""
+    def body() -> None:
+        from datetime import datetime, timezone
+        from .cycle import run_turn as do_run
+        from .storage import Campaign
+        camp = Campaign.open(campaign_dir)
+        _, message = do_run(camp, datetime.now(timezone.utc), force, reports=not no_reports)
+        typer.echo(message, nl=False)
+    guarded(body)
+
+
+@app.command()
+def seat(
+    campaign_dir: Annotated[Path, typer.Argument(help="The campaign folder.")],
+    player: Annotated[str, typer.Argument(help="The faction, e.g. athens.")],
+    who: Annotated[str, typer.Argument(help="human or bot (the computer player).")],
+) -> None:
+    """Hand a faction to the computer player, say one in civil disorder, or back to a human (audited)."""
+    def body() -> None:
+        from .cycle import set_seat
+        from .storage import Campaign
+        camp = Campaign.open(campaign_dir)
+        with camp.lock():
+            set_seat(camp, player.strip().lower(), who.strip().lower())
+        typer.echo(f"{player} is now played by: {who}")
+    guarded(body)
+
+
+@app.command()
+def bot(
+    campaign_dir: Annotated[Path, typer.Argument(help="The campaign folder.")],
+    player: Annotated[str, typer.Argument(help="The faction to write orders for.")],
+    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write the order file here (default: print it).")] = None,
+) -> None:
+    """Write the computer player's order file for one faction, from that faction's fogged view only."""
+    def body() -> None:
+        from . import yamlio
+        from .bot import write_orders
+        from .errors import UsageError
+        from .gamedata import tables
+        from .storage import Campaign, atomic_write
+        from .visibility import view
+        camp = Campaign.open(campaign_dir)
+        state = camp.load_state()
+        pid = player.strip().lower()
+        if pid not in state.players:
+            raise UsageError(f"player {player!r} is not in this campaign ({', '.join(state.turn_order)})")
+        orders = write_orders(view(state, camp.game_map, pid), camp.game_map, tables(), camp.config["name"],
+                              state.turn, camp.player_secrets().get(pid, ""))
+        text = "# yaml-language-server: $schema=https://pbem.invalid/schemas/orders.schema.json\n" + yamlio.dump(orders)
+        if output:
+            atomic_write(output, text)
+            typer.echo(f"Orders for {pid}, turn {state.turn}, written to {output}")
+        else:
+            typer.echo(text, nl=False)
+    guarded(body)
+
+
+@app.command()
 def demo(
     campaign_dir: Annotated[Path, typer.Argument(help="Folder for the demo campaign (a previous demo there is replaced).")]
     = Path("pbem-demo"),
     players: Annotated[int, typer.Option(help="Number of computer players (2 to 12).")] = 6,
+    turns: Annotated[int, typer.Option(help="Play through this game turn (0: only set up).")] = 36,
     seed: Annotated[str, typer.Option(help="Seed for the whole demo.")] = "2026",
+    reports: Annotated[bool, typer.Option("--reports/--no-reports", help="Write every player's report each turn.")] = True,
 ) -> None:
-    """Create a demo campaign and show its state."""
+    """Create a campaign of computer players and play it through turn T, with reports."""
     def body() -> None:
+        from datetime import datetime, timezone
         from .campaign import create_demo
+        from .cycle import run_turn as do_run
         from .gamedata import tables
         from .textview import render
         from .visibility import view
         camp = create_demo(campaign_dir, players, seed)
+        now = datetime.now(timezone.utc)
+        last = min(turns, camp.load_state().last_turn)
+        if last > 0:
+            with typer.progressbar(range(last), label=f"Playing {last} turns", file=sys.stderr) as bar:
+                for _ in bar:
+                    result, _msg = do_run(camp, now, force=True, reports=reports)
+                    if result is None or result.after.finished:
+                        break
         state = camp.load_state()
         typer.echo(render(view(state, camp.game_map, None), camp.game_map, tables()), nl=False)
-        typer.echo(f"\nDemo campaign written to {camp.root} (seed {seed}).")
+        where = f"; reports in {camp.root / 'reports'}" if reports and last else ""
+        typer.echo(f"\nDemo campaign in {camp.root} (seed {seed}){where}.")
     guarded(body)
 
 

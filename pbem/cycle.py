@@ -116,3 +116,74 @@ def config_with(camp: Campaign, **changes: Any) -> dict[str, Any]:
     config = dict(camp.config)
     config.update(changes)
     return config
+
+
+def seats(camp: Campaign) -> dict[str, str]:
+    """Who plays each faction: 'human' (default) or 'bot' (campaign.yaml `seats`)."""
+    return {p: str(s) for p, s in (camp.config.get("seats") or {}).items()}
+
+
+def set_seat(camp: Campaign, player: str, seat: str) -> None:
+    state = camp.load_state()
+    if player not in state.players:
+        raise UsageError(f"player {player!r} is not in this campaign ({', '.join(state.turn_order)})")
+    if seat not in ("human", "bot"):
+        raise UsageError(f"seat {seat!r}: write human or bot")
+    table = seats(camp)
+    table[player] = seat
+    camp.write_config(config_with(camp, seats=table))
+    camp.audit(f"seat of {player} set to {seat}")
+
+
+def bot_orders(camp: Campaign) -> list[str]:
+    """Write the computer players' order files for the current turn (if not there yet); return who."""
+    from . import yamlio
+    from .bot import write_orders
+    from .gamedata import tables
+    from .storage import atomic_write
+    from .visibility import view
+    state = camp.load_state()
+    secrets = camp.player_secrets()
+    out = []
+    for pid, seat in sorted(seats(camp).items()):
+        if seat != "bot" or pid not in state.players or state.players[pid].eliminated_turn is not None:
+            continue
+        path = camp.orders_dir(state.turn) / f"{pid}.yaml"
+        if path.exists():
+            continue
+        orders = write_orders(view(state, camp.game_map, pid), camp.game_map, tables(), camp.config["name"],
+                              state.turn, secrets.get(pid, ""))
+        atomic_write(path, "# written by the computer player\n" + yamlio.dump(orders))
+        out.append(pid)
+    return out
+
+
+def run_turn(camp: Campaign, now: datetime, force: bool = False, reports: bool = True):
+    """Adjudicate when every human player is in or the deadline has passed (or ``force``), then report.
+
+    Returns (TurnResult or None, message).
+    """
+    from .turn import run_locked, summary
+    with camp.lock():
+        st = status(camp)
+        missing = [p for p in st.missing if seats(camp).get(p) != "bot"]
+        if st.finished:
+            return None, "The game is over; nothing to run.\n"
+        if missing and not force and not (st.deadline is not None and now >= st.deadline):
+            when = f"; deadline {fmt(st.deadline)}" if st.deadline else "; no deadline set"
+            return None, f"Not due: waiting for {', '.join(missing)}{when}. Use --force to run it now.\n"
+        bots = bot_orders(camp)
+        result = run_locked(camp)
+        nxt = next_deadline(camp, st.deadline, now)
+        camp.write_config(config_with(camp, deadline=nxt))
+        camp.audit(f"run-turn {result.turn}" + (" (forced)" if force else "") +
+                   (f"; computer players: {','.join(bots)}" if bots else ""))
+        message = summary(result)
+        if reports:
+            from .report import write_reports
+            written = write_reports(camp, result.turn)
+            message += f"Reports written to {camp.reports_dir(result.turn)}" + \
+                (f" ({written})" if isinstance(written, (int, str)) else "") + "\n"
+        if nxt:
+            message += f"Next deadline: {nxt}\n"
+        return result, message

@@ -46,8 +46,13 @@ class Ev(str, Enum):
     NEUTRALISED = "neutralised"
     # cards and effects
     CARD_PLAYED = "card_played"
+    EFFECT_STARTS = "effect_starts"  # a lasting effect enters state.effects
     EFFECT_ENDS = "effect_ends"
     GOLD = "gold"
+    HAND_SEEN = "hand_seen"  # Spy: carries private_to
+    RAZED_ADDED = "razed_added"  # Coup
+    LEADER_REMOVED = "leader_removed"  # Assassination, Exiled, Election
+    LEADER_RETURNS = "leader_returns"  # an exiled leader back in play
     # movement
     MOVED = "moved"
     CAPTURED = "captured"

@@ -117,7 +117,8 @@ def render(view: dict[str, Any], game_map: GameMap, tables: Tables) -> str:
             leaders = f"; leaders {', '.join(e['leaders'])}" if e["leaders"] else ""
             out.append(f"  {e['hex']} {owner}: {_counts(e['counts'])}{leaders}")
     out.append("")
-    out.append(f"Deck: {view['deck_size']} cards; discard pile: {len(view['discard'])} cards")
+    discard = view.get("discard_size", len(view.get("discard", [])))
+    out.append(f"Deck: {view['deck_size']} cards; discard pile: {discard} cards")
     return "\n".join(out) + "\n"
 
 

@@ -55,20 +55,25 @@ def accepted_orders(camp: Campaign, state: GameState) -> tuple[dict[str, Orders 
 def run(camp: Campaign, dry_run: bool = False) -> TurnResult:
     """Adjudicate the campaign's current turn.  With ``dry_run`` nothing is written."""
     with camp.lock():
-        before = camp.load_state()
-        if before.finished:
-            raise CampaignError(f"{camp.root}: the game is over (after turn {before.turn - 1}); nothing to adjudicate")
-        orders, hashes = accepted_orders(camp, before)
-        dice = Dice(turn_seed(camp.secret_seed(), before.turn, hashes))
-        after = before.copy()
-        log = adjudicate(after, camp.game_map, tables(), orders, dice)
-        result = TurnResult(before.turn, before, after, log, hashes)
-        if dry_run:
-            return result
-        camp.write_log(before.turn, log.records)
-        result.snapshot = camp.save_state(after)  # the commit point
-        camp.audit(f"adjudicated turn {before.turn}; orders {','.join(h[:12] for h in hashes)}")
+        return run_locked(camp, dry_run)
+
+
+def run_locked(camp: Campaign, dry_run: bool = False) -> TurnResult:
+    """``run`` for a caller that already holds the campaign lock."""
+    before = camp.load_state()
+    if before.finished:
+        raise CampaignError(f"{camp.root}: the game is over (after turn {before.turn - 1}); nothing to adjudicate")
+    orders, hashes = accepted_orders(camp, before)
+    dice = Dice(turn_seed(camp.secret_seed(), before.turn, hashes))
+    after = before.copy()
+    log = adjudicate(after, camp.game_map, tables(), orders, dice)
+    result = TurnResult(before.turn, before, after, log, hashes)
+    if dry_run:
         return result
+    camp.write_log(before.turn, log.records)
+    result.snapshot = camp.save_state(after)  # the commit point
+    camp.audit(f"adjudicated turn {before.turn}; orders {','.join(h[:12] for h in hashes)}")
+    return result
 
 
 def summary(result: TurnResult, dry_run: bool = False) -> str:

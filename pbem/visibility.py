@@ -1,25 +1,86 @@
-"""Fog of war: what one player may see (the only place hidden information is decided).
+"""Fog of war: what one player may see and know (the only place hidden information is decided).
 
-``view(state, game_map, player)`` builds a plain, redacted dict; it never changes the state.  Every report,
-the ``show`` command and the computer player read the game through it.  ``player=None`` is the moderator's
-full view.
+``view(state, game_map, player, records=None, before=None)`` builds a plain, redacted dict; it never changes
+the state.  Every report, the ``show`` command and the computer player read the game through it.
+``player=None`` is the moderator's full view.  ``events_for(records, player, ...)`` filters a turn's event
+log the same way; ``view`` calls it when given the log.
 
-A player sees the whole terrain; every city with its controller, hostility, razed counters, income and
-trait; the turn order and everyone's city count; their own units, gold, hand, leaders (with skills) and
-traits; and, of other factions' and neutral units, type counts and leader names in or adjacent to any hex
-holding their units or a city they control.  Other treasuries, hands and leader skills stay hidden.
+A player sees:
+
+- the whole terrain; every city with its controller, hostility and razed counters, income and (a minor
+  city's) trait; the turn order, everyone's city count and hand size, the deck and discard pile sizes;
+- their own units (with ids), gold, hand, leaders with skills, home city traits, standing orders and the
+  lasting effects they played or that act on them;
+- of other factions' and neutral units, the counts by type and the leaders' names, in or adjacent to any hex
+  holding their units or a city they control (``sight``).  Blocks show their type, never their value;
+- everything about the battles they took part in (every die, modifier, card and casualty), from the log.
+
+A player never sees other treasuries, hands, cards discarded unplayed, home city traits, leader skills (unless
+the log shows them in a battle the player fought), standing orders, other units' ids, or units out of sight.
+
+Events (``events_for``) a player may know, in log order, each either whole or redacted:
+
+1. a record with ``private_to`` (a player id or a list of them) is shown only to those players;
+2. whole: the player's own events; events naming the player, one of their units or a city they controlled
+   during the turn (a card played on them, a diplomacy roll on their city, a unit of theirs captured);
+   everything in a battle they took part in -- with the dice rolled for each of these;
+3. redacted (no dice, no amounts, no unit ids -- units become counts by type): public events (city control
+   changes, revolts, razed counters, cards played, players out, victory, NMRs) and events in a hex the player
+   could see this turn (moves, battles, casualties, recruits);
+4. everything else is hidden, with its dice: other players' orders and their results, draws, discards,
+   income, upkeep, gold, experience and new traits.
+
+Dice records have no hex or player of their own: a roll belongs to the event that follows it (the log
+writes every die before the event it caused) and is shown only with that event, whole.
 """
 from __future__ import annotations
 
+import re
 from collections import Counter
-from typing import Any
+from typing import Any, Iterable, Sequence
 
 from .gamedata import GameMap
-from .model import GameState, UnitType, sorted_ids
+from .model import TYPE_BY_LETTER, GameState, UnitType, sorted_ids
 
+FRAME_KEYS = ("seq", "turn", "player", "phase")
+UNIT_ID = re.compile(r"^[A-Z]{2,4}-[A-Z]+\d+$")
+
+# Events only their own player ever sees (besides the moderator), whatever hex they happen in.
+PRIVATE_KINDS = frozenset({
+    "order_done", "order_failed", "draw", "discard", "income", "no_income", "upkeep_paid", "baggage_used",
+    "starvation", "experience", "new_trait", "gold", "effect_ends", "navigation",
+})
+# Events everyone learns of, redacted.
+PUBLIC_KINDS = frozenset({
+    "player_turn", "nmr", "turn_end", "reshuffle", "control", "hostility_removed", "revolt", "neutralised",
+    "razed_removed", "card_played", "city_taken", "plunder", "destroyed", "eliminated", "victory",
+})
+# Events a player learns of, redacted, when they happen in a hex the player could see.
+SIGHT_KINDS = frozenset({
+    "moved", "battle", "casualty", "retreat", "recruited", "disbanded", "sunk", "captured", "leader_fate",
+    "new_leader", "city_taken", "plunder", "destroyed", "revolt",
+})
+# What follows a battle and belongs to it (R-BAT-3, R-BAT-4, R-UNIT-4).
+BATTLE_FOLLOWUPS = frozenset({
+    "casualty", "retreat", "city_taken", "plunder", "destroyed", "captured", "leader_fate", "sunk", "gold",
+    "control", "neutralised", "card_played", "disbanded",
+})
+BOUNDARY_KINDS = frozenset({"order_done", "order_failed", "player_turn", "turn_end"})
+# The only data keys a redacted event keeps (unit lists become counts; everything else is dropped).
+SAFE_KEYS = frozenset({
+    "hex", "target", "city", "from", "to", "path", "controller", "previous", "attacker", "defender", "winner",
+    "loser", "card", "razed", "left", "hostile", "streak", "nmr", "result", "owner", "by", "new_controller",
+    "old_controller", "unit_type", "type",
+})
+UNIT_LIST_KEYS = ("units", "unit", "attackers", "defenders", "lost", "destroyed_units", "retreated", "survivors",
+                  "captured_units", "aboard", "cargo")
+HEX_KEYS = ("hex", "target", "from", "to", "at", "where")
+
+
+# -- the map view -----------------------------------------------------------------------------------------
 
 def sight(state: GameState, game_map: GameMap, player: str) -> set[str]:
-    """The hexes ``player`` can see into this turn."""
+    """The hexes ``player`` can see into: in or adjacent to a hex with their units or a city they control."""
     eyes = {u.hex for u in state.units.values() if u.owner == player and u.away_until is None}
     eyes |= {game_map.cities[c].hex for c in state.controlled_cities(player)}
     seen = set(eyes)
@@ -28,22 +89,53 @@ def sight(state: GameState, game_map: GameMap, player: str) -> set[str]:
     return seen
 
 
+def standings(state: GameState, player: str | None = None) -> list[dict[str, Any]]:
+    """Cities held per player, most first.  The tie-breaks (gold, units) are secret until the game ends,
+    so during the game ties share a rank; after it the adjudicator's final standings are public."""
+    if state.finished and state.standings:
+        return [dict(s) for s in state.standings]
+    rows = [{"player": p, "cities": len(state.controlled_cities(p)),
+             "out": state.players[p].eliminated_turn is not None} for p in state.turn_order]
+    rows.sort(key=lambda r: (r["out"], -r["cities"], state.turn_order.index(r["player"])))
+    rank = 0
+    last = None
+    for i, r in enumerate(rows, start=1):
+        if (r["out"], r["cities"]) != last:
+            rank, last = i, (r["out"], r["cities"])
+        r["rank"] = rank
+    return rows
+
+
 def public(state: GameState) -> dict[str, Any]:
     players = {}
     for pid in state.turn_order:
         p = state.players[pid]
         players[pid] = {"name": p.name, "home": p.home, "abbr": p.abbr, "cities": len(state.controlled_cities(pid)),
-                        "eliminated_turn": p.eliminated_turn, "hand_size": len(p.hand), "seat": p.seat}
+                        "eliminated_turn": p.eliminated_turn, "hand_size": len(p.hand), "seat": p.seat,
+                        "nmr_streak": p.nmr_streak}
     return {
         "campaign": state.campaign, "turn": state.turn, "last_turn": state.last_turn,
         "turn_order": list(state.turn_order), "players": players,
         "cities": {cid: c.to_dict() for cid, c in state.cities.items()},
-        "deck_size": len(state.deck), "discard": list(state.discard),
-        "finished": state.finished, "winner": state.winner, "standings": list(state.standings),
+        "deck_size": len(state.deck), "discard_size": len(state.discard),
+        "finished": state.finished, "winner": state.winner, "standings": standings(state),
+        "options": dict(state.options),
     }
 
 
-def view(state: GameState, game_map: GameMap, player: str | None) -> dict[str, Any]:
+def _touching_effects(state: GameState, player: str) -> list[dict[str, Any]]:
+    mine = {player} | set(state.controlled_cities(player)) | {u.id for u in state.units_of(player)}
+    return [e.to_dict() for e in state.effects if e.player == player or e.target in mine]
+
+
+def view(state: GameState, game_map: GameMap, player: str | None, records: Sequence[dict[str, Any]] | None = None,
+         before: GameState | None = None) -> dict[str, Any]:
+    """What ``player`` (None: the moderator) may see of ``state``.
+
+    With ``records`` (the turn's event log) the view also holds ``events`` (``events_for``) and ``battles``
+    (the battles the player took part in, whole); ``before`` is the state the turn started from, so that
+    the events of hexes the player saw during the turn count too.
+    """
     out = public(state)
     if player is None:  # the moderator
         out["viewer"] = None
@@ -54,25 +146,327 @@ def view(state: GameState, game_map: GameMap, player: str | None) -> dict[str, A
         out["hands"] = {p: list(state.players[p].hand) for p in state.turn_order}
         out["gold"] = {p: state.players[p].gold for p in state.turn_order}
         out["traits"] = {p: list(state.players[p].traits) for p in state.turn_order}
-        return out
-    me = state.players[player]
-    seen = sight(state, game_map, player)
-    out["viewer"] = player
-    out["me"] = me.to_dict()
-    out["visible_hexes"] = sorted(seen)
-    out["units"] = [state.units[u].to_dict() for u in sorted_ids(state.units) if state.units[u].owner == player]
+        out["discard"] = list(state.discard)
+        out["effects"] = [e.to_dict() for e in state.effects]
+    else:
+        if player not in state.players:
+            raise KeyError(f"{player!r} is not a player of this game")
+        me = state.players[player]
+        seen = sight(state, game_map, player)
+        out["viewer"] = player
+        out["me"] = me.to_dict()
+        out["visible_hexes"] = sorted(seen)
+        out["units"] = [state.units[u].to_dict() for u in sorted_ids(state.units) if state.units[u].owner == player]
+        out["others"] = others_in_sight(state, player, seen)
+        out["effects"] = _touching_effects(state, player)
+    if records is not None:
+        states = [s for s in (before, state) if s is not None]
+        out["events"] = events_for(records, player, game_map=game_map, states=states)
+        out["battles"] = battles_of(out["events"], player)
+    return out
+
+
+def others_in_sight(state: GameState, player: str, seen: set[str]) -> list[dict[str, Any]]:
+    """Other factions' and neutral units in sight: per hex and owner, counts by type and leaders' names."""
     others: dict[tuple[str, str | None], dict[str, Any]] = {}
     for u in state.units.values():
         if u.owner == player or u.hex not in seen or u.away_until is not None:
             continue
-        key = (u.hex, u.owner)
-        entry = others.setdefault(key, {"hex": u.hex, "owner": u.owner, "counts": Counter(), "leaders": []})
+        entry = others.setdefault((u.hex, u.owner), {"hex": u.hex, "owner": u.owner, "counts": Counter(),
+                                                     "leaders": []})
         entry["counts"][u.type.value] += 1
         if u.type is UnitType.LEADER:
             entry["leaders"].append(u.name)
-    out["others"] = [
+    return [
         {"hex": e["hex"], "owner": e["owner"], "counts": dict(sorted(e["counts"].items())),
          "leaders": sorted(e["leaders"])}
         for _, e in sorted(others.items(), key=lambda kv: (kv[0][0], kv[0][1] or ""))
     ]
+
+
+# -- the event log -------------------------------------------------------------------------------------------
+
+class _Knowledge:
+    """What a player knew during the turn: the hexes they saw, their units and cities (before or after)."""
+
+    def __init__(self, player: str, game_map: GameMap | None, states: Sequence[GameState]):
+        self.player = player
+        self.game_map = game_map
+        self.seen: set[str] = set()
+        self.mine: set[str] = {player}
+        self.unit_types: dict[str, str] = {}
+        self.leader_names: dict[str, str] = {}
+        self.prefix: str | None = None  # the player's unit id prefix: "ATH-" (units made and lost in the turn)
+        for s in states:
+            if player in s.players:
+                self.prefix = s.players[player].abbr + "-"
+            if game_map is not None:
+                self.seen |= sight(s, game_map, player)
+            self.mine |= {u.id for u in s.units.values() if u.owner == player}
+            self.mine |= set(s.controlled_cities(player))
+            for u in s.units.values():
+                self.unit_types[u.id] = u.type.value
+                if u.name:
+                    self.leader_names[u.id] = u.name
+
+    def touches(self, rec: dict[str, Any]) -> bool:
+        """Does the record name the player, one of their units or one of their cities?"""
+        found = _strings(rec)
+        if found & self.mine:
+            return True
+        return self.prefix is not None and any(UNIT_ID.match(x) and x.startswith(self.prefix) for x in found)
+
+    def owns(self, uid: str) -> bool:
+        return uid in self.mine or (self.prefix is not None and uid.startswith(self.prefix))
+
+    def hexes(self, rec: dict[str, Any]) -> set[str]:
+        out: set[str] = set()
+        for k in HEX_KEYS:
+            v = rec.get(k)
+            if isinstance(v, str):
+                out.add(v)
+        path = rec.get("path")
+        if isinstance(path, list):
+            out |= {h for h in path if isinstance(h, str)}
+        city = rec.get("city")
+        if isinstance(city, str) and self.game_map is not None and city in self.game_map.cities:
+            out.add(self.game_map.cities[city].hex)
+        return out
+
+    def in_sight(self, rec: dict[str, Any]) -> bool:
+        return bool(self.hexes(rec) & self.seen)
+
+    def unit_type(self, uid: str) -> str:
+        if uid in self.unit_types:
+            return self.unit_types[uid]
+        letters = uid.rpartition("-")[2].rstrip("0123456789")
+        t = TYPE_BY_LETTER.get(letters)
+        return t.value if t else "unit"
+
+
+def _strings(value: Any, skip_frame: bool = True) -> set[str]:
+    """Every string in a record's data (recursively), not counting the frame keys."""
+    out: set[str] = set()
+    if isinstance(value, str):
+        out.add(value)
+    elif isinstance(value, dict):
+        for k, v in value.items():
+            if skip_frame and k in FRAME_KEYS + ("event",):
+                continue
+            out |= _strings(v, False)
+    elif isinstance(value, (list, tuple)):
+        for v in value:
+            out |= _strings(v, False)
     return out
+
+
+def is_roll(rec: dict[str, Any]) -> bool:
+    """A die record ``{"roll": {...}}``, not an event (events may carry a ``roll`` number of their own)."""
+    return "event" not in rec and isinstance(rec.get("roll"), dict)
+
+
+def _private_to(rec: dict[str, Any]) -> set[str] | None:
+    p = rec.get("private_to")
+    if p is None:
+        return None
+    return {p} if isinstance(p, str) else set(p)
+
+
+def _battle_zones(records: Sequence[dict[str, Any]]) -> dict[int, int]:
+    """Index of each record that belongs to a battle -> index of that BATTLE record.
+
+    A record with a ``battle`` key (the seq of its BATTLE record) says so itself.  Otherwise a battle's zone is
+    what its attack order caused: from the record after the last order result, battle zone or phase change, to
+    the BATTLE event, then the dice and follow-ups (casualties, retreats, the city taken, cards, ...) after it,
+    up to the next order result (included) or the next event of another kind.
+    """
+    zones: dict[int, int] = {}
+    by_seq = {r.get("seq"): i for i, r in enumerate(records)}
+    start = 0
+    prev_frame = None
+    i = 0
+    n = len(records)
+    while i < n:
+        r = records[i]
+        frame = (r.get("player"), r.get("phase"))
+        if frame != prev_frame:
+            start, prev_frame = i, frame
+        kind = r.get("event")
+        if kind == "battle":
+            b = i
+            for j in range(start, i + 1):
+                if "battle" not in records[j]:
+                    zones[j] = b
+            j = i + 1
+            while j < n and (records[j].get("player"), records[j].get("phase")) == frame:
+                k = records[j].get("event")
+                if k is None or k in BATTLE_FOLLOWUPS:
+                    zones.setdefault(j, b)
+                    j += 1
+                    continue
+                if k in ("order_done", "order_failed"):
+                    zones.setdefault(j, b)
+                    j += 1
+                break
+            # rolls left at the end belong to the next event, not to this battle
+            while j - 1 > i and records[j - 1].get("event") is None:
+                zones.pop(j - 1, None)
+                j -= 1
+            start = j
+            i = j
+            continue
+        if kind in BOUNDARY_KINDS:
+            start = i + 1
+        i += 1
+    for i, r in enumerate(records):
+        ref = r.get("battle")
+        if isinstance(ref, int) and ref in by_seq:
+            zones[i] = by_seq[ref]
+    return zones
+
+
+def _owner_of(rec: dict[str, Any], records: Sequence[dict[str, Any]], i: int) -> int | None:
+    """A roll's event: the next record, if it is an event of the same player and phase."""
+    frame = (rec.get("player"), rec.get("phase"))
+    j = i + 1
+    while j < len(records) and is_roll(records[j]):
+        j += 1
+    if j < len(records) and (records[j].get("player"), records[j].get("phase")) == frame and "event" in records[j]:
+        return j
+    return None
+
+
+def _redact(rec: dict[str, Any], know: _Knowledge) -> dict[str, Any]:
+    """A copy keeping the frame and the SAFE_KEYS, unit lists turned into counts, no foreign unit ids."""
+    out: dict[str, Any] = {k: rec[k] for k in FRAME_KEYS + ("event",) if k in rec}
+    out["redacted"] = True
+    for k, v in rec.items():
+        if k in out or k == "redacted":
+            continue
+        if k in UNIT_LIST_KEYS:
+            ids = [v] if isinstance(v, str) else [x for x in v if isinstance(x, str)] if isinstance(v, list) else []
+            counts = Counter(know.unit_type(u) for u in ids if not know.owns(u))
+            own = [u for u in ids if know.owns(u)]
+            if counts:
+                out[f"{k}_counts"] = dict(sorted(counts.items()))
+            leaders = sorted(know.leader_names[u] for u in ids if u in know.leader_names and not know.owns(u)
+                             and know.unit_type(u) == "leader")
+            if leaders:
+                out[f"{k}_leaders"] = leaders
+            if own:
+                out[k] = own
+            continue
+        if k not in SAFE_KEYS:
+            continue
+        if k == "path" and isinstance(v, list):
+            out[k] = [h for h in v if h in know.seen]
+            continue
+        if k in ("from", "to") and isinstance(v, str) and know.game_map is not None \
+                and v in know.game_map.terrain and v not in know.seen:
+            continue
+        out[k] = _scrub(v, know)
+    return out
+
+
+def _scrub(value: Any, know: _Knowledge) -> Any:
+    if isinstance(value, str):
+        if UNIT_ID.match(value) and not know.owns(value):
+            return know.unit_type(value)
+        return value
+    if isinstance(value, list):
+        return [_scrub(v, know) for v in value]
+    if isinstance(value, dict):
+        return {k: _scrub(v, know) for k, v in value.items()}
+    if isinstance(value, (int, float, bool)) or value is None:
+        return value
+    return None
+
+
+def events_for(records: Sequence[dict[str, Any]], player: str | None, game_map: GameMap | None = None,
+               states: Iterable[GameState] = ()) -> list[dict[str, Any]]:
+    """The records of a turn's log that ``player`` may know, in order (see the module docstring).
+
+    ``states``: the state before and after the turn, for the hexes the player saw and the units and cities
+    they had; without them only the player's own, public and private-to-them events pass.  A record passed
+    whole is a copy of the original; in a battle the player took part in it carries ``in_battle`` (the seq of
+    the BATTLE record).  A redacted record carries ``redacted: True``.  ``player=None``: every record.
+    """
+    records = list(records)
+    zones = _battle_zones(records)
+    if player is None:
+        out = []
+        for i, r in enumerate(records):
+            c = dict(r)
+            if i in zones:
+                c["in_battle"] = records[zones[i]].get("seq")
+            out.append(c)
+        return out
+    know = _Knowledge(player, game_map, list(states))
+    # which battles the player took part in: they are named in the battle or in what followed it
+    fought: set[int] = set()
+    for i, b in zones.items():
+        r = records[i]
+        if "event" in r and (r.get("player") == player or know.touches(r)) and _allowed(r, player):
+            fought.add(b)
+    decisions: dict[int, str] = {}  # index -> "whole" | "redacted"
+    for i, r in enumerate(records):
+        if "event" not in r:
+            continue
+        if not _allowed(r, player):
+            continue
+        kind = r["event"]
+        if zones.get(i) in fought:
+            decisions[i] = "whole"
+        elif r.get("player") == player:
+            decisions[i] = "whole"
+        elif kind in PRIVATE_KINDS:
+            if player in _strings(r):
+                decisions[i] = "whole"
+        elif know.touches(r):
+            decisions[i] = "whole"
+        elif kind in PUBLIC_KINDS or (kind in SIGHT_KINDS and know.in_sight(r)):
+            decisions[i] = "redacted"
+    out: list[dict[str, Any]] = []
+    for i, r in enumerate(records):
+        if is_roll(r):
+            if not _allowed(r, player):
+                continue
+            owner = _owner_of(r, records, i)
+            if owner is None:
+                keep = r.get("player") == player  # dice left at the end of the player's own phase
+            else:
+                keep = decisions.get(owner) == "whole"
+            if keep:
+                c = dict(r)
+                if i in zones and zones[i] in fought:
+                    c["in_battle"] = records[zones[i]].get("seq")
+                out.append(c)
+            continue
+        d = decisions.get(i)
+        if d == "whole":
+            c = dict(r)
+            if i in zones and zones[i] in fought:
+                c["in_battle"] = records[zones[i]].get("seq")
+            out.append(c)
+        elif d == "redacted":
+            out.append(_redact(r, know))
+    return out
+
+
+def _allowed(rec: dict[str, Any], player: str) -> bool:
+    p = _private_to(rec)
+    return p is None or player in p
+
+
+def battles_of(events: Sequence[dict[str, Any]], player: str | None) -> list[dict[str, Any]]:
+    """The battles in a filtered event list that the viewer saw whole: the BATTLE record and its zone."""
+    battles: dict[Any, dict[str, Any]] = {}
+    for r in events:
+        ref = r.get("in_battle")
+        if ref is None:
+            continue
+        b = battles.setdefault(ref, {"seq": ref, "battle": None, "records": []})
+        b["records"].append(r)
+        if r.get("event") == "battle" and r.get("seq") == ref:
+            b["battle"] = r
+    return [b for b in battles.values() if b["battle"] is not None]

@@ -187,6 +187,14 @@ def load_data(path: Path | str, source: str | None = None, max_bytes: int = 4 * 
     return load(path, source, max_bytes).data
 
 
+class _PlainDumper(yaml.SafeDumper):
+    """Never writes anchors and aliases (which pbem refuses to read)."""
+
+    def ignore_aliases(self, data: Any) -> bool:
+        return True
+
+
 def dump(data: Any) -> str:
     """YAML text for files we write for people (config, templates): block style, keys in given order."""
-    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, default_flow_style=False, width=100)
+    return yaml.dump(data, Dumper=_PlainDumper, sort_keys=False, allow_unicode=True, default_flow_style=False,
+                     width=100)

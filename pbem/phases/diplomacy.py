@@ -1,6 +1,120 @@
-"""Phase stub: filled in by its issue.  Does nothing yet."""
+"""Diplomacy phase (R-PH-DIP, R-PH-DIP-REVOLT; cards: R-TURN-4, R-STAND-1).
+
+Steps:
+1. The own-turn cards of ``orders.cards`` (timing phase ``diplomacy`` or ``any``) are played, in the order
+   listed (``pbem.cards``): extra rolls, "one less" rolls against opponents, control of neutral cities,
+   revolts, gold, and so on.
+2. The number of rolls: 1, plus the ``diplomacy_rolls`` effects of the player's traits (home city and
+   controlled minor cities) and of their leaders in play, plus the cards played in step 1, plus the
+   ``diplomacy_rolls`` effects in ``state.effects`` aimed at the player (the "one less" cards played against
+   them since their last Diplomacy phase; negative values), which are used up now.  Never below 0.
+3. One roll per target of ``orders.diplomacy``, in order.  A target that is not a hostile city of the
+   player, a neutral minor city or a minor city another player controls is reported failed and uses no
+   roll; targets beyond the rolls fail; rolls without a target are not made.  1D6, +1 if the city is
+   hostile; 6+: a hostile city loses its hostility, a neutral city comes under control, an enemy-controlled
+   city revolts.
+
+Revolt (also from Revolt-type cards): the controller's Executions-type card (any card with a
+``negate_revolt`` effect) in hand is played if their standing order ``executions`` is on (the default) and
+the revolt does not happen.  Else 1D3 rebels attack the controller's units in the city as a land battle
+(``pbem.battle.revolt_battle``, called when the controller has any unit there); the city becomes neutral
+when no unit of its controller holds it afterwards (none at all, or, as ``revolt_battle`` decides, no Army or
+Rowers: Leaders, Baggage and ships do not hold a city; they stay in the now neutral city and may leave it).
+"""
 from __future__ import annotations
+
+from .. import cards
+from ..effects import player_effects, total_value
+from ..events import Ev
 
 
 def resolve(ctx) -> None:
-    return None
+    cards.play_own_turn_cards(ctx)
+    rolls = count_rolls(ctx)
+    used = 0
+    for i, raw in enumerate(ctx.my_orders.diplomacy):
+        cid, kind, reason = classify_target(ctx, raw)
+        if reason is None and used >= rolls:
+            reason = f"no diplomacy roll left ({rolls} this turn)"
+        if reason is not None:
+            ctx.order_failed("diplomacy", i, reason, city=raw)
+            continue
+        used += 1
+        city = ctx.state.cities[cid]
+        bonus = 1 if city.hostile else 0
+        roll = ctx.dice.d6("diplomacy roll", city=cid)
+        total = roll + bonus
+        success = total >= 6
+        ctx.emit(Ev.DIPLOMACY_ROLL, city=cid, target=kind, roll=roll, modifier=bonus, total=total,
+                 success=success, n=used, of=rolls)
+        if success:
+            if kind == "hostile":
+                city.hostile = False
+                ctx.emit(Ev.HOSTILITY_REMOVED, city=cid)
+            elif kind == "neutral":
+                gain_control(ctx, cid, "diplomacy")
+            else:
+                revolt(ctx, cid, "diplomacy")
+        ctx.order_done("diplomacy", i, city=cid, success=success)
+
+
+def count_rolls(ctx) -> int:
+    state, me = ctx.state, ctx.player
+    held = total_value(player_effects(state, ctx.tables, me, "diplomacy_rolls"))
+    played = ctx.scratch.get("diplomacy_rolls", 0)
+    against = 0
+    for e in [e for e in state.effects if e.kind == "diplomacy_rolls" and e.target == me]:
+        against += e.value
+        cards.end_effect(ctx, e, "used at this Diplomacy phase")
+    return max(0, 1 + held + played + against)
+
+
+def classify_target(ctx, raw: str) -> tuple[str | None, str | None, str | None]:
+    """(city id, 'hostile' | 'neutral' | 'enemy', None) or (None, None, why it is no target)."""
+    c = ctx.game_map.find_city(raw)
+    if c is None:
+        return None, None, f"{raw} is not a city"
+    city = ctx.state.cities[c.id]
+    if city.home_of is not None:
+        return None, None, f"{c.name} is a home city; a home city is never a diplomacy target"
+    if city.controller == ctx.player:
+        if city.hostile:
+            return c.id, "hostile", None
+        return None, None, f"you control {c.name} and it is not hostile"
+    if city.controller is None:
+        return c.id, "neutral", None
+    return c.id, "enemy", None
+
+
+def gain_control(ctx, cid: str, cause: str) -> None:
+    city = ctx.state.cities[cid]
+    city.controller = ctx.player
+    city.hostile = False
+    ctx.emit(Ev.CONTROL, city=cid, cause=cause)
+
+
+def revolt(ctx, cid: str, cause: str) -> None:
+    """R-PH-DIP-REVOLT in a city another player controls."""
+    state = ctx.state
+    city = state.cities[cid]
+    controller = city.controller
+    if ctx.standing(controller).executions:
+        hand = state.players[controller].hand
+        negate = next((c for c in hand if any(e["kind"] == "negate_revolt" for e in ctx.tables.cards[c].effects)),
+                      None)
+        if negate is not None:
+            cards.discard_from_hand(state, controller, negate)
+            ctx.emit(Ev.CARD_PLAYED, card=negate, target=cid, by=controller)
+            ctx.emit(Ev.REVOLT, city=cid, controller=controller, cause=cause, negated=True, rebels=0)
+            return
+    rebels = ctx.dice.d3("rebels", city=cid)
+    ctx.emit(Ev.REVOLT, city=cid, controller=controller, cause=cause, negated=False, rebels=rebels)
+    h = ctx.game_map.cities[cid].hex
+    held = False
+    if any(u.owner == controller for u in state.units_at(h)):
+        from ..battle import revolt_battle  # the land battle of R-BAT-1, R-BAT-3
+        held = not revolt_battle(ctx, cid, rebels)
+    if not held:
+        city.controller = None
+        city.hostile = False
+        ctx.emit(Ev.NEUTRALISED, city=cid, was=controller)

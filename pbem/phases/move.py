@@ -1,10 +1,307 @@
-"""First and Second Move (R-PH-MOVE, R-PH-SECOND).  Stub until the movement issue lands: does nothing yet."""
+"""First and Second Move (R-PH-MOVE, R-PH-SECOND, R-UNIT-2..4, R-TURN-4).
+
+Each move order moves one stack (all its units start in one hex) along a path of adjacent hexes:
+
+1. the units: listed ids, or a hex id for all the player's units there not aboard a ship; cargo goes along;
+2. boarding: ``load`` (and listed land units in a move of ships) go aboard the moving ships, only where the
+   ships are docked or beached; listed Baggage in a land move is picked up by the stack's Armies;
+3. the allowance: each mover's points (Armies and Rowers 4, Leaders 6, manned Fleets 10, Transports 8) plus
+   movement effects; the stack moves at the pace of its slowest mover (cargo does not count);
+4. the path: terrain (land units on passable land, ships where ships may go), no enemy or neutral city, no
+   hex with enemy combat units; entering a hex with only capturable enemy units captures them;
+5. stacking at the end of the move; ``partial: true`` stops at the last hex reached where the stack fits;
+6. ``unload`` puts cargo off in the last hex (docked or beached); a unit that lands moves no further.
+
+A unit takes part in one move order per phase.  An order that cannot be carried out is skipped whole and the
+report says why (R-TURN-4).  The Second Move ends with the navigation roll for every Fleet and Transport of the
+player not in a City, Sandy Coast or Fishing Village hex: 1D6 + navigation modifiers, 5-6 sinks it with all
+aboard.  A player under "cannot move or attack" (Political Rivalry, Social Division) moves nothing.
+"""
 from __future__ import annotations
 
+from collections import Counter
+from typing import TYPE_CHECKING, Any
 
-def resolve_first(ctx) -> None:
+from .. import battle as bt
+from ..board import stack_limit
+from ..events import Ev
+from ..model import Unit, UnitType
+from ..movement import (aid_of_city, allowance, can_carry, cannot_move_or_attack, capturable_here, capture_hex,
+                        check_path, counts, destroy_unit, own_stack, play_card)
+from ..ordertypes import CardUse, Move
+
+if TYPE_CHECKING:
+    from ..adjudicator import TurnContext
+
+A, R, F, T, B, L = (UnitType.ARMY, UnitType.ROWERS, UnitType.FLEET, UnitType.TRANSPORT, UnitType.BAGGAGE,
+                    UnitType.LEADER)
+BOARD_ORDER = {R: 0, A: 1, B: 2, L: 3}
+
+
+def resolve_first(ctx: "TurnContext") -> None:
+    _moves(ctx, "first_move", ctx.my_orders.first_move)
+
+
+def resolve_second(ctx: "TurnContext") -> None:
+    _moves(ctx, "second_move", ctx.my_orders.second_move)
+    used = ctx.scratch.get("move_cards_used", set())
+    for i, cu in enumerate(ctx.my_orders.cards):
+        if i not in used and _is_movement_card(ctx, cu.card) and cu.card in ctx.me.hand:
+            ctx.order_failed("cards", i, f"no move of the stack {cu.target or '(no target named)'} this turn",
+                             card=cu.card)
+    navigation(ctx)
+
+
+def _is_movement_card(ctx: "TurnContext", card: str) -> bool:
+    c = ctx.tables.cards.get(card)
+    return c is not None and any(e["kind"] == "movement" for e in c.effects)
+
+
+def _moves(ctx: "TurnContext", section: str, moves: tuple[Move, ...]) -> None:
+    blocked = cannot_move_or_attack(ctx.state, ctx.player)
+    for mv in moves:
+        if blocked:
+            name = ctx.tables.cards[blocked.source].name if blocked.source in ctx.tables.cards else blocked.source
+            ctx.order_failed(section, mv.index, f"{name}: your units may not move or attack this turn",
+                             units=list(mv.units))
+            continue
+        failure = move(ctx, section, mv)
+        if failure:
+            ctx.order_failed(section, mv.index, failure, units=list(mv.units))
+
+
+def move(ctx: "TurnContext", section: str, mv: Move) -> str | None:
+    """Carry out one move order; returns why it failed (nothing changed), or None."""
+    state, gm, me = ctx.state, ctx.game_map, ctx.player
+    moved: set[str] = ctx.scratch.setdefault(f"moved:{section}", set())
+    landed: set[str] = ctx.scratch.setdefault(f"landed:{section}", set())
+
+    # 1. the units
+    def not_aboard_ship(u: Unit) -> bool:
+        return u.carried_by is None or not state.units[u.carried_by].type.is_ship
+
+    units, err = bt.expand_units(state, me, mv.units, not_aboard_ship)
+    if err:
+        return err
+    if not units:
+        return "no units to move"
+    start = units[0].hex
+    for u in units:
+        if u.hex != start:
+            return f"{u.id} is in {u.hex}, not in {start}: a move order moves one stack"
+        if u.type not in (A, R, F, T, B, L):
+            return f"{u.id} is not yours to move"
+        if u.id in landed:
+            return f"{u.id} landed this phase and may not move further"
+        if u.id in moved:
+            return f"{u.id} has already moved this phase"
+    here = {u.id: u for u in state.units_at(start)}
+    carrier: dict[str, str | None] = {uid: u.carried_by for uid, u in here.items()}
+    listed = [u.id for u in units]
+    ships = [u for u in units if u.type.is_ship]
+    ship_ids = {s.id for s in ships}
+    sea = bool(ships)
+
+    # 2. boarding
+    to_board: list[Unit] = []
+    for x in mv.load:
+        u = state.units.get(x)
+        if u is None or u.owner != me:
+            return f"no unit {x} of yours to take aboard"
+        if u.hex != start:
+            return f"{x} is in {u.hex}, not in {start} where the move starts"
+        if u.type.is_ship:
+            return f"{x} is a ship; ships do not go aboard"
+        if x in landed:
+            return f"{x} landed this phase and may not move further"
+        if u not in to_board:
+            to_board.append(u)
+    for u in units:
+        if u.type.is_ship:
+            continue
+        c = carrier[u.id]
+        aboard_ship = c is not None and here[c].type.is_ship
+        if sea:
+            if c in ship_ids:
+                continue
+            if aboard_ship:
+                return f"{u.id} is aboard {c}, which does not move with this order"
+            if u not in to_board:
+                to_board.append(u)
+        else:
+            if aboard_ship:
+                return f"{u.id} is aboard {c}; unload it first"
+            if u.type is B and (c is None or c not in listed) and u not in to_board:
+                to_board.append(u)
+    for u in to_board:
+        c = carrier[u.id]
+        if c is not None and here[c].type.is_ship and c not in ship_ids:
+            return f"{u.id} is aboard {c}, which does not move with this order"
+        if not sea and u.type is not B:
+            return f"{u.id} can go aboard only a ship; this move has none"
+    if sea and to_board and not gm.ship_may_stop(start):
+        return (f"units go aboard only where the ships are docked or beached; {start} is "
+                f"{gm.terrain[start].name}")
+    set_down: list[str] = []
+    armies = [u for u in units if u.type is A]
+    fleets = [s for s in ships if s.type is F]
+    transports = [s for s in ships if s.type is T]
+
+    def aboard(cid: str) -> list[Unit]:
+        return [here[x] for x, c in carrier.items() if c == cid]
+
+    for u in sorted(to_board, key=lambda u: BOARD_ORDER.get(u.type, 9)):
+        if sea:
+            if u.type is A:
+                for b in aboard(u.id):  # an Army aboard a Transport carries no Baggage: it is set down
+                    carrier[b.id] = None
+                    set_down.append(b.id)
+            candidates = {R: fleets + transports, A: transports, B: fleets + transports, L: ships}.get(u.type, [])
+        else:
+            candidates = armies
+        carrier[u.id] = None
+        for c in candidates:
+            if can_carry(c, u, aboard(c.id)):
+                carrier[u.id] = c.id
+                if u.id in set_down:
+                    set_down.remove(u.id)
+                break
+        else:
+            return f"no room for {u.id} " + ("aboard the moving ships" if sea else "with the moving Armies "
+                                             "(an Army carries 4 Baggage; Baggage does not move by itself)")
+    group = set(listed) | {u.id for u in to_board}
+    grew = True
+    while grew:
+        grew = False
+        for x, c in carrier.items():
+            if c in group and x not in group:
+                group.add(x)
+                grew = True
+    members = [here[x] for x in sorted(group)]
+    for f in fleets:
+        if not any(here[x].type is R for x, c in carrier.items() if c == f.id):
+            return f"{f.id} has no Rowers aboard; a Fleet moves only manned (R-UNIT-3)"
+    movers = ships if sea else [u for u in units if u.type in (A, R, L)]
+    if not movers:
+        return "Baggage does not move by itself; an Army or a ship must carry it"
+
+    # unloading (checked now, done at the end)
+    unload: list[str] = []
+    for x in mv.unload:
+        if x not in group or carrier.get(x) not in group:
+            return f"{x} is not carried by this move, so it cannot be unloaded"
+        if not sea and here[x].type is not B:
+            return f"{x} is not aboard a ship"
+        unload.append(x)
+
+    # 3. the allowance, with the move's cards
+    path = list(mv.path)
+    planned_end = path[-1] if path else start
+    hand = Counter(ctx.me.hand)
+    cards: list[tuple[CardUse, int | None]] = [(cu, None) for cu in mv.cards]
+    used = ctx.scratch.setdefault("move_cards_used", set())
+    for i, cu in enumerate(ctx.my_orders.cards):
+        if i not in used and cu.target in group and _is_movement_card(ctx, cu.card):
+            cards.append((cu, i))
+    card_fx: list[tuple[str, dict[str, Any]]] = []
+    for cu, _ in cards:
+        c = ctx.tables.cards.get(cu.card)
+        if c is None:
+            return f"unknown card {cu.card}"
+        if hand[cu.card] <= 0:
+            return f"card {c.name} is not in your hand"
+        hand[cu.card] -= 1
+        found = [e for e in c.effects if e["kind"] == "movement"]
+        if not found:
+            return f"{c.name} is not a movement card"
+        for e in found:
+            if e.get("condition") == "aid_of_city" and not aid_of_city(state, gm, me, planned_end):
+                return f"{c.name}: the stack does not end its move in or next to a friendly city under siege"
+            card_fx.append((cu.card, e))
+    allow = allowance(ctx, movers, group, card_fx)
+
+    # 4. the path; 5. stacking at the end
+    manned = {f.id for f in fleets}
+    captures = any(here[x].type in (A, R) for x in group) or bool(manned)
+    pc = check_path(state, gm, me, start, path, sea, allow.points, captures)
+
+    def fits(h: str) -> bool:
+        n = own_stack(state, h, me, leaving=group)
+        for u in members:
+            free = carrier[u.id] is None or (u.id in unload and (not sea or gm.ship_may_stop(h)))
+            n += counts(u) if free else 0
+        if captures and h != start:
+            n += sum(counts(u) for u in capturable_here(state, h, me) if u.type.is_ship)
+        return n <= stack_limit(gm, h)
+
+    k = len(path)
+    end = path[-1] if path else start
+    if pc.reason is not None or not fits(end):
+        if not mv.partial:
+            return pc.reason or (f"the stack would be over the stacking limit in {end} "
+                                 f"({gm.terrain[end].name}, limit {stack_limit(gm, end)})")
+        k = len(pc.reached)
+        while k > 0 and not fits(pc.reached[k - 1][0]):
+            k -= 1
+        if k == 0:
+            return "the stack cannot move at all: " + (pc.reason or f"over the stacking limit in {path[0]}")
+    end = path[k - 1] if k else start
+    do_unload = bool(unload) and (not sea or gm.ship_may_stop(end))
+    if unload and not do_unload and not mv.partial:
+        return f"cargo is put off only where the ships are docked or beached; {end} is {gm.terrain[end].name}"
+
+    # carry it out
+    played = []
+    for cu, i in cards:
+        play_card(ctx, me, cu.card, move=section, index=mv.index, units=sorted(group))
+        played.append(cu.card)
+        if i is not None:
+            used.add(i)
+    for x, c in carrier.items():
+        if here[x].carried_by != c:
+            here[x].carried_by = c
+    captured: list[str] = []
+    for h, _ in pc.reached[:k]:
+        for u in members:
+            state.place(u, h)
+        if captures and capturable_here(state, h, me):
+            captured += capture_hex(ctx, h, me, "move")
+    unloaded = []
+    if do_unload:
+        for x in unload:
+            state.units[x].carried_by = None
+            landed.add(x)
+            unloaded.append(x)
+    moved |= group
+    ctx.emit(Ev.MOVED, section=section, index=mv.index, units=sorted(group), movers=[m.id for m in movers],
+             **{"from": start}, to=end, path=[h for h, _ in pc.reached[:k]], points=pc.reached[k - 1][1] if k else 0,
+             allowance=allow.points, allowances=allow.per_unit, bonuses={u: b for u, b in allow.bonuses.items() if b},
+             loaded=[u.id for u in to_board], set_down=set_down, unloaded=unloaded,
+             unload_skipped=[x for x in unload if x not in unloaded], captured=captured, cards=played,
+             stopped=None if k == len(path) else (pc.reason or "stacking limit"))
+    ctx.order_done(section, mv.index, to=end)
     return None
 
 
-def resolve_second(ctx) -> None:
-    return None
+# -- R-PH-SECOND: the navigation roll --------------------------------------------------------------------
+
+def navigation(ctx: "TurnContext") -> None:
+    """Every Fleet and Transport of the player not docked or beached: 1D6 + navigation modifiers (Sea Worthy
+    -1); 5 or more sinks it with all aboard."""
+    state, gm = ctx.state, ctx.game_map
+    ships = [u for u in state.units.values() if u.owner == ctx.player and u.type.is_ship and u.carried_by is None
+             and u.away_until is None and not gm.ship_may_stop(u.hex)]
+    for u in sorted(ships, key=lambda s: s.id):
+        if u.id not in state.units:
+            continue
+        roll = ctx.dice.d6("navigation roll", unit=u.id)
+        mods = bt.roll_modifiers(ctx, bt.Situation(ctx.player, [u]), u, ("navigation",))
+        total = roll + sum(v for _, v in mods)
+        sunk = total >= 5
+        ctx.emit(Ev.NAVIGATION, unit=u.id, hex=u.hex, roll=roll,
+                 modifiers=[{"source": s, "value": v} for s, v in mods], total=total, sunk=sunk)
+        if sunk:
+            where = u.hex
+            gone = destroy_unit(ctx, u, "sunk")
+            ctx.emit(Ev.SUNK, unit=u.id, hex=where, lost=gone)
+

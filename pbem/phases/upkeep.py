@@ -1,6 +1,120 @@
-"""Phase stub: filled in by its issue.  Does nothing yet."""
+"""Upkeep phase (R-PH-UPK; carried units: R-UNIT-1, R-UNIT-2).
+
+Every Army and Rowers of the player needs upkeep, wherever it is: on land, aboard a Transport or Fleet in
+port or at sea (the Rowers of a Fleet included).  In priority order (the order's ``upkeep`` list, then the
+standing ``upkeep`` list, then the rest by id), each unit:
+1. is paid 1 gold (its upkeep cost) if it is in or adjacent to a friendly city (``board.friendly_city``:
+   controlled, not razed, not under siege) and not completely surrounded (``board.surrounded``), and the
+   player still has the gold;
+2. else uses a Baggage of its stack (same hex, same owner: the Baggage it carries first, then the Baggage
+   aboard its own carrier, then loose Baggage, then Baggage other units carry; by id within each), which is
+   removed;
+3. else makes the upkeep roll: 1D6, +1 per starvation counter, -1 in Farms or Fishing Village terrain, plus
+   every ``roll_modifier`` with ``roll: upkeep`` of the player's traits (Stoicism) and of the leaders in its
+   stack (Logistics).  1-5: one more starvation counter; 6+: the unit disbands (what it carried stays in the
+   hex, handed to the unit's own carrier if it was aboard one).
+Payment or Baggage clears the unit's starvation counters.
+"""
 from __future__ import annotations
+
+from .. import board, cards
+from ..effects import player_effects, stack_effects, unit_matches
+from ..events import Ev
+from ..model import UPKEEP_COST, Unit, UnitType, sorted_ids
+
+LEAN_TERRAIN = ("farms", "fishing_village")  # -1 to the upkeep roll
 
 
 def resolve(ctx) -> None:
+    state, me = ctx.state, ctx.me
+    for unit in priority(ctx):
+        reason = why_unpaid(ctx, unit)
+        if reason is None:
+            me.gold -= upkeep_cost(unit)
+            cleared = unit.starvation
+            unit.starvation = 0
+            ctx.emit(Ev.UPKEEP_PAID, unit=unit.id, gold=upkeep_cost(unit), starvation_cleared=cleared)
+            continue
+        baggage = stack_baggage(ctx, unit)
+        if baggage is not None:
+            cards.release_cargo(state, baggage)
+            state.remove_unit(baggage.id)
+            cleared = unit.starvation
+            unit.starvation = 0
+            ctx.emit(Ev.BAGGAGE_USED, unit=unit.id, baggage=baggage.id, reason=reason, starvation_cleared=cleared)
+            continue
+        upkeep_roll(ctx, unit, 0, "upkeep", reason=reason)
+
+
+def upkeep_cost(unit: Unit) -> int:
+    return UPKEEP_COST[unit.type] * unit.value
+
+
+def priority(ctx) -> list[Unit]:
+    """The player's Armies and Rowers in payment order; bad entries of the order's list are reported."""
+    state = ctx.state
+    units = {u.id: u for u in state.units_of(ctx.player) if u.type.needs_upkeep and u.away_until is None}
+    order: list[str] = []
+    for i, uid in enumerate(ctx.my_orders.upkeep):
+        if uid not in units:
+            ctx.order_failed("upkeep", i, f"{uid} is not one of your Armies or Rowers", unit=uid)
+        elif uid not in order:
+            order.append(uid)
+    for uid in ctx.standing(ctx.player).upkeep:
+        if uid in units and uid not in order:
+            order.append(uid)
+    order += [uid for uid in sorted_ids(units) if uid not in order]
+    return [units[uid] for uid in order]
+
+
+def why_unpaid(ctx, unit: Unit) -> str | None:
+    state, gm = ctx.state, ctx.game_map
+    near = (unit.hex, *gm.neighbours[unit.hex])
+    if not any(board.friendly_city(state, gm, c.id, ctx.player) for h in near if (c := gm.city_at.get(h))):
+        return "no friendly city in or next to its hex"
+    if board.surrounded(state, gm, unit.hex, ctx.player):
+        return "completely surrounded"
+    if ctx.me.gold < upkeep_cost(unit):
+        return "not enough gold"
     return None
+
+
+def stack_baggage(ctx, unit: Unit) -> Unit | None:
+    bags = {u.id: u for u in ctx.state.units_at(unit.hex) if u.type is UnitType.BAGGAGE and u.owner == unit.owner}
+    if not bags:
+        return None
+    def rank(b: Unit) -> int:  # its own Baggage, then its carrier's, then loose Baggage, then any other
+        if b.carried_by == unit.id:
+            return 0
+        if unit.carried_by is not None and b.carried_by == unit.carried_by:
+            return 1
+        return 2 if b.carried_by is None else 3
+
+    by_id = sorted_ids(bags)
+    return bags[min(by_id, key=lambda b: (rank(bags[b]), by_id.index(b)))]
+
+
+def upkeep_modifier(ctx, unit: Unit) -> int:
+    """Everything added to ``unit``'s upkeep roll but the die: starvation, terrain, traits and leaders."""
+    mod = unit.starvation
+    if ctx.game_map.terrain[unit.hex].id in LEAN_TERRAIN:
+        mod -= 1
+    found = player_effects(ctx.state, ctx.tables, unit.owner, "roll_modifier") if unit.owner else []
+    found += stack_effects(ctx.state, ctx.tables, [unit], "roll_modifier")
+    mod += sum(int(e["value"]) for _, e in found if e.get("roll") == "upkeep" and unit_matches(e, unit))
+    return mod
+
+
+def upkeep_roll(ctx, unit: Unit, extra: int, cause: str, **data) -> bool:
+    """The upkeep roll (also made for Plague and Desertions with ``extra``).  True if the unit disbanded."""
+    roll = ctx.dice.d6("upkeep roll", unit=unit.id)
+    total = roll + upkeep_modifier(ctx, unit) + extra
+    if total >= 6:
+        cards.release_cargo(ctx.state, unit)
+        ctx.state.remove_unit(unit.id)
+        ctx.emit(Ev.DISBANDED, unit=unit.id, who=unit.owner, roll=roll, total=total, cause=cause, **data)
+        return True
+    unit.starvation += 1
+    ctx.emit(Ev.STARVATION, unit=unit.id, who=unit.owner, roll=roll, total=total, counters=unit.starvation,
+             cause=cause, **data)
+    return False

@@ -1,0 +1,706 @@
+"""The battle engine shared by the Sea Battle and Land Battle phases and by revolts (R-BAT-1..5, R-PH-SEA,
+R-PH-LAND, R-PH-DIP-REVOLT).
+
+One battle, step by step (the dice are rolled in this order, so scripted tests can follow it):
+
+1. every attacking unit rolls its die, in the order of the attack's unit list; then every defending unit,
+   by unit id, then a neutral city's Army, then the city's garrison;
+2. battle-total bonuses of leaders' skills (Heroism, Brilliance): attacker's, then defender's;
+3. cards (R-BAT-5): the attacker's cards not marked ``if_needed`` in the order listed, then the defender's;
+   then ``if_needed`` cards, attacker first, then defender, alternately, each only while its side's total is
+   not yet the winning one;
+4. the higher total wins; a tie goes to the defender;
+5. the loser rolls 1D6 per unit (casualty roll): 1-4 destroyed (a ship with all aboard), 5-6 retreat one hex,
+   else destroyed (R-BAT-3);
+6. a land battle for a city: if no enemy combat unit is left in it, one attacking unit moves in, the city
+   changes hands and turns hostile; plunder and destroy as ordered; Treasure pays (R-BAT-4).
+
+Modifiers come through one mechanism (R-BAT-2): ``effects_acting`` lists, for one side, the effects of a kind
+acting on it — its player's traits, the skills of its leaders (only for the leader's own stack), its cards,
+and the opponent's traits, skills and cards that say ``side: opponent``.  ``roll_modifiers`` filters them for
+one unit and one roll (attack, defence, casualty, navigation); ``battle_total`` effects add dice to a total.
+No trait, skill or card is named in this module.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Iterable
+
+from . import effects as fx
+from .board import enemy_combat_units, hostile_to, is_manned, stack_limit
+from .events import Ev
+from .gamedata import GameMap
+from .model import Effect, GameState, Unit, UnitType
+from .movement import (capture_hex, cannot_move_or_attack, cargo_tree, counts, destroy_unit, effects_in_force,
+                       foreign_city, land_ok, may_stand, nearest_city_distance, own_stack, place_with_cargo,
+                       play_card, roll_spec)
+from .ordertypes import Attack, CardUse
+
+if TYPE_CHECKING:
+    from .adjudicator import TurnContext
+
+A, R, F, T, B, L = (UnitType.ARMY, UnitType.ROWERS, UnitType.FLEET, UnitType.TRANSPORT, UnitType.BAGGAGE,
+                    UnitType.LEADER)
+BATTLE_KINDS = ("battle_total", "roll_modifier")
+TRIGGERED = ("city_captured", "battle_lost")
+
+
+# -- the one modifier mechanism (R-BAT-2) ----------------------------------------------------------------
+
+@dataclass
+class Situation:
+    """Who a roll is made for and against, as the effects need it."""
+
+    player: str | None
+    units: list[Unit] = field(default_factory=list)  # the side's units (their leaders' skills act)
+    cards: list[str] = field(default_factory=list)  # cards the side has played in this battle
+    opponent: str | None = None
+    opp_units: list[Unit] = field(default_factory=list)
+    opp_cards: list[str] = field(default_factory=list)
+    role: str | None = None  # attack | defense; None outside a battle (navigation)
+    city: str | None = None  # the city fought for (attacked, defended or revolting)
+    arena: str | None = None  # land | sea
+
+
+def effects_acting(ctx: "TurnContext", sit: Situation, kind: str) -> list[tuple[str, dict[str, Any], str | None]]:
+    """(source label, effect, leader hex or None) for every effect of ``kind`` acting on the side ``sit``.
+
+    Own side (``side: own``): the player's traits (every unit), the skills of leaders in the side's hexes
+    (only units in the leader's hex), the side's cards.  Opponent (``side: opponent``): the same from the
+    other side, e.g. Cavalry or Block Escape making this side's casualty rolls worse.
+    """
+    state, tables = ctx.state, ctx.tables
+    out: list[tuple[str, dict[str, Any], str | None]] = []
+
+    def collect(player: str | None, units: list[Unit], cards: list[str], want: str) -> None:
+        if player is not None:
+            for src, e in fx.player_effects(state, tables, player, kind):
+                if e.get("side", "own") == want:
+                    out.append((src.label(), e, None))
+            for src, e in fx.stack_effects(state, tables, [u for u in units if u.owner == player], kind):
+                if e.get("side", "own") == want:
+                    out.append((src.label(), e, state.units[src.unit].hex))
+        for card in cards:
+            c = tables.cards[card]
+            for e in c.effects:
+                if e["kind"] == kind and e.get("side", "own") == want:
+                    out.append((f"{c.name} (card)", e, None))
+
+    collect(sit.player, sit.units, sit.cards, "own")
+    collect(sit.opponent, sit.opp_units, sit.opp_cards, "opponent")
+    return out
+
+
+def _vs_ok(state: GameState, e: dict[str, Any], sit: Situation) -> bool:
+    vs = e.get("vs", "any")
+    if vs == "city" and sit.city is None:
+        return False
+    if vs == "ships" and sit.arena != "sea":
+        return False
+    if e.get("where", "any") == "home_city":
+        return sit.role == "defense" and sit.city is not None and state.cities[sit.city].home_of == sit.player
+    return True
+
+
+def roll_modifiers(ctx: "TurnContext", sit: Situation, unit: Unit, rolls: Iterable[str]) -> list[tuple[str, int]]:
+    """The modifiers to one unit's roll: ``rolls`` names the roll kinds that count ("battle" and "attack" for
+    an attack roll; "casualty"; "navigation")."""
+    rolls = set(rolls)
+    out = []
+    for label, e, leader_hex in effects_acting(ctx, sit, "roll_modifier"):
+        if e["roll"] not in rolls or not fx.unit_matches(e, unit) or not _vs_ok(ctx.state, e, sit):
+            continue
+        if leader_hex is not None and unit.hex != leader_hex:
+            continue
+        out.append((label, int(e["value"])))
+    return out
+
+
+def total_applies(ctx: "TurnContext", e: dict[str, Any], sit: Situation) -> bool:
+    """Does a battle_total effect change the total of the side ``sit``?"""
+    if e["total"] not in ("battle", sit.role):
+        return False
+    if e.get("battle", "any") not in ("any", sit.arena):
+        return False
+    return _vs_ok(ctx.state, e, sit)
+
+
+# -- battle data ----------------------------------------------------------------------------------------
+
+@dataclass
+class Fighter:
+    """One die in a battle: a unit, or a city's garrison, a neutral city's Army, a rebel."""
+
+    label: str
+    kind: str  # army | rowers | fleet | transport | garrison | neutral_army | rebel
+    hex: str
+    sides: int
+    unit: Unit | None = None
+    fixed: list[tuple[str, int]] = field(default_factory=list)  # terrain, city defence, hostile city
+    roll: int = 0
+
+
+@dataclass
+class Side:
+    role: str  # attack | defense
+    player: str | None
+    fighters: list[Fighter]
+    units: list[Unit]  # the side's units in the battle: they make the casualty rolls if the side loses
+    hexes: list[str]
+    cards: list[str] = field(default_factory=list)
+    bonuses: list[dict[str, Any]] = field(default_factory=list)
+
+
+@dataclass
+class Battle:
+    kind: str  # sea | land | revolt
+    target: str
+    city: str | None
+    attack: Side
+    defense: Side
+    card_log: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def arena(self) -> str:
+        return "sea" if self.kind == "sea" else "land"
+
+    def other(self, side: Side) -> Side:
+        return self.defense if side is self.attack else self.attack
+
+    def situation(self, side: Side) -> Situation:
+        o = self.other(side)
+        return Situation(side.player, side.units, side.cards, o.player, o.units, o.cards, side.role, self.city,
+                         self.arena)
+
+
+def city_defence(state: GameState, game_map: GameMap, city_id: str) -> int:
+    """The city's defence modifier: +5 (City terrain); a home city +8 instead (Decision: not +13)."""
+    if state.cities[city_id].home_of:
+        return 8
+    return game_map.terrain[game_map.cities[city_id].hex].defense or 0
+
+
+def terrain_defence(state: GameState, game_map: GameMap, hex_id: str) -> tuple[str, int] | None:
+    """What a defending land unit adds for its hex (R-BAT-1); ships never get it (beached, R-PH-SEA)."""
+    city = game_map.city_at.get(hex_id)
+    if city is not None:
+        return (f"{'home city' if state.cities[city.id].home_of else 'city'} defence", city_defence(state, game_map,
+                                                                                                      city.id))
+    t = game_map.terrain[hex_id]
+    return (f"terrain ({t.name})", t.defense) if t.defense else None
+
+
+def sea_die(state: GameState, u: Unit) -> int:
+    """Manned Fleets roll 1D10, Transports with an Army aboard 1D6; other ships do not fight (0)."""
+    if u.type is F and is_manned(state, u):
+        return 10
+    if u.type is T and any(c.type is A for c in state.units_at(u.hex) if c.carried_by == u.id):
+        return 6
+    return 0
+
+
+def land_die(u: Unit) -> int:
+    """Armies roll 1D10, Rowers on land 1D6; units aboard ships are not in a land battle."""
+    if u.carried_by is not None:
+        return 0
+    return {A: 10, R: 6}.get(u.type, 0)
+
+
+def unit_fighter(u: Unit, sides: int, fixed: list[tuple[str, int]] | None = None) -> Fighter:
+    return Fighter(u.id, u.type.value, u.hex, sides, u, list(fixed or []))
+
+
+# -- rolling and totals ---------------------------------------------------------------------------------
+
+def fighter_result(ctx: "TurnContext", battle: Battle, side: Side, f: Fighter) -> tuple[list[tuple[str, int]], int]:
+    mods = list(f.fixed)
+    if f.unit is not None:
+        mods += roll_modifiers(ctx, battle.situation(side), f.unit, ("battle", side.role))
+    return mods, f.roll + sum(v for _, v in mods)
+
+
+def side_total(ctx: "TurnContext", battle: Battle, side: Side) -> int:
+    return sum(fighter_result(ctx, battle, side, f)[1] for f in side.fighters) + sum(b["value"] for b in side.bonuses)
+
+
+def roll_fighters(ctx: "TurnContext", side: Side) -> None:
+    what = "attack roll" if side.role == "attack" else "defence roll"
+    for f in side.fighters:
+        f.roll = ctx.dice.roll(f.sides, what, unit=f.label)
+
+
+def add_total_bonus(ctx: "TurnContext", battle: Battle, side: Side, source: str, e: dict[str, Any]) -> dict:
+    rolls = roll_spec(ctx, e["dice"], f"{source}: battle total", side=side.role)
+    bonus = {"source": source, "dice": e["dice"], "rolls": rolls, "value": int(e.get("sign", 1)) * sum(rolls)}
+    side.bonuses.append(bonus)
+    return bonus
+
+
+def leader_bonuses(ctx: "TurnContext", battle: Battle, side: Side) -> None:
+    """Battle-total effects acting before any card (leaders' skills such as Heroism)."""
+    sit = battle.situation(side)
+    for label, e, _ in effects_acting(ctx, Situation(sit.player, sit.units, [], sit.opponent, sit.opp_units, [],
+                                                      sit.role, sit.city, sit.arena), "battle_total"):
+        if total_applies(ctx, e, sit):
+            add_total_bonus(ctx, battle, side, label, e)
+
+
+def card_fits(ctx: "TurnContext", battle: Battle, side: Side, card: str) -> str | None:
+    """None if ``card`` may be played by ``side`` in this battle and does something, else why not."""
+    c = ctx.tables.cards.get(card)
+    if c is None:
+        return f"unknown card {card}"
+    timing = c.timing or {}
+    if timing.get("phase") not in ("battle", "sea_battle" if battle.kind == "sea" else "land_battle", "any"):
+        return f"{c.name} is not played in battles"
+    role = timing.get("role")
+    if role not in ("any", side.role):
+        return f"{c.name} is played only when {'attacking' if role == 'attack' else 'defending'}"
+    turn = timing.get("turn", "any")
+    if turn not in ("any", "own" if side.role == "attack" else "other"):
+        return f"{c.name} is played only in {'your own' if turn == 'own' else 'other players'} turns"
+    for e in c.effects:
+        tgt = side if e.get("side", "own") == "own" else battle.other(side)
+        sit = battle.situation(tgt)
+        if e["kind"] == "battle_total" and total_applies(ctx, e, sit):
+            return None
+        if e["kind"] == "roll_modifier" and e["roll"] in ("battle", "casualty", tgt.role) and _vs_ok(ctx.state, e, sit) \
+                and any(fx.unit_matches(e, u) for u in tgt.units):
+            return None
+    return f"{c.name} does nothing in this battle"
+
+
+def play_battle_card(ctx: "TurnContext", battle: Battle, side: Side, card: str, if_needed: bool) -> None:
+    c = ctx.tables.cards[card]
+    side.cards.append(card)
+    entry: dict[str, Any] = {"by": side.player, "side": side.role, "card": card, "if_needed": if_needed,
+                             "effects": []}
+    for e in c.effects:
+        tgt = side if e.get("side", "own") == "own" else battle.other(side)
+        if e["kind"] == "battle_total" and total_applies(ctx, e, battle.situation(tgt)):
+            bonus = add_total_bonus(ctx, battle, tgt, f"{c.name} (card)", e)
+            entry["effects"].append({"total_of": tgt.role, **bonus})
+        elif e["kind"] == "roll_modifier":
+            entry["effects"].append({"roll_modifier": e["value"], "roll": e["roll"], "units": e.get("units", "all"),
+                                     "on": tgt.role})
+    play_card(ctx, side.player, card, battle=battle.target, side=side.role, if_needed=if_needed,
+              effects=entry["effects"])
+    battle.card_log.append(entry)
+
+
+def defence_cards(ctx: "TurnContext", battle: Battle) -> list[tuple[str, bool]]:
+    """The defender's standing defence cards for this hex or anywhere, that they hold (R-BAT-5, R-STAND-1)."""
+    player = battle.defense.player
+    if player is None:
+        return []
+    hand = Counter(ctx.state.players[player].hand)
+    out = []
+    for dc in ctx.standing(player).defence_cards:
+        if dc.hex not in (None, battle.target) or hand[dc.card] <= 0:
+            continue
+        hand[dc.card] -= 1
+        out.append((dc.card, dc.if_needed))
+    return out
+
+
+def fight(ctx: "TurnContext", battle: Battle, attack_cards: list[CardUse], **report: Any) -> str:
+    """Steps 1-4: dice, bonuses, cards, winner.  Emits Ev.BATTLE; returns "attacker" or "defender"."""
+    a, d = battle.attack, battle.defense
+    roll_fighters(ctx, a)
+    roll_fighters(ctx, d)
+    leader_bonuses(ctx, battle, a)
+    leader_bonuses(ctx, battle, d)
+    d_cards = defence_cards(ctx, battle)
+    a_now = [c.card for c in attack_cards if not c.if_needed]
+    d_now = [c for c, needed in d_cards if not needed]
+    for card in a_now:
+        play_battle_card(ctx, battle, a, card, False)
+    for card in d_now:
+        if card in ctx.state.players[d.player].hand and card_fits(ctx, battle, d, card) is None:
+            play_battle_card(ctx, battle, d, card, False)
+    a_queue = [c.card for c in attack_cards if c.if_needed]
+    d_queue = [c for c, needed in d_cards if needed]
+
+    def next_card(side: Side, queue: list[str]) -> bool:
+        while queue:
+            card = queue.pop(0)
+            if card in ctx.state.players[side.player].hand and card_fits(ctx, battle, side, card) is None:
+                play_battle_card(ctx, battle, side, card, True)
+                return True
+        return False
+
+    while True:
+        played = False
+        if a_queue and side_total(ctx, battle, a) <= side_total(ctx, battle, d):
+            played |= next_card(a, a_queue)
+        if d_queue and side_total(ctx, battle, d) < side_total(ctx, battle, a):
+            played |= next_card(d, d_queue)
+        if not played:
+            break
+    ta, td = side_total(ctx, battle, a), side_total(ctx, battle, d)
+    winner = "attacker" if ta > td else "defender"
+
+    def side_report(side: Side, total: int) -> dict[str, Any]:
+        rows = []
+        for f in side.fighters:
+            mods, result = fighter_result(ctx, battle, side, f)
+            rows.append({"unit": f.label, "type": f.kind, "hex": f.hex, "die": f"1D{f.sides}", "roll": f.roll,
+                         "modifiers": [{"source": s, "value": v} for s, v in mods], "result": result})
+        return {"player": side.player, "units": rows, "bonuses": side.bonuses, "total": total,
+                "hexes": side.hexes}
+
+    ctx.emit(Ev.BATTLE, battle=battle.kind, attacker=a.player, defender=d.player, target=battle.target,
+             city=battle.city, attack=side_report(a, ta), defence=side_report(d, td), cards=battle.card_log,
+             winner=winner, tie=ta == td, **report)
+    return winner
+
+
+# -- casualties and retreat (R-BAT-3) -------------------------------------------------------------------
+
+def retreat_hex(ctx: "TurnContext", unit: Unit, from_hex: str) -> str | None:
+    """One hex away, holding no enemy unit, within stacking, where the unit may stand and not an enemy or
+    neutral city.  The owner's standing retreat preference for ``from_hex`` first; else the hex nearest one
+    of the owner's cities; ties by hex id."""
+    state, gm, owner = ctx.state, ctx.game_map, unit.owner
+    ok = []
+    for n in gm.neighbours[from_hex]:
+        if not may_stand(gm, unit, n) or foreign_city(state, gm, n, owner):
+            continue
+        if any(hostile_to(u, owner) for u in state.units_at(n)):
+            continue
+        if own_stack(state, n, owner) + counts(unit) > stack_limit(gm, n):
+            continue
+        ok.append(n)
+    if not ok:
+        return None
+    for pref in ctx.standing(owner).retreat.get(from_hex, ()):
+        if pref in ok:
+            return pref
+    return min(ok, key=lambda n: (nearest_city_distance(state, gm, owner, n), n))
+
+
+def casualties(ctx: "TurnContext", battle: Battle, side: Side) -> dict[str, str]:
+    """The losing side's casualty rolls.  Returns {from hex: first hex retreated to} for leaders to follow."""
+    state = ctx.state
+    sit = battle.situation(side)
+    went: dict[str, str] = {}
+    for u in side.units:
+        if u.id not in state.units:
+            continue
+        roll = ctx.dice.d6("casualty roll", unit=u.id)
+        mods = roll_modifiers(ctx, sit, u, ("casualty",))
+        total = roll + sum(v for _, v in mods)
+        base = {"unit": u.id, "owner": u.owner, "hex": u.hex, "roll": roll,
+                "modifiers": [{"source": s, "value": v} for s, v in mods], "total": total}
+        dest = retreat_hex(ctx, u, u.hex) if total >= 5 else None
+        if dest is None:
+            start = u.hex
+            gone = destroy_unit(ctx, u, "casualty")
+            ctx.emit(Ev.CASUALTY, **base, result="destroyed", lost=gone,
+                     reason=None if total <= 4 else "no hex to retreat to")
+            went.setdefault(start, "")
+        else:
+            start = u.hex
+            place_with_cargo(state, u, dest)
+            ctx.emit(Ev.CASUALTY, **base, result="retreat", to=dest)
+            ctx.emit(Ev.RETREAT, unit=u.id, owner=u.owner, **{"from": start}, to=dest,
+                     carried=[c.id for c in cargo_tree(state, u)])
+            if not went.get(start):
+                went[start] = dest
+    return went
+
+
+def leaders_follow(ctx: "TurnContext", side: Side, went: dict[str, str]) -> None:
+    """Leaders never roll: a leader left in a hex without a combat unit of its own goes where the first unit of
+    its stack retreated to; if none retreated it stays (and may be captured)."""
+    state = ctx.state
+    for h, dest in went.items():
+        if not dest or side.player is None:
+            continue
+        if any(u.owner == side.player and u.type in (A, R, F) and u.carried_by is None for u in state.units_at(h)):
+            continue
+        for u in state.units_at(h):
+            if u.owner == side.player and u.type is L and u.carried_by is None:
+                state.place(u, dest)
+                ctx.emit(Ev.RETREAT, unit=u.id, owner=u.owner, **{"from": h}, to=dest, carried=[])
+
+
+# -- capture of a city (R-BAT-4) ------------------------------------------------------------------------
+
+def take_city(ctx: "TurnContext", battle: Battle, atk: Attack, trigger_cards: list[CardUse]) -> str | None:
+    """The attacker has won a land battle for a city.  Returns why the city is not taken, or None."""
+    state, gm, me = ctx.state, ctx.game_map, ctx.player
+    cid = battle.city
+    h = gm.cities[cid].hex
+    left = enemy_combat_units(state, h, me)
+    if left:
+        return f"the city is not taken: enemy units are still in it ({', '.join(u.id for u in left)})"
+    movers = [u for u in battle.attack.units if u.id in state.units]
+    mover = next((u for u in movers if u.type is A), None) or next((u for u in movers if u.type is R), None)
+    if mover is None:
+        return "no attacking unit is left to move in"
+    old = state.cities[cid].controller
+    city = state.cities[cid]
+    city.controller, city.hostile = me, True
+    start = mover.hex
+    place_with_cargo(state, mover, h)
+    ctx.emit(Ev.CITY_TAKEN, city=cid, hex=h, by=me, **{"from": old}, unit=mover.id, unit_from=start,
+             home_of=city.home_of)
+    capture_hex(ctx, h, me, "city taken")
+    if atk.plunder or atk.destroy:
+        rolls = ctx.dice.dice(3, 6, "plunder", city=cid)
+        state.players[me].gold += sum(rolls)
+        city.razed = min(6, city.razed + 3)
+        ctx.emit(Ev.PLUNDER, city=cid, by=me, rolls=rolls, gold=sum(rolls), razed=city.razed)
+        if atk.destroy:
+            city.razed = 6
+            ctx.emit(Ev.DESTROYED, city=cid, by=me, razed=6)
+    for cu in trigger_cards:
+        for e in ctx.tables.cards[cu.card].effects:
+            if e["kind"] == "gold" and e.get("trigger") == "city_captured" and cu.card in state.players[me].hand:
+                rolls = roll_spec(ctx, e["dice"], f"{ctx.tables.cards[cu.card].name}: gold", city=cid)
+                gold = int(e.get("sign", 1)) * sum(rolls)
+                state.players[me].gold = max(0, state.players[me].gold + gold)
+                play_card(ctx, me, cu.card, city=cid, rolls=rolls, gold=gold)
+                ctx.emit(Ev.GOLD, player=me, change=gold, reason=f"{ctx.tables.cards[cu.card].name}: {cid} captured")
+    return None
+
+
+# -- reactions around a battle ---------------------------------------------------------------------------
+
+def _stack_targets(units: Iterable[Unit]) -> set[str]:
+    out = set()
+    for u in units:
+        out |= {u.id, u.hex}
+    return out
+
+
+def hesitation(ctx: "TurnContext", defender: str | None, units: list[Unit]) -> str | None:
+    """A defender's standing reaction with a ``cannot_attack`` effect cancels the attack being declared and
+    stops the attacking stacks attacking again this player-turn.  Returns the card's name if played."""
+    if defender is None:
+        return None
+    targets = _stack_targets(units)
+    hand = ctx.state.players[defender].hand
+    for cu in ctx.standing(defender).reactions:
+        c = ctx.tables.cards.get(cu.card)
+        if c is None or cu.card not in hand or not any(e["kind"] == "cannot_attack" for e in c.effects):
+            continue
+        if cu.target is not None and cu.target not in targets:
+            continue
+        for h in sorted({u.hex for u in units}):
+            ctx.state.effects.append(Effect(kind="cannot_attack", source=cu.card, player=defender, target=h,
+                                            until_turn=ctx.state.turn, until_player=ctx.player))
+        play_card(ctx, defender, cu.card, reaction="attack declared", stacks=sorted({u.hex for u in units}))
+        return c.name
+    return None
+
+
+def battle_lost_cards(ctx: "TurnContext", loser: Side, winner: Side, cards: list[CardUse],
+                      leaders: list[Unit]) -> None:
+    """Reaction cards with a ``leader_removed`` effect on condition ``lost_battle`` (Failure): the winner's
+    named card removes a leader of the losing side for good."""
+    if winner.player is None:
+        return
+    ids = {u.id for u in leaders}
+    for cu in cards:
+        c = ctx.tables.cards.get(cu.card)
+        if c is None or cu.card not in ctx.state.players[winner.player].hand:
+            continue
+        for e in c.effects:
+            if e["kind"] == "leader_removed" and e.get("condition") == "lost_battle" and cu.target in ids \
+                    and cu.target in ctx.state.units:
+                leader = ctx.state.units[cu.target]
+                play_card(ctx, winner.player, cu.card, target=cu.target)
+                ctx.state.remove_unit(leader.id)
+                ctx.emit(Ev.LEADER_FATE, leader=leader.id, name=leader.name, owner=leader.owner,
+                         captor=winner.player, hex=leader.hex, fate="removed", reason=c.name)
+                ids.discard(cu.target)
+
+
+def side_leaders(state: GameState, side: Side) -> list[Unit]:
+    return [u for h in side.hexes for u in state.units_at(h) if u.type is L and u.owner == side.player]
+
+
+# -- an attack order (R-PH-SEA, R-PH-LAND) ---------------------------------------------------------------
+
+def expand_units(state: GameState, player: str, ids: Iterable[str], wanted) -> tuple[list[Unit], str | None]:
+    """Unit ids, or hex ids meaning all of the player's units there that ``wanted(unit)`` accepts."""
+    out: list[Unit] = []
+    for x in ids:
+        if x in state.units:
+            u = state.units[x]
+            if u.owner != player:
+                return out, f"{x} is not your unit"
+            if u.away_until is not None:
+                return out, f"{x} is away from the game"
+            if u not in out:
+                out.append(u)
+        elif x.isdigit():
+            here = [u for u in state.units_at(x) if u.owner == player and wanted(u)]
+            if not here:
+                return out, f"you have no such units in {x}"
+            out += [u for u in here if u not in out]
+        else:
+            return out, f"no unit {x} (destroyed or never existed)"
+    return out, None
+
+
+def resolve_attack(ctx: "TurnContext", section: str, atk: Attack, arena: str) -> None:
+    """One attack order of the Sea Battle (arena "sea") or Land Battle (arena "land") phase."""
+    state, gm, me = ctx.state, ctx.game_map, ctx.player
+
+    def fail(reason: str) -> None:
+        ctx.order_failed(section, atk.index, reason, target=atk.target, units=list(atk.units))
+
+    blocked = cannot_move_or_attack(state, me)
+    if blocked:
+        return fail(f"{ctx.tables.cards[blocked.source].name if blocked.source in ctx.tables.cards else blocked.source}"
+                    f": your units may not move or attack this turn")
+    truce = effects_in_force(state, "truce", me)
+    if truce:
+        return fail(f"Truce (played by {truce[0].player}): no one may attack")
+    target = atk.target
+    if target not in gm.terrain:
+        return fail(f"{target} is not a hex of the map")
+    if arena == "sea":
+        wanted = lambda u: u.carried_by is None and sea_die(state, u) > 0  # noqa: E731
+    else:
+        wanted = lambda u: land_die(u) > 0  # noqa: E731
+    units, err = expand_units(state, me, atk.units, wanted)
+    if err:
+        return fail(err)
+    done = ctx.scratch.setdefault(f"attacked:{section}", set())
+    for u in units:
+        if u.id in done:
+            return fail(f"{u.id} has already attacked this phase")
+        if target not in gm.neighbours[u.hex]:
+            return fail(f"{u.id} in {u.hex} is not next to {target}")
+        if not wanted(u):
+            return fail(f"{u.id} cannot attack in a {'sea' if arena == 'sea' else 'land'} battle"
+                        + (" (a Fleet needs Rowers aboard; a Transport only with an Army aboard)" if arena == "sea"
+                           else " (only Armies and Rowers not aboard a ship)"))
+    targets = _stack_targets(units)
+    for e in effects_in_force(state, "cannot_attack", me):
+        if e.target in targets:
+            name = ctx.tables.cards[e.source].name if e.source in ctx.tables.cards else e.source
+            return fail(f"{name}: the stack in {e.target} may not attack this turn")
+    city: str | None = None
+    if arena == "sea":
+        if not gm.ship_may_enter(target):
+            return fail(f"{target} is not a sea, harbour or beach hex")
+        ships = [u for u in state.units_at(target) if u.owner is not None and hostile_to(u, me) and u.type.is_ship
+                 and u.carried_by is None]
+        if not ships:
+            return fail(f"there are no enemy ships in {target}")
+        defender: str | None = ships[0].owner
+        def_units = [u for u in ships if u.owner == defender]
+        fighters = [unit_fighter(u, sea_die(state, u)) for u in def_units if sea_die(state, u)]
+    else:
+        if not land_ok(gm, target):
+            return fail(f"{target} is not a land hex")
+        city = foreign_city(state, gm, target, me)
+        land = [u for u in state.units_at(target) if u.owner is not None and hostile_to(u, me) and land_die(u)]
+        if city:
+            defender = state.cities[city].controller
+        elif land:
+            defender = land[0].owner
+        else:
+            return fail(f"there are no enemy Armies or Rowers in {target} (move in to capture undefended units)")
+        def_units = [u for u in land if u.owner == defender]
+        terr = terrain_defence(state, gm, target)
+        fighters = [unit_fighter(u, land_die(u), [terr] if terr else []) for u in def_units]
+        if city:
+            mod = city_defence(state, gm, city)
+            if defender is None:
+                fighters.append(Fighter(f"Army of {gm.cities[city].name}", "neutral_army", target, 10, None,
+                                        [(terr[0], terr[1])] if terr else []))
+            fighters.append(Fighter(f"garrison of {gm.cities[city].name}", "garrison", target, 6, None,
+                                    [("city defence", mod)]))
+    hostile = city is not None and state.cities[city].hostile
+    a_fighters = []
+    for u in units:
+        fixed = [("hostile city", 1)] if hostile else []
+        a_fighters.append(unit_fighter(u, sea_die(state, u) if arena == "sea" else land_die(u), fixed))
+    attack = Side("attack", me, a_fighters, list(units), sorted({u.hex for u in units}))
+    defense = Side("defense", defender, fighters, def_units, [target])
+    battle = Battle(arena, target, city, attack, defense)
+    # cards named in the order: all must be in hand; battle cards must fit this battle
+    hand = Counter(state.players[me].hand)
+    battle_cards: list[CardUse] = []
+    trigger_cards: list[CardUse] = []
+    for cu in atk.cards:
+        c = ctx.tables.cards.get(cu.card)
+        if c is None:
+            return fail(f"unknown card {cu.card}")
+        if hand[cu.card] <= 0:
+            return fail(f"card {c.name} is not in your hand")
+        hand[cu.card] -= 1
+        if any(e["kind"] in BATTLE_KINDS for e in c.effects):
+            why = card_fits(ctx, battle, attack, cu.card)
+            if why:
+                return fail(why)
+            battle_cards.append(cu)
+        elif (c.timing or {}).get("trigger") in TRIGGERED:
+            trigger_cards.append(cu)
+        else:
+            return fail(f"{c.name} is not a battle card")
+    trigger_cards += [cu for cu in ctx.my_orders.cards
+                      if cu.card in ctx.tables.cards and (ctx.tables.cards[cu.card].timing or {}).get("trigger")
+                      == "city_captured" and cu not in trigger_cards]
+    stopped = hesitation(ctx, defender, units)
+    if stopped:
+        done.update(u.id for u in units)
+        return fail(f"the attack is cancelled: {defender} played {stopped}")
+    done.update(u.id for u in units)
+    leaders_before = {"attack": side_leaders(state, attack), "defense": side_leaders(state, defense)}
+    winner = fight(ctx, battle, battle_cards, section=section, index=atk.index)
+    loser_side = defense if winner == "attacker" else attack
+    win_side = battle.other(loser_side)
+    went = casualties(ctx, battle, loser_side)
+    if arena == "land":
+        leaders_follow(ctx, loser_side, went)
+    if win_side is attack:
+        battle_lost_cards(ctx, defense, attack, trigger_cards, leaders_before["defense"])
+    elif defender is not None:
+        battle_lost_cards(ctx, attack, defense, list(ctx.standing(defender).reactions), leaders_before["attack"])
+    note = None
+    if winner == "attacker" and city is not None:
+        note = take_city(ctx, battle, atk, trigger_cards)
+    ctx.order_done(section, atk.index, target=target, winner=winner,
+                   city_taken=winner == "attacker" and city is not None and note is None, note=note)
+
+
+# -- revolts (R-PH-DIP-REVOLT) ---------------------------------------------------------------------------
+
+def revolt_battle(ctx: "TurnContext", city_id: str, rebels: int) -> bool:
+    """``rebels`` rebel units (no owner, 1D10 each as an Army) attack the controller's Armies and Rowers in the
+    city.  The garrison does not defend against rebels; defenders get the city's defence modifier; the
+    controller's standing defence cards may be played.  Losing rebels vanish; losing defenders make casualty
+    rolls.  Returns True if no Army or Rowers of the controller is left in the city (Decision: leaders,
+    baggage and ships do not hold a city).  No dice are rolled when the city holds no defender."""
+    state, gm = ctx.state, ctx.game_map
+    h = gm.cities[city_id].hex
+    controller = state.cities[city_id].controller
+
+    def holders() -> list[Unit]:
+        return [u for u in state.units_at(h) if u.owner == controller and controller is not None and land_die(u)]
+
+    defenders = holders()
+    if not defenders:
+        ctx.emit(Ev.BATTLE, battle="revolt", attacker=None, defender=controller, target=h, city=city_id,
+                 attack={"player": None, "units": [], "rebels": rebels, "bonuses": [], "total": 0, "hexes": [h]},
+                 defence={"player": controller, "units": [], "bonuses": [], "total": 0, "hexes": [h]},
+                 cards=[], winner="attacker", tie=False, note="no Army or Rowers defends the city")
+        return True
+    terr = terrain_defence(state, gm, h)
+    attack = Side("attack", None, [Fighter(f"rebel {i}", "rebel", h, 10) for i in range(1, rebels + 1)], [], [h])
+    defense = Side("defense", controller, [unit_fighter(u, land_die(u), [terr] if terr else []) for u in defenders],
+                   defenders, [h])
+    battle = Battle("revolt", h, city_id, attack, defense)
+    winner = fight(ctx, battle, [], rebels=rebels)
+    if winner == "attacker":
+        went = casualties(ctx, battle, defense)
+        leaders_follow(ctx, defense, went)
+    return not holders()

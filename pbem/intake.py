@@ -1,0 +1,180 @@
+"""Order intake: a file a player sent is authenticated, checked, stored, and answered (R-TURN-1, R-TURN-5).
+
+A player can never place orders for another faction: the header's secret must be that player's own.
+Refused files change nothing in the campaign; every refusal is written to the audit log for the moderator.
+Accepted files go to ``orders/turn-NNN/PLAYER.yaml``; an earlier accepted version is kept as
+``PLAYER.v1.yaml``, ``PLAYER.v2.yaml``...  Each file is answered with a confirmation text, also stored
+under ``replies/turn-NNN/``.
+"""
+from __future__ import annotations
+
+import hashlib
+import hmac
+import re
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+
+from . import yamlio
+from .cycle import deadline as campaign_deadline, fmt
+from .storage import Campaign, atomic_write
+
+SAFE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,120}$")
+MAX_ORDER_BYTES = yamlio.MAX_BYTES
+
+
+@dataclass
+class Answer:
+    source: str
+    accepted: bool
+    player: str | None = None
+    turn: int | None = None
+    message: str = ""
+    findings: list[str] = field(default_factory=list)
+    stored: Path | None = None
+    duplicate: bool = False
+
+    def text(self) -> str:
+        head = ("ACCEPTED" + (" (already accepted before: nothing changed)" if self.duplicate else "")
+                if self.accepted else "REFUSED")
+        who = f" for {self.player}, game turn {self.turn}" if self.player and self.turn else ""
+        lines = [f"{head}: {self.source}{who}"]
+        if self.message:
+            lines.append(self.message)
+        lines += [f"  {f}" for f in self.findings]
+        return "\n".join(lines) + "\n"
+
+
+def _refuse(camp: Campaign, source: str, message: str, player: str | None = None,
+            turn: int | None = None, findings: list[str] | None = None) -> Answer:
+    camp.audit(f"intake refused {source}: {message}")
+    return Answer(source, False, player, turn, message, findings or [])
+
+
+def check_name(name: str) -> str | None:
+    """None if the file name is safe, else why not (path tricks, hidden files, odd characters)."""
+    if "/" in name or "\\" in name or name in (".", "..") or ".." in name:
+        return "the file name contains a path; send a plain file name like athens-turn3.yaml"
+    if not SAFE_NAME.match(name):
+        return "the file name has characters pbem does not accept (use letters, digits, . _ -)"
+    if not name.lower().endswith((".yaml", ".yml")):
+        return "an order file must end in .yaml or .yml"
+    return None
+
+
+def submit_bytes(camp: Campaign, raw: bytes, source: str, now: datetime, late_ok: bool = False) -> Answer:
+    """Authenticate, check and store one order file.  The caller holds the campaign lock."""
+    name = Path(source).name
+    bad = check_name(name)
+    if bad:
+        return _refuse(camp, source, bad)
+    if len(raw) > MAX_ORDER_BYTES:
+        return _refuse(camp, source, f"the file is {len(raw)} bytes; the limit is {MAX_ORDER_BYTES}")
+    try:
+        doc_text = yamlio.decode(raw, name)
+        doc = yamlio.parse(doc_text, name)
+    except yamlio.YamlError as exc:
+        return _refuse(camp, source, f"cannot be read: {exc}")
+    data = doc.data
+    if not isinstance(data, dict):
+        return _refuse(camp, source, "this is not an order file (it needs campaign, turn, player and secret)")
+    state = camp.load_state()
+    player = data.get("player")
+    if not isinstance(player, str) or player not in state.players:
+        return _refuse(camp, source, f"player {player!r} is not in this campaign ({', '.join(state.turn_order)})")
+    secrets = camp.player_secrets()
+    given = data.get("secret")
+    if not isinstance(given, str) or not hmac.compare_digest(given.strip().encode(), secrets.get(player, "").encode()):
+        what = "no secret" if not given else "a wrong secret"
+        return _refuse(camp, source, f"{what} for {player}: the file is refused and the moderator told", player)
+    if data.get("campaign") != camp.config["name"]:
+        return _refuse(camp, source, f"the file is for campaign {data.get('campaign')!r}, this is "
+                                     f"{camp.config['name']!r}", player)
+    turn = data.get("turn")
+    if state.finished:
+        return _refuse(camp, source, "the game is over", player, turn if isinstance(turn, int) else None)
+    if turn != state.turn:
+        why = "too late: that turn has been adjudicated" if isinstance(turn, int) and turn < state.turn \
+            else "not the current turn"
+        return _refuse(camp, source, f"the file is for game turn {turn!r}, the campaign is at turn {state.turn} "
+                                     f"({why})", player)
+    if state.players[player].eliminated_turn is not None:
+        return _refuse(camp, source, f"{player} is out of the game", player, turn)
+    due = campaign_deadline(camp)
+    if due is not None and now > due and not late_ok:
+        return _refuse(camp, source, f"late: the deadline was {fmt(due)}", player, turn)
+    from .checker import check_text
+    report = check_text(doc_text, name, camp)
+    findings = [f.text() for f in report.findings]
+    errors = len(report.errors) if report.usable else max(1, len(report.errors))
+    if errors:
+        return _refuse(camp, source, f"the order checker found {errors} error(s); fix them and send the file again",
+                       player, turn, findings)
+    folder = camp.orders_dir(turn)
+    target = folder / f"{player}.yaml"
+    if target.is_file() and target.read_bytes() == raw:
+        return Answer(source, True, player, turn, "identical to the orders already accepted", findings, target, True)
+    if target.is_file():
+        n = 1
+        while (folder / f"{player}.v{n}.yaml").exists():
+            n += 1
+        target.rename(folder / f"{player}.v{n}.yaml")
+    atomic_write(target, raw)
+    digest = hashlib.sha256(raw).hexdigest()
+    camp.audit(f"intake accepted {source} for {player} turn {turn} (sha256 {digest[:16]})")
+    msg = f"stored; sha256 {digest[:16]}. You may send a new file until the deadline: the last one counts."
+    return Answer(source, True, player, turn, msg, findings, target)
+
+
+def reply(camp: Campaign, answer: Answer) -> Path:
+    """Keep the confirmation text for the moderator to send back."""
+    turn = answer.turn or camp.current_turn
+    folder = camp.root / "replies" / f"turn-{turn:03d}"
+    folder.mkdir(parents=True, exist_ok=True)
+    n = len(list(folder.iterdir())) + 1
+    path = folder / f"{n:03d}-{answer.player or 'unknown'}.txt"
+    atomic_write(path, answer.text())
+    return path
+
+
+def submit_path(camp: Campaign, path: Path, now: datetime, late_ok: bool = False) -> Answer:
+    path = Path(path)
+    source = path.name
+    if path.is_symlink():
+        return _refuse(camp, source, "is a link, not a file; send the file itself")
+    if not path.is_file():
+        return _refuse(camp, source, "no such file" if not path.exists() else "is not a regular file")
+    try:
+        size = path.stat().st_size
+        if size > MAX_ORDER_BYTES:
+            return _refuse(camp, source, f"the file is {size} bytes; the limit is {MAX_ORDER_BYTES}")
+        raw = path.read_bytes()
+    except OSError as exc:
+        return _refuse(camp, source, f"cannot be read ({exc.strerror})")
+    return submit_bytes(camp, raw, source, now, late_ok)
+
+
+def ingest(camp: Campaign, drop: Path, now: datetime, late_ok: bool = False) -> list[Answer]:
+    """Every file in the drop folder, oldest first: answered, then moved to accepted/ or refused/."""
+    from .errors import UsageError
+    drop = Path(drop)
+    if not drop.is_dir():
+        raise UsageError(f"--from {drop}: no such folder")
+    entries = [p for p in drop.iterdir() if not p.name.startswith(".") and p.name not in ("accepted", "refused")]
+    entries.sort(key=lambda p: (p.lstat().st_mtime, p.name))
+    answers = []
+    for p in entries:
+        if p.is_dir() and not p.is_symlink():
+            continue
+        answer = submit_path(camp, p, now, late_ok)
+        reply(camp, answer)
+        answers.append(answer)
+        dest = drop / ("accepted" if answer.accepted else "refused")
+        dest.mkdir(exist_ok=True)
+        target = dest / p.name
+        n = 1
+        while target.exists() or target.is_symlink():
+            target = dest / f"{p.stem}.{n}{p.suffix}"
+            n += 1
+        p.rename(target)
+    return answers

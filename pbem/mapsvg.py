@@ -1,0 +1,585 @@
+"""The map as SVG: a pure function of the map, one player's view (``visibility.view``) and the events they saw.
+
+``map_svg(game_map, view, events)`` returns an SVG string: terrain colours with a black-and-white symbol per
+terrain (plain strokes, no ``<pattern>``), coasts, the hex grid, cities with their controller's colour and
+hostile/razed marks, the viewer's units with their ids, the other units they can see (counts), the fog as one
+merged overlay over the hexes they cannot see, arrows for this turn's moves and markers for its battles, and a
+legend.  No rules logic lives here.
+
+Speed (CairoSVG spends its time per element): every hex of one terrain is one ``<path>``; no ``<use>``,
+``<symbol>``, masks, filters or patterns.  The static layer (terrain, coasts, grid, terrain legend) never
+changes in a campaign, so it is built once per map and kept (``_static_layer``, keyed by the map's terrain).
+For raster output (``map_png``, ``report.pdf``) the static layer is also rendered once to PNG and embedded in
+the SVG as an ``<image>`` data URI (``raster_base=True``); ``bench/bench_render.py`` measures both ways.
+"""
+from __future__ import annotations
+
+import base64
+import math
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Iterable
+from xml.sax.saxutils import escape
+
+from .gamedata import GameMap, terrain_table
+from .hexgrid import Grid, neighbours as offset_neighbours
+
+HEX = 24.0  # circumradius in px
+SQ3 = math.sqrt(3.0)
+MARGIN = 8.0
+LEGEND_W = 250.0
+FONT = "DejaVu Sans, Verdana, Arial, sans-serif"
+
+# Terrain fill colours, and the dark stroke colour of each terrain's symbol.
+TERRAIN_FILL = {
+    "water": "#b7d7ee", "clear": "#f2ecd2", "farms": "#dfe9ae", "fishing_village": "#d4e6cf",
+    "mountains": "#9c8a76", "mountain_pass": "#c9b69b", "forest": "#9cc48f", "swamp": "#b5c9ae",
+    "hills": "#e2cd98", "city": "#efe3c2", "sandy_coast": "#f5e7ad", "rocky_coast": "#c6bfb2",
+}
+SYMBOL_STROKE = {
+    "mountains": "#3f3226", "mountain_pass": "#5a4634", "forest": "#2f5a2a", "swamp": "#3d5a48",
+    "hills": "#6b5530", "farms": "#5d6b22", "fishing_village": "#2d4f6b", "sandy_coast": "#8a7430",
+    "rocky_coast": "#4d463c",
+}
+
+# Each terrain's black-and-white symbol, as path commands in units of the hex radius around its centre.
+# Only M, L and Q commands (absolute, relative to the centre), so one scaling function draws them all.
+_DOT = 0.001
+SYMBOLS: dict[str, list[tuple]] = {
+    "mountains": [("M", -0.62, 0.3), ("L", -0.28, -0.32), ("L", 0.06, 0.3), ("M", -0.08, 0.3), ("L", 0.24, -0.12),
+                  ("L", 0.56, 0.3)],
+    "mountain_pass": [("M", -0.5, 0.32), ("L", -0.22, -0.22), ("L", -0.06, 0.08), ("M", 0.06, 0.08),
+                      ("L", 0.22, -0.22), ("L", 0.5, 0.32), ("M", 0.0, -0.4), ("L", 0.0, 0.42)],
+    "hills": [("M", -0.6, 0.22), ("Q", -0.32, -0.32, -0.04, 0.22), ("M", 0.04, 0.22), ("Q", 0.32, -0.32, 0.6, 0.22)],
+    "forest": [("M", -0.32, 0.36), ("L", -0.32, 0.1), ("M", -0.52, 0.12), ("L", -0.32, -0.3), ("L", -0.12, 0.12),
+               ("L", -0.52, 0.12), ("M", 0.26, 0.36), ("L", 0.26, 0.02), ("M", 0.04, 0.04), ("L", 0.26, -0.42),
+               ("L", 0.48, 0.04), ("L", 0.04, 0.04)],
+    "swamp": [("M", -0.56, 0.12), ("L", -0.12, 0.12), ("M", 0.1, 0.12), ("L", 0.54, 0.12), ("M", -0.3, 0.36),
+              ("L", 0.3, 0.36), ("M", -0.34, 0.12), ("L", -0.42, -0.16), ("M", -0.34, 0.12), ("L", -0.26, -0.18),
+              ("M", 0.32, 0.12), ("L", 0.24, -0.16), ("M", 0.32, 0.12), ("L", 0.4, -0.18)],
+    "farms": [("M", -0.42, -0.26), ("L", 0.42, -0.26), ("L", 0.42, 0.3), ("L", -0.42, 0.3), ("L", -0.42, -0.26),
+              ("M", -0.42, 0.02), ("L", 0.42, 0.02), ("M", 0.0, -0.26), ("L", 0.0, 0.3)],
+    "fishing_village": [("M", -0.46, 0.06), ("L", 0.46, 0.06), ("L", 0.28, 0.3), ("L", -0.28, 0.3), ("L", -0.46, 0.06),
+                        ("M", -0.02, 0.06), ("L", -0.02, -0.42), ("L", 0.3, -0.04), ("L", -0.02, -0.04)],
+    "sandy_coast": [(c, x, y) for x, y in ((-0.4, -0.1), (-0.1, 0.2), (0.2, -0.15), (0.45, 0.18), (-0.3, 0.38),
+                                             (0.05, -0.38), (0.15, 0.42), (-0.5, 0.15))
+                    for c, x, y in (("M", x, y), ("L", x + _DOT, y))],
+    "rocky_coast": [("M", -0.52, 0.3), ("L", -0.4, 0.02), ("L", -0.2, -0.04), ("L", -0.1, 0.3), ("M", 0.04, 0.3),
+                    ("L", 0.14, -0.12), ("L", 0.36, -0.2), ("L", 0.5, 0.3), ("M", -0.3, -0.2), ("L", -0.14, -0.4),
+                    ("L", 0.02, -0.22)],
+}
+SYMBOL_WIDTH = {"sandy_coast": 2.6}
+
+# One colour per city state, in the order of the twelve of the default map; other maps cycle through them.
+PALETTE = ["#1f5fbf", "#c0392b", "#7d3c98", "#138d75", "#e67e22", "#1e7a3c", "#b7950b", "#7b4a2a", "#d35d9b",
+           "#1b2f6b", "#17a2b8", "#3a3a3a"]
+NEUTRAL_UNITS = "#111111"
+
+FOG = "#1a1a1a"
+FOG_OPACITY = 0.32
+
+
+# -- geometry -----------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class Layout:
+    cols: int
+    rows: int
+    size: float = HEX
+
+    @property
+    def map_w(self) -> float:
+        return self.size * (1.5 * (self.cols - 1) + 2)
+
+    @property
+    def map_h(self) -> float:
+        return self.size * SQ3 * (self.rows + 0.5)
+
+    @property
+    def width(self) -> float:
+        return MARGIN * 3 + self.map_w + LEGEND_W
+
+    @property
+    def height(self) -> float:
+        return max(MARGIN * 2 + self.map_h, 700.0)
+
+    def centre(self, col: int, row: int) -> tuple[float, float]:
+        x, y = Grid(self.cols, self.rows).centre(col, row, self.size)
+        return x + MARGIN, y + MARGIN
+
+    def corners(self, col: int, row: int) -> list[tuple[float, float]]:
+        cx, cy = self.centre(col, row)
+        return [(cx + self.size * math.cos(math.radians(60 * i)), cy + self.size * math.sin(math.radians(60 * i)))
+                for i in range(6)]
+
+
+def _f(v: float) -> str:
+    s = f"{v:.1f}"
+    return s[:-2] if s.endswith(".0") else s
+
+
+def _hex_subpath(corners: list[tuple[float, float]]) -> str:
+    return "M" + "L".join(f"{_f(x)},{_f(y)}" for x, y in corners) + "Z"
+
+
+def _symbol_path(cmds: list[tuple], cx: float, cy: float, k: float) -> str:
+    out = []
+    for c in cmds:
+        if c[0] == "Q":
+            out.append(f"Q{_f(cx + c[1] * k)},{_f(cy + c[2] * k)} {_f(cx + c[3] * k)},{_f(cy + c[4] * k)}")
+        else:
+            out.append(f"{c[0]}{_f(cx + c[1] * k)},{_f(cy + c[2] * k)}")
+    return "".join(out)
+
+
+# Corner pairs of the edge shared with each neighbour, in hexgrid's direction order N, NE, SE, S, SW, NW
+# (corner i is at 60*i degrees, y down: 0 east, 1 lower right, ... 5 upper right).
+_EDGE_CORNERS = ((4, 5), (5, 0), (0, 1), (1, 2), (2, 3), (3, 4))
+
+
+def outline(lay: Layout, cells: Iterable[tuple[int, int]]) -> str:
+    """One path for a set of hexes: only the edges on the border of the set, chained into closed loops.
+
+    Every hex's edges run clockwise, so the loops around holes run the other way and the default
+    (non-zero) fill leaves the holes open.  Far fewer points than one sub-path per hex.
+    """
+    cells = set(cells)
+    half_w, half_h = lay.size / 2, lay.size * SQ3 / 2
+
+    def key(p: tuple[float, float]) -> tuple[int, int]:
+        return round((p[0] - MARGIN) / half_w), round((p[1] - MARGIN) / half_h)
+
+    nxt: dict[tuple[int, int], tuple[int, int]] = {}
+    for cr in cells:
+        corners = lay.corners(*cr)
+        for d, n in enumerate(offset_neighbours(*cr)):
+            if n not in cells:
+                a, b = _EDGE_CORNERS[d]
+                nxt[key(corners[a])] = key(corners[b])
+    loops = []
+    while nxt:
+        start, cur = nxt.popitem()
+        pts = [start]
+        while cur != start:
+            pts.append(cur)
+            cur = nxt.pop(cur)
+        loops.append("M" + "L".join(f"{_f(MARGIN + x * half_w)},{_f(MARGIN + y * half_h)}" for x, y in pts) + "Z")
+    return "".join(sorted(loops))
+
+
+def layout_of(game_map: GameMap) -> Layout:
+    return Layout(game_map.grid.cols, game_map.grid.rows)
+
+
+def _static_key(game_map: GameMap) -> tuple:
+    """What the static layer depends on: the grid, every hex's terrain and the cities' names and hexes
+    (hashable, unlike GameMap, and equal for two loads of the same map file)."""
+    codes = "".join(game_map.terrain[game_map.grid.id(c, r)].char for c, r in game_map.grid)
+    cities = tuple(sorted((c.hex, c.name) for c in game_map.cities.values()))
+    return game_map.grid.cols, game_map.grid.rows, codes, cities
+
+
+# -- the static layer: terrain, coasts, grid, city names, terrain legend --------------------------------
+
+def static_layer(game_map: GameMap) -> str:
+    return _static_layer(*_static_key(game_map))
+
+
+@lru_cache(maxsize=8)
+def _static_layer(cols: int, rows: int, codes: str, cities: tuple) -> str:
+    lay = Layout(cols, rows)
+    grid = Grid(cols, rows)
+    by_char = {t.char: t for t in terrain_table().values()}
+    cells = list(grid)
+    terrain = {cr: by_char[codes[i]].id for i, cr in enumerate(cells)}
+    by_terrain: dict[str, list[tuple[int, int]]] = defaultdict(list)
+    symbols: dict[str, list[str]] = defaultdict(list)
+    edges: list[str] = []
+    coast: list[str] = []
+    for cr in cells:
+        corners = lay.corners(*cr)
+        t = terrain[cr]
+        by_terrain[t].append(cr)
+        if t in SYMBOLS:
+            cx, cy = lay.centre(*cr)
+            symbols[t].append(_symbol_path(SYMBOLS[t], cx, cy, lay.size * 0.72))
+        for d, n in enumerate(offset_neighbours(*cr)):
+            a, b = _EDGE_CORNERS[d]
+            seg = f"M{_f(corners[a][0])},{_f(corners[a][1])}L{_f(corners[b][0])},{_f(corners[b][1])}"
+            inside = grid.contains(*n)
+            if d < 3 or not inside:  # each shared edge once
+                edges.append(seg)
+            if inside and t != "water" and terrain[n] == "water":
+                coast.append(seg)
+    out = ['<g id="terrain">']
+    out.append(f'<rect x="0" y="0" width="{_f(round(lay.width))}" height="{_f(round(lay.height))}" fill="#ffffff"/>')
+    for t in TERRAIN_FILL:
+        if by_terrain.get(t):
+            out.append(f'<path fill="{TERRAIN_FILL[t]}" d="{outline(lay, by_terrain[t])}"/>')
+    out.append(f'<path fill="none" stroke="#6f6a5f" stroke-opacity="0.4" stroke-width="0.6" d="{"".join(edges)}"/>')
+    for t, parts in symbols.items():
+        w = SYMBOL_WIDTH.get(t, 1.1)
+        out.append(f'<path fill="none" stroke="{SYMBOL_STROKE[t]}" stroke-width="{w}" stroke-linecap="round" '
+                   f'stroke-linejoin="round" d="{"".join(parts)}"/>')
+    if coast:
+        out.append(f'<path fill="none" stroke="#1d3b57" stroke-width="2" stroke-linecap="round" d="{"".join(coast)}"/>')
+    out.append("</g>")
+    names = []
+    for hex_id, name in cities:
+        cx, cy = lay.centre(*grid.parse(hex_id))
+        names.append(_text(cx, cy + 18, name, size=9.5, weight="bold"))
+    out.append(f'<g id="city-names" font-family="{FONT}">' + "".join(names) + "</g>")
+    out.append(_terrain_legend(lay, codes, by_char))
+    return "\n".join(out)
+
+
+def _terrain_legend(lay: Layout, codes: str, by_char) -> str:
+    x0 = MARGIN * 2 + lay.map_w
+    y = MARGIN + 78
+    present = {by_char[c].id for c in codes}
+    rows = [t for t in terrain_table().values() if t.id in present]
+    syms, labels = [], []
+    k = 11.0
+    out = [f'<g id="terrain-legend" font-family="{FONT}" font-size="11" fill="#222">',
+           f'<text x="{_f(x0)}" y="{_f(y)}" font-weight="bold" font-size="12">Terrain</text>']
+    y += 8
+    for t in rows:
+        cy = y + 11
+        cx = x0 + 12
+        corners = [(cx + k * math.cos(math.radians(60 * i)), cy + k * math.sin(math.radians(60 * i))) for i in range(6)]
+        out.append(f'<path fill="{TERRAIN_FILL[t.id]}" stroke="#6f6a5f" stroke-width="0.8" d="{_hex_subpath(corners)}"/>')
+        if t.id in SYMBOLS:
+            syms.append((t.id, _symbol_path(SYMBOLS[t.id], cx, cy, k * 0.8)))
+        note = _terrain_note(t)
+        labels.append(f'<text x="{_f(x0 + 30)}" y="{_f(cy + 4)}">{escape(t.name)}'
+                      f'<tspan fill="#555" font-size="9">{escape(note)}</tspan></text>')
+        y += 23
+    for tid, d in syms:
+        out.append(f'<path fill="none" stroke="{SYMBOL_STROKE[tid]}" stroke-width="{SYMBOL_WIDTH.get(tid, 1.1) * 0.8:.2f}" '
+                   f'stroke-linecap="round" stroke-linejoin="round" d="{d}"/>')
+    out += labels
+    out.append("</g>")
+    return "\n".join(out)
+
+
+def _terrain_note(t) -> str:
+    if not t.passable:
+        return "  impassable"
+    bits = [f"move {t.move_cost}"]
+    if t.defense:
+        bits.append(f"def {t.defense:+d}")
+    if t.stack:
+        bits.append(f"stack {t.stack}")
+    return "  " + ", ".join(bits)
+
+
+def legend_height(game_map: GameMap) -> float:
+    present = {t.id for t in game_map.terrain.values()}
+    return 86 + 23 * len(present)
+
+
+# -- raster base: the static layer rendered once ------------------------------------------------------
+
+def static_png(game_map: GameMap) -> bytes:
+    return _static_png(*_static_key(game_map))
+
+
+@lru_cache(maxsize=8)
+def _static_png(cols: int, rows: int, codes: str, cities: tuple) -> bytes:
+    import cairosvg
+    lay = Layout(cols, rows)
+    svg = _document(lay, _static_layer(cols, rows, codes, cities), [])
+    return cairosvg.svg2png(bytestring=svg.encode("utf-8"))
+
+
+@lru_cache(maxsize=8)
+def _static_image_tag(cols: int, rows: int, codes: str, cities: tuple) -> str:
+    lay = Layout(cols, rows)
+    data = base64.b64encode(_static_png(cols, rows, codes, cities)).decode("ascii")
+    return (f'<image x="0" y="0" width="{_f(round(lay.width))}" height="{_f(round(lay.height))}" '
+            f'xlink:href="data:image/png;base64,{data}"/>')
+
+
+# -- the dynamic layers ---------------------------------------------------------------------------------
+
+def player_colours(view: dict[str, Any], game_map: GameMap) -> dict[str, str]:
+    """A colour per player, fixed by their home city's place among the map's city states."""
+    states = [c.id for c in game_map.city_states()]
+    out = {}
+    for pid, p in view["players"].items():
+        i = states.index(p["home"]) if p["home"] in states else len(out)
+        out[pid] = PALETTE[i % len(PALETTE)]
+    return out
+
+
+def _text(x: float, y: float, s: str, size: float = 10, weight: str = "normal", fill: str = "#111",
+          anchor: str = "middle", halo: bool = True) -> str:
+    """A label; with ``halo`` a pale box goes under it so it reads on any terrain (one rectangle is far
+    cheaper for CairoSVG than a second, stroked text)."""
+    body = escape(s)
+    out = ""
+    if halo:
+        w = len(s) * size * (0.64 if weight == "bold" else 0.58) + 4
+        x0 = x - w / 2 if anchor == "middle" else x - 2 if anchor == "start" else x - w + 2
+        out = (f'<rect x="{_f(x0)}" y="{_f(y - size * 0.82)}" width="{_f(w)}" height="{_f(size * 1.08)}" rx="2" '
+               f'fill="#ffffff" fill-opacity="0.72"/>')
+    return out + (f'<text x="{_f(x)}" y="{_f(y)}" font-size="{_f(size)}" text-anchor="{anchor}" '
+                  f'font-weight="{weight}" fill="{fill}">{body}</text>')
+
+
+def _counts_label(counts: dict[str, int]) -> str:
+    order = ["army", "rowers", "fleet", "transport", "baggage", "leader", "pirate", "barbarian"]
+    letters = {"army": "A", "rowers": "R", "fleet": "F", "transport": "T", "baggage": "B", "leader": "L",
+               "pirate": "P", "barbarian": "X"}
+    return " ".join(f"{counts[t]}{letters[t]}" for t in order if counts.get(t))
+
+
+def compact_ids(ids: Iterable[str]) -> str:
+    """["ATH-A1", "ATH-A2", "ATH-A3", "ATH-F1"] -> "A1-3 F1" (the owner's prefix dropped, runs joined)."""
+    by_letter: dict[str, list[int]] = defaultdict(list)
+    odd: list[str] = []
+    for uid in ids:
+        tail = uid.rpartition("-")[2]
+        letters = tail.rstrip("0123456789")
+        digits = tail[len(letters):]
+        if letters and digits:
+            by_letter[letters].append(int(digits))
+        else:
+            odd.append(tail)
+    parts = []
+    for letter in sorted(by_letter, key=lambda s: "ARFTBLPX".find(s) if s in "ARFTBLPX" else 99):
+        nums = sorted(set(by_letter[letter]))
+        runs: list[str] = []
+        start = prev = nums[0]
+        for n in nums[1:] + [None]:
+            if n is not None and n == prev + 1:
+                prev = n
+                continue
+            runs.append(f"{start}" if start == prev else f"{start}-{prev}")
+            if n is not None:
+                start = prev = n
+        parts.append(letter + ",".join(runs))
+    return " ".join(parts + odd)
+
+
+def _arrow(points: list[tuple[float, float]], colour: str, dashed: bool) -> str:
+    d = "M" + "L".join(f"{_f(x)},{_f(y)}" for x, y in points)
+    (x1, y1), (x2, y2) = points[-2], points[-1]
+    ang = math.atan2(y2 - y1, x2 - x1)
+    tip = (x2 - 6 * math.cos(ang), y2 - 6 * math.sin(ang))
+    left = (tip[0] - 9 * math.cos(ang - 0.45), tip[1] - 9 * math.sin(ang - 0.45))
+    right = (tip[0] - 9 * math.cos(ang + 0.45), tip[1] - 9 * math.sin(ang + 0.45))
+    head = f"M{_f(tip[0])},{_f(tip[1])}L{_f(left[0])},{_f(left[1])}L{_f(right[0])},{_f(right[1])}Z"
+    dash = ' stroke-dasharray="6,4"' if dashed else ""
+    return (f'<path fill="none" stroke="#ffffff" stroke-width="5" stroke-linejoin="round" stroke-linecap="round" '
+            f'd="{d}"/><path fill="none" stroke="{colour}" stroke-width="2.4" stroke-linejoin="round"{dash} d="{d}"/>'
+            f'<path fill="{colour}" stroke="#ffffff" stroke-width="1" d="{head}"/>')
+
+
+def _burst(cx: float, cy: float, r: float) -> str:
+    pts = []
+    for i in range(16):
+        rr = r if i % 2 == 0 else r * 0.5
+        a = math.radians(i * 22.5 - 90)
+        pts.append((cx + rr * math.cos(a), cy + rr * math.sin(a)))
+    return ('<path fill="#e8322b" stroke="#000000" stroke-width="1.2" stroke-linejoin="round" d="M'
+            + "L".join(f"{_f(x)},{_f(y)}" for x, y in pts) + 'Z"/>')
+
+
+def _unit_box(x: float, y: float, label: str, fill: str, outline: str = "#000000") -> str:
+    w = 6.2 * len(label) + 6
+    return (f'<rect x="{_f(x - w / 2)}" y="{_f(y - 7)}" width="{_f(w)}" height="13" rx="2" fill="{fill}" '
+            f'stroke="{outline}" stroke-width="1"/>'
+            f'<text x="{_f(x)}" y="{_f(y + 3.5)}" font-size="10" font-weight="bold" text-anchor="middle" '
+            f'fill="#ffffff">{escape(label)}</text>')
+
+
+def _dynamic(game_map: GameMap, view: dict[str, Any], events: Iterable[dict[str, Any]], lay: Layout,
+             title: str | None) -> list[str]:
+    colours = player_colours(view, game_map)
+    players = view["players"]
+    viewer = view.get("viewer")
+    events = list(events)
+    out: list[str] = []
+
+    def centre(h: str) -> tuple[float, float]:
+        return lay.centre(*game_map.offsets[h])
+
+    # fog: one path over every hex the viewer cannot see
+    visible = set(view.get("visible_hexes", ()))
+    fogged = [game_map.offsets[h] for h in game_map.terrain if h not in visible]
+    if fogged:
+        out.append(f'<path id="fog" fill="{FOG}" fill-opacity="{FOG_OPACITY}" d="{outline(lay, fogged)}"/>')
+
+    # cities: marker filled with the controller's colour; the label carries the marks for black and white
+    markers, labels = [], []
+    for cid in sorted(view["cities"]):
+        c = view["cities"][cid]
+        city = game_map.cities[cid]
+        cx, cy = centre(city.hex)
+        fill = colours.get(c["controller"], "#ffffff") if c["controller"] else "#ffffff"
+        if c.get("home_of"):
+            markers.append(f'<rect x="{_f(cx - 7)}" y="{_f(cy - 7)}" width="14" height="14" fill="{fill}" '
+                           f'stroke="#000000" stroke-width="1.6"/>')
+        else:
+            markers.append(f'<circle cx="{_f(cx)}" cy="{_f(cy)}" r="6" fill="{fill}" stroke="#000000" '
+                           f'stroke-width="1.4"/>')
+        if c.get("hostile"):
+            markers.append(f'<circle cx="{_f(cx)}" cy="{_f(cy)}" r="10.5" fill="none" stroke="#d01010" '
+                           f'stroke-width="2" stroke-dasharray="3,2"/>')
+        marks = []
+        if c["controller"] and c["controller"] != c.get("home_of"):
+            marks.append(players[c["controller"]]["abbr"])
+        if c.get("hostile"):
+            marks.append("!")
+        if c.get("razed"):
+            marks.append(f"R{c['razed']}")
+        if marks:
+            labels.append(_text(cx + 9, cy - 1, " ".join(marks), size=9, weight="bold", fill="#b00000",
+                                anchor="start"))
+    out.append('<g id="cities">' + "".join(markers) + "</g>")
+
+    # this turn's moves and battles the viewer saw
+    arrows = []
+    for e in events:
+        if e.get("event") != "moved":
+            continue
+        path = [h for h in ([e["from"]] if e.get("from") else []) + list(e.get("path", ())) if h in game_map.offsets]
+        mover = e.get("owner", e.get("player"))
+        # a redacted path keeps only the hexes the viewer saw: draw each unbroken run of neighbours
+        runs: list[list[str]] = []
+        for h in path:
+            if runs and (runs[-1][-1] == h or h in game_map.neighbours[runs[-1][-1]]):
+                if runs[-1][-1] != h:
+                    runs[-1].append(h)
+            else:
+                runs.append([h])
+        for run in runs:
+            if len(run) >= 2:
+                arrows.append(_arrow([centre(h) for h in run], colours.get(mover, NEUTRAL_UNITS),
+                                     dashed=viewer is not None and mover != viewer))
+    if arrows:
+        out.append('<g id="moves">' + "".join(arrows) + "</g>")
+
+    # units: the viewer's (or, for the moderator, everyone's) with ids; others as counts
+    stacks: dict[str, list[tuple[str | None, dict[str, int], list[str]]]] = defaultdict(list)
+    by_hex_owner: dict[tuple[str, str | None], list[dict]] = defaultdict(list)
+    for u in view.get("units", ()):
+        if u.get("away_until"):
+            continue
+        by_hex_owner[(u["hex"], u["owner"])].append(u)
+    for (h, owner), us in sorted(by_hex_owner.items(), key=lambda kv: (kv[0][0], kv[0][1] or "")):
+        stacks[h].append((owner, dict(Counter(u["type"] for u in us)), [u["id"] for u in us]))
+    for e in view.get("others", ()):
+        stacks[e["hex"]].append((e["owner"], e["counts"], []))
+    boxes = []
+    for h in sorted(stacks):
+        if h not in game_map.offsets:
+            continue
+        cx, cy = centre(h)
+        has_city = h in game_map.city_at
+        y = cy - 16 if has_city else cy
+        for owner, counts, ids in stacks[h]:
+            fill = colours.get(owner, NEUTRAL_UNITS) if owner else NEUTRAL_UNITS
+            mine = viewer is not None and owner == viewer
+            label = _counts_label(counts)
+            if not mine:  # the owner's abbreviation, for black and white prints
+                label = f"{players[owner]['abbr'] if owner in players else 'NEU'} {label}"
+            boxes.append(_unit_box(cx, y, label, fill, "#000000" if mine or viewer is None else "#ffffff"))
+            if mine and ids:
+                labels.append(_text(cx, y - 10.5, compact_ids(ids), size=8.5, fill="#000000"))
+                y -= 25
+            else:
+                y -= 15
+    out.append('<g id="units">' + "".join(boxes) + "</g>")
+
+    bursts = []
+    for e in events:
+        if e.get("event") == "battle" and e.get("target") in game_map.offsets:
+            cx, cy = centre(e["target"])
+            bursts.append(_burst(cx - 16, cy + 1, 8.5))
+    if bursts:
+        out.append('<g id="battles">' + "".join(bursts) + "</g>")
+
+    out.append(f'<g id="labels" font-family="{FONT}">' + "".join(labels) + "</g>")
+    out.append(_legend(game_map, view, colours, lay, title))
+    return out
+
+
+def _legend(game_map: GameMap, view: dict[str, Any], colours: dict[str, str], lay: Layout, title: str | None) -> str:
+    x0 = MARGIN * 2 + lay.map_w
+    players = view["players"]
+    viewer = view.get("viewer")
+    out = [f'<g id="legend" font-family="{FONT}" font-size="11" fill="#222">']
+    heading = title or f"{view['campaign']}"
+    out.append(f'<text x="{_f(x0)}" y="{_f(MARGIN + 16)}" font-size="15" font-weight="bold">{escape(heading)}</text>')
+    who = players[viewer]["name"] if viewer else "Moderator (no fog)"
+    out.append(f'<text x="{_f(x0)}" y="{_f(MARGIN + 36)}" font-size="13">{escape(who)}</text>')
+    out.append(f'<text x="{_f(x0)}" y="{_f(MARGIN + 54)}" font-size="10" fill="#555">Hex ids: column then row; '
+               f'0101 top left</text>')
+    y = MARGIN + legend_height(game_map) + 10
+    out.append(f'<text x="{_f(x0)}" y="{_f(y)}" font-weight="bold" font-size="12">Map marks</text>')
+    y += 16
+    mine = colours.get(viewer, PALETTE[0]) if viewer else PALETTE[0]
+    items = [
+        (lambda y: f'<rect x="{_f(x0 + 5)}" y="{_f(y - 7)}" width="14" height="14" fill="#ffffff" stroke="#000" '
+                   f'stroke-width="1.6"/>', "home city (controller's colour)"),
+        (lambda y: f'<circle cx="{_f(x0 + 12)}" cy="{_f(y)}" r="6" fill="#ffffff" stroke="#000" stroke-width="1.4"/>',
+         "minor city; white: neutral"),
+        (lambda y: f'<circle cx="{_f(x0 + 12)}" cy="{_f(y)}" r="9" fill="none" stroke="#d01010" stroke-width="2" '
+                   f'stroke-dasharray="3,2"/>', "! hostile   R2: razed x2"),
+        (lambda y: _unit_box(x0 + 12, y, "2A", mine), "units: A army, R rowers, F fleet,"),
+        (lambda y: "", "T transport, B baggage, L leader,"),
+        (lambda y: "", "P pirate, X barbarian (black);"),
+        (lambda y: "", "others' units: owner first (SPA 2A)"),
+        (lambda y: f'<path fill="{FOG}" fill-opacity="{FOG_OPACITY}" d="M{_f(x0 + 3)},{_f(y - 7)}h18v14h-18Z"/>',
+         "fog: out of sight"),
+        (lambda y: _arrow([(x0 + 2, y), (x0 + 24, y)], "#333333", False), "move this turn (dashed: others')"),
+        (lambda y: _burst(x0 + 12, y, 8), "battle this turn"),
+    ]
+    for sym, label in items:
+        out.append(sym(y))
+        out.append(f'<text x="{_f(x0 + 30)}" y="{_f(y + 4)}">{escape(label)}</text>')
+        y += 20
+    y += 6
+    out.append(f'<text x="{_f(x0)}" y="{_f(y)}" font-weight="bold" font-size="12">Players (cities)</text>')
+    y += 16
+    for pid in view["turn_order"]:
+        p = players[pid]
+        out.append(f'<rect x="{_f(x0 + 5)}" y="{_f(y - 7)}" width="14" height="14" fill="{colours[pid]}" '
+                   f'stroke="#000" stroke-width="1"/>')
+        out.append(f'<text x="{_f(x0 + 30)}" y="{_f(y + 4)}">{escape(p["abbr"])} {escape(p["name"])} '
+                   f'({p["cities"]})</text>')
+        y += 19
+    out.append("</g>")
+    return "\n".join(out)
+
+
+def _document(lay: Layout, base: str, dynamic: list[str]) -> str:
+    w, h = round(lay.width), round(lay.height)
+    return (f'<svg xmlns="http://www.w3.org/2000/svg" xmlns:xlink="http://www.w3.org/1999/xlink" '
+            f'width="{w}" height="{h}" viewBox="0 0 {w} {h}" font-family="{FONT}">\n'
+            + base + "\n" + "\n".join(dynamic) + "\n</svg>\n")
+
+
+def map_svg(game_map: GameMap, view: dict[str, Any], events: Iterable[dict[str, Any]] = (),
+            title: str | None = None, raster_base: bool = False) -> str:
+    """The map as one SVG document.  ``events`` are the records the viewer may know (``events_for``).
+
+    With ``raster_base`` the static layer is a cached PNG ``<image>`` (faster to rasterise; for PNG/PDF).
+    """
+    lay = layout_of(game_map)
+    key = _static_key(game_map)
+    base = _static_image_tag(*key) if raster_base else _static_layer(*key)
+    return _document(lay, base, _dynamic(game_map, view, events, lay, title))
+
+
+def svg_to_png(svg: str) -> bytes:
+    import cairosvg
+    return cairosvg.svg2png(bytestring=svg.encode("utf-8"))
+
+
+def map_png(game_map: GameMap, view: dict[str, Any], events: Iterable[dict[str, Any]] = (),
+            title: str | None = None) -> bytes:
+    return svg_to_png(map_svg(game_map, view, events, title, raster_base=True))

@@ -1,0 +1,340 @@
+"""Movement on the board (R-PH-MOVE, R-UNIT-2..4): allowances, carrying, paths, capture, leader fates.
+
+The move phases (``pbem.phases.move``) and the battles (``pbem.battle``) share what is here:
+
+- ``allowance`` — movement points per unit type plus movement effects (traits, the stack's leaders, cards);
+- carrying — who may carry whom (``can_carry``), cargo that moves and dies with its carrier;
+- ``check_path`` — the hexes a group may enter, in order, and why it stops;
+- ``capture_hex`` — enemy Leaders, Baggage, Transports and unmanned Fleets taken by a unit entering their hex
+  (R-UNIT-3), with captured leaders ransomed or executed by the captor's standing order (R-UNIT-4);
+- lasting effects in force (``effect_in_force``) and playing a card from the hand (``play_card``).
+
+Pure functions of the state, the map and the injected dice.
+"""
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Iterable
+
+from . import effects as fx
+from .board import enemy_combat_units, hostile_to, is_manned, stack_limit, under_siege
+from .events import Ev
+from .gamedata import GameMap
+from .model import Effect, GameState, Unit, UnitType
+
+if TYPE_CHECKING:
+    from .adjudicator import TurnContext
+
+A, R, F, T, B, L = (UnitType.ARMY, UnitType.ROWERS, UnitType.FLEET, UnitType.TRANSPORT, UnitType.BAGGAGE,
+                    UnitType.LEADER)
+
+# R-PH-MOVE: movement points per move phase, before bonuses.  Leaders: 6 alone; with others the group moves
+# at the pace of its slowest member.  Baggage never moves by itself.
+BASE_MP = {A: 4, R: 4, L: 6, F: 10, T: 8}
+
+# Carrying (R-PH-MOVE): an Army carries 4 Baggage; a Fleet 1 Rowers and 2 Baggage; a Transport 1 Army or
+# 1 Rowers, or 8 Baggage; Fleets and Transports carry any number of Leaders.
+ARMY_BAGGAGE, FLEET_BAGGAGE, TRANSPORT_BAGGAGE = 4, 2, 8
+
+
+# -- lasting effects and cards ------------------------------------------------------------------------
+
+def effect_in_force(state: GameState, e: Effect, player_now: str | None) -> bool:
+    """An effect lasts through the end of ``until_player``'s player-turn in game turn ``until_turn``.
+
+    Effects that are removed when they end are simply absent; this check also covers one whose end has
+    passed but that is still in the list.  ``until_turn == 0`` means no end recorded (in force).
+    """
+    if not e.until_turn:
+        return True
+    if state.turn != e.until_turn:
+        return state.turn < e.until_turn
+    if e.until_player and player_now and e.until_player in state.turn_order and player_now in state.turn_order:
+        return state.turn_order.index(player_now) <= state.turn_order.index(e.until_player)
+    return True
+
+
+def effects_in_force(state: GameState, kind: str, player_now: str | None) -> list[Effect]:
+    return [e for e in state.effects if e.kind == kind and effect_in_force(state, e, player_now)]
+
+
+def cannot_move_or_attack(state: GameState, player: str) -> Effect | None:
+    """Political Rivalry, Social Division: the target player's units may not move or attack."""
+    for e in effects_in_force(state, "cannot_move_or_attack", player):
+        if e.target == player:
+            return e
+    return None
+
+
+def play_card(ctx: "TurnContext", player: str, card: str, **data: Any) -> None:
+    """A played card leaves the hand for the discard pile; the report says so (Ev.CARD_PLAYED)."""
+    ctx.state.players[player].hand.remove(card)
+    ctx.state.discard.append(card)
+    ctx.emit(Ev.CARD_PLAYED, by=player, card=card, **data)
+
+
+def card_effects(ctx: "TurnContext", card: str, kind: str) -> list[dict[str, Any]]:
+    c = ctx.tables.cards.get(card)
+    return [e for e in c.effects if e["kind"] == kind] if c else []
+
+
+def dice_spec(spec: str) -> tuple[int, int]:
+    """'2D10' -> (2, 10)."""
+    n, _, s = spec.upper().partition("D")
+    return int(n or 1), int(s)
+
+
+def roll_spec(ctx: "TurnContext", spec: str, purpose: str, **context: Any) -> list[int]:
+    n, s = dice_spec(spec)
+    return ctx.dice.dice(n, s, purpose, **context)
+
+
+# -- carrying -------------------------------------------------------------------------------------------
+
+def cargo_tree(state: GameState, unit: Unit) -> list[Unit]:
+    """Every unit carried by ``unit``, directly or through another carrier (a Transport's Army's Baggage)."""
+    out: list[Unit] = []
+    todo = [unit.id]
+    here = state.units_at(unit.hex)
+    while todo:
+        cid = todo.pop()
+        for u in here:
+            if u.carried_by == cid and u not in out:
+                out.append(u)
+                todo.append(u.id)
+    return out
+
+
+def place_with_cargo(state: GameState, unit: Unit, hex_id: str) -> None:
+    for u in [unit, *cargo_tree(state, unit)]:
+        state.place(u, hex_id)
+
+
+def can_carry(carrier: Unit, unit: Unit, aboard: Iterable[Unit]) -> bool:
+    """May ``carrier`` take ``unit`` on top of ``aboard`` (what it carries now)?"""
+    kinds = Counter(u.type for u in aboard)
+    if unit.type is L:
+        return carrier.type in (F, T)  # on land a leader simply moves with its stack
+    if carrier.type is A:
+        return unit.type is B and kinds[B] < ARMY_BAGGAGE
+    if carrier.type is F:
+        if unit.type is R:
+            return kinds[R] == 0
+        return unit.type is B and kinds[B] < FLEET_BAGGAGE
+    if carrier.type is T:
+        if unit.type in (A, R):
+            return kinds[A] + kinds[R] + kinds[B] == 0
+        return unit.type is B and kinds[A] + kinds[R] == 0 and kinds[B] < TRANSPORT_BAGGAGE
+    return False
+
+
+def destroy_unit(ctx: "TurnContext", unit: Unit, cause: str) -> list[str]:
+    """Remove a unit and everything it carries (R-BAT-3: a ship takes what is aboard with it)."""
+    gone = []
+    for u in [unit, *cargo_tree(ctx.state, unit)]:
+        if u.id in ctx.state.units:
+            ctx.state.remove_unit(u.id)
+            gone.append(u.id)
+    return gone
+
+
+# -- terrain and entry ----------------------------------------------------------------------------------
+
+def foreign_city(state: GameState, game_map: GameMap, hex_id: str, player: str) -> str | None:
+    """The id of an enemy or neutral city in ``hex_id`` (R-PH-MOVE: may not be entered), else None."""
+    city = game_map.city_at.get(hex_id)
+    if city is not None and state.cities[city.id].controller != player:
+        return city.id
+    return None
+
+
+def land_ok(game_map: GameMap, h: str) -> bool:
+    return game_map.is_land(h) and game_map.passable(h)
+
+
+def may_stand(game_map: GameMap, unit: Unit, h: str) -> bool:
+    """Terrain a unit may enter by itself: ships where ships may go, the rest on passable land."""
+    return game_map.ship_may_enter(h) if unit.type.is_ship else land_ok(game_map, h)
+
+
+def counts(unit: Unit) -> int:
+    """What a unit standing by itself (not aboard) adds to its owner's stack (R-UNIT-2)."""
+    return unit.value if unit.type.counts_for_stacking else 0
+
+
+def own_stack(state: GameState, hex_id: str, player: str, leaving: set[str] = frozenset()) -> int:
+    return sum(counts(u) for u in state.units_at(hex_id)
+               if u.owner == player and u.carried_by is None and u.id not in leaving)
+
+
+def nearest_city_distance(state: GameState, game_map: GameMap, player: str | None, hex_id: str) -> int:
+    cities = [game_map.cities[c].hex for c in state.controlled_cities(player)] if player else []
+    return min((game_map.distance(hex_id, h) for h in cities), default=10 ** 6)
+
+
+# -- allowance (R-PH-MOVE) ------------------------------------------------------------------------------
+
+@dataclass
+class Allowance:
+    points: int
+    per_unit: dict[str, int] = field(default_factory=dict)
+    bonuses: dict[str, list[str]] = field(default_factory=dict)  # unit -> sources of its bonuses
+
+
+def aid_of_city(state: GameState, game_map: GameMap, player: str, hex_id: str) -> bool:
+    """Relieving Force: the stack ends in or next to a friendly city that is under siege."""
+    for h in (hex_id, *game_map.neighbours[hex_id]):
+        city = game_map.city_at.get(h)
+        if city and state.cities[city.id].controller == player and under_siege(state, game_map, city.id):
+            return True
+    return False
+
+
+def allowance(ctx: "TurnContext", movers: list[Unit], group: set[str],
+              cards: Iterable[tuple[str, dict[str, Any]]] = ()) -> Allowance:
+    """The group's movement points: the smallest of its movers' allowances, each base + movement effects.
+
+    Movement effects: the player's traits (Athletic, Seamanship), the skills of leaders moving in the group
+    (Logistics; a leader left behind gives nothing) and the cards played for this move (Forced March,
+    Marathon, Relieving Force), each where ``units`` matches the unit.
+    """
+    state, tables = ctx.state, ctx.tables
+    cards = list(cards)
+    per_unit: dict[str, int] = {}
+    bonuses: dict[str, list[str]] = {}
+    for m in movers:
+        found: list[tuple[str, int]] = []
+        for src, e in fx.player_effects(state, tables, m.owner, "movement"):
+            if fx.unit_matches(e, m):
+                found.append((src.label(), e["value"]))
+        for src, e in fx.stack_effects(state, tables, [m], "movement"):
+            if src.unit in group and fx.unit_matches(e, m):
+                found.append((src.label(), e["value"]))
+        for card, e in cards:
+            if fx.unit_matches(e, m):
+                found.append((f"{tables.cards[card].name} (card)", e["value"]))
+        per_unit[m.id] = BASE_MP[m.type] + sum(v for _, v in found)
+        bonuses[m.id] = [f"{s} {v:+d}" for s, v in found]
+    return Allowance(min(per_unit.values(), default=0), per_unit, bonuses)
+
+
+# -- paths ----------------------------------------------------------------------------------------------
+
+@dataclass
+class PathCheck:
+    reached: list[tuple[str, int]]  # (hex, points spent so far) for each hex legally entered, in order
+    reason: str | None = None  # why the group stopped before the end of the path (None: it got there)
+
+
+def check_path(state: GameState, game_map: GameMap, player: str, start: str, path: Iterable[str], sea: bool,
+               points: int, captures: bool) -> PathCheck:
+    """Walk ``path`` from ``start`` as far as the rules let the group go (stacking is checked by the caller).
+
+    ``sea``: the group is ships (with their cargo); else land units.  ``captures``: the group holds an Army,
+    Rowers or a manned Fleet, so it may enter a hex holding only capturable enemy units (R-UNIT-3).
+    """
+    reached: list[tuple[str, int]] = []
+    spent, prev = 0, start
+    for h in path:
+        if h not in game_map.terrain:
+            return PathCheck(reached, f"{h} is not a hex of the map")
+        if h not in game_map.neighbours[prev]:
+            return PathCheck(reached, f"{h} is not next to {prev}")
+        t = game_map.terrain[h]
+        if sea and not game_map.ship_may_enter(h):
+            return PathCheck(reached, f"ships may not enter {h} ({t.name})")
+        if not sea and not land_ok(game_map, h):
+            return PathCheck(reached, f"land units may not enter {h} ({t.name})")
+        cost = t.move_cost or 0
+        if spent + cost > points:
+            return PathCheck(reached, f"not enough movement points to enter {h} ({spent} of {points} spent, "
+                                      f"{t.name} costs {cost})")
+        city = foreign_city(state, game_map, h, player)
+        if city:
+            who = state.cities[city].controller
+            return PathCheck(reached, f"{h} is {'the neutral' if who is None else who + ' controlled'} city "
+                                      f"{game_map.cities[city].name}; units may not enter it")
+        if enemy_combat_units(state, h, player):
+            return PathCheck(reached, f"{h} holds enemy Armies, Rowers or manned Fleets")
+        if not captures and any(hostile_to(u, player) for u in state.units_at(h)):
+            return PathCheck(reached, f"{h} holds enemy units and the group has no Army, Rowers or manned Fleet "
+                                      f"to capture them")
+        spent += cost
+        reached.append((h, spent))
+        prev = h
+    return PathCheck(reached)
+
+
+# -- capture (R-UNIT-3, R-UNIT-4) -----------------------------------------------------------------------
+
+def capturable_here(state: GameState, hex_id: str, player: str) -> list[Unit]:
+    """Enemy units standing (not aboard) in ``hex_id`` that a capturing unit entering it takes."""
+    return [u for u in state.units_at(hex_id) if hostile_to(u, player) and u.owner is not None
+            and u.carried_by is None]
+
+
+def capture_hex(ctx: "TurnContext", hex_id: str, captor: str, how: str) -> list[str]:
+    """``captor``'s capturing unit has entered ``hex_id``: take every enemy unit there (none may be a combat
+    unit; the caller has checked).  Baggage, Transports and Fleets change owner (a Fleet unmanned); what they
+    carry is taken with them; leaders are ransomed or executed (R-UNIT-4).  A captured ship that would put
+    the captor's stack over the limit is scuttled.  Returns the ids taken."""
+    state = ctx.state
+    taken: list[str] = []
+    for top in capturable_here(state, hex_id, captor):
+        if top.id not in state.units:
+            continue
+        for u in [top, *cargo_tree(state, top)]:
+            if u.id not in state.units:
+                continue
+            old = u.owner
+            if u.type is L:
+                u.carried_by = None
+                leader_captured(ctx, u, captor, hex_id)
+                continue
+            u.owner = captor
+            taken.append(u.id)
+            ctx.emit(Ev.CAPTURED, unit=u.id, type=u.type.value, hex=hex_id, by=captor, owner=old, how=how)
+        if top.id in state.units and top.type.is_ship and \
+                own_stack(state, hex_id, captor) > stack_limit(ctx.game_map, hex_id):
+            gone = destroy_unit(ctx, top, "scuttled")
+            ctx.emit(Ev.DESTROYED, unit=top.id, hex=hex_id, cause="scuttled: no room in the captor's stack",
+                     lost=gone)
+    return taken
+
+
+def leader_home(state: GameState, game_map: GameMap, player: str, near: str) -> str | None:
+    """Where a ransomed leader goes: the home city if the owner controls it, else the owner's controlled city
+    nearest ``near`` (ties by city id); None if the owner controls no city."""
+    home = state.players[player].home
+    if state.cities[home].controller == player:
+        return game_map.cities[home].hex
+    cities = sorted(state.controlled_cities(player),
+                    key=lambda c: (game_map.distance(near, game_map.cities[c].hex), c))
+    return game_map.cities[cities[0]].hex if cities else None
+
+
+def leader_captured(ctx: "TurnContext", leader: Unit, captor: str, hex_id: str) -> None:
+    """R-UNIT-4: by the captor's standing order, ransom (default) or execute.  Ransom: the owner pays the
+    captor 1D6 gold (all they have, if less) and the leader returns to the owner's home city."""
+    state = ctx.state
+    owner = leader.owner
+    fate = ctx.standing(captor).captured_leaders
+    dest = leader_home(state, ctx.game_map, owner, hex_id) if fate == "ransom" else None
+    if fate == "ransom" and dest is not None:
+        asked = ctx.dice.d6("ransom", leader=leader.id)
+        paid = min(asked, state.players[owner].gold)
+        state.players[owner].gold -= paid
+        state.players[captor].gold += paid
+        state.place(leader, dest)
+        ctx.emit(Ev.LEADER_FATE, leader=leader.id, name=leader.name, owner=owner, captor=captor, hex=hex_id,
+                 fate="ransomed", asked=asked, paid=paid, returns_to=dest)
+    else:
+        state.remove_unit(leader.id)
+        ctx.emit(Ev.LEADER_FATE, leader=leader.id, name=leader.name, owner=owner, captor=captor, hex=hex_id,
+                 fate="executed", reason=None if fate == "execute" else "the owner controls no city to ransom to")
+
+
+def group_captures(state: GameState, units: Iterable[Unit]) -> bool:
+    """R-UNIT-3: Armies, Rowers and manned Fleets capture."""
+    return any(u.type in (A, R) or (u.type is F and is_manned(state, u)) for u in units)

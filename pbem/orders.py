@@ -1,0 +1,495 @@
+"""Order files: YAML -> JSON Schema -> typed ``Orders`` (R-TURN-1, R-STAND-1).
+
+An order file is read with the safe loader (``pbem.yamlio``: no anchors, tags, duplicate keys ...), checked
+against ``schemas/orders.schema.json`` (every error, not just the first, each with the line and column it
+stands on and a hint), and turned into ``pbem.ordertypes.Orders``.  Entries that break the schema are left
+out of the ``Orders`` built for the rule checks (``pbem.checker``), so one typo does not hide the other
+findings; the original position of every kept entry is remembered, so later findings still name the right
+line.
+
+``load_orders`` is the strict entry point for code that needs the orders or an ``OrderSyntaxError``.
+"""
+from __future__ import annotations
+
+import copy
+import dataclasses
+import difflib
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any, Iterable
+
+import jsonschema
+
+from . import yamlio
+from .errors import OrderSyntaxError
+from .gamedata import json_path, schema
+from .ordertypes import Orders
+
+SCHEMA_NAME = "orders.schema.json"
+HEADER_KEYS = ("campaign", "turn", "player", "secret")
+LIST_SECTIONS = ("discard", "upkeep", "recruit", "diplomacy", "cards", "first_move", "sea_battle", "land_battle",
+                 "second_move")
+STANDING_LISTS = ("defence_cards", "reactions", "discard", "upkeep")
+
+Path_ = tuple  # a JSON path: keys and list indexes
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One thing in the file the schema does not accept.  ``at_key``: the mark is the key's, not the value's."""
+
+    path: Path_
+    message: str
+    hint: str | None = None
+    at_key: bool = False
+    missing: str | None = None  # a required key that is missing
+
+
+@dataclass
+class Parsed:
+    """What an order file says: the located data, the schema problems, and the orders built from the rest.
+
+    ``orders`` is None when nothing usable is left (no mapping at the top, or an unusable header).  ``kept``
+    maps a list section's path to the original indexes of the entries that were kept, in order.
+    """
+
+    located: yamlio.Located
+    problems: list[Problem]
+    orders: Orders | None = None
+    kept: dict[Path_, list[int]] = field(default_factory=dict)
+    bad_header: set[str] = field(default_factory=set)
+
+    @property
+    def data(self) -> Any:
+        return self.located.data
+
+    def where(self, path: Iterable, at_key: bool = False) -> tuple[int, int] | None:
+        path = tuple(path)
+        if at_key and path:
+            mark = self.located.marks.get(("@key",) + path)
+            if mark:
+                return mark
+        return self.located.where(path)
+
+    def indexed(self, *section: str | int) -> list[tuple[int, Any]]:
+        """(original index, entry) of the kept entries of a list section, e.g. ``indexed("standing", "discard")``."""
+        obj: Any = self.orders
+        for part in section:
+            obj = getattr(obj, part) if obj is not None else None
+        if not obj:
+            return []
+        idx = self.kept.get(tuple(section), list(range(len(obj))))
+        return list(zip(idx, obj))
+
+
+# -- the schema ----------------------------------------------------------------------------------------
+
+def orders_schema() -> dict[str, Any]:
+    return schema(SCHEMA_NAME)
+
+
+@lru_cache(maxsize=None)
+def _validator() -> jsonschema.Draft202012Validator:
+    return jsonschema.Draft202012Validator(orders_schema())
+
+
+def _defs() -> dict[str, Any]:
+    return orders_schema()["$defs"]
+
+
+def _keys_at(sch: dict[str, Any]) -> list[str]:
+    return list(sch.get("properties", {}))
+
+
+def _all_keys() -> dict[str, str]:
+    """Every key the format knows -> where it belongs ("top level", "standing", "a move" ...)."""
+    out: dict[str, str] = {}
+    for k in _keys_at(orders_schema()):
+        out.setdefault(k, "the top level")
+    d = _defs()
+    for name, where in (("standing", "standing:"), ("move", "a first_move/second_move entry"),
+                        ("attack", "a sea_battle/land_battle entry"), ("recruit", "a recruit entry")):
+        for k in _keys_at(d[name]):
+            out.setdefault(k, where)
+    for k in _keys_at(d["card_use"]["else"]):
+        out.setdefault(k, "a card entry")
+    for k in _keys_at(d["defence_card"]["else"]):
+        out.setdefault(k, "a defence_cards entry")
+    return out
+
+
+def did_you_mean(word: Any, choices: Iterable[str], cutoff: float = 0.6) -> str | None:
+    if not isinstance(word, str):
+        return None
+    choices = list(choices)
+    low = {c.lower(): c for c in choices}
+    if word.lower() in low and low[word.lower()] != word:
+        return low[word.lower()]
+    guess = difflib.get_close_matches(word, choices, n=1, cutoff=cutoff) or \
+        difflib.get_close_matches(word.lower(), list(low), n=1, cutoff=cutoff)
+    if not guess:
+        return None
+    return low.get(guess[0], guess[0])
+
+
+def short_list(items: Iterable[str], limit: int = 12) -> str:
+    items = list(items)
+    if len(items) <= limit:
+        return ", ".join(items)
+    return ", ".join(items[:limit]) + f", ... ({len(items)} in all)"
+
+
+def show(value: Any) -> str:
+    """A value as the player wrote it, shortly."""
+    if value is None:
+        return "nothing"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, str):
+        text = value if len(value) <= 40 else value[:37] + "..."
+        return f"'{text}'"
+    if isinstance(value, dict):
+        return "a mapping {" + short_list(map(str, value), 4) + "}"
+    if isinstance(value, list):
+        return f"a list of {len(value)}"
+    return str(value)
+
+
+_TYPE_WORDS = {"string": "text", "integer": "a whole number", "boolean": "true or false", "array": "a list",
+               "object": "a mapping (key: value)", "null": "nothing", "number": "a number"}
+
+
+def _type_of(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "boolean"
+    if isinstance(value, int):
+        return "integer"
+    if isinstance(value, float):
+        return "number"
+    if isinstance(value, str):
+        return "string"
+    if isinstance(value, list):
+        return "array"
+    return "object"
+
+
+_RAW_END = re.compile(r"[,\]}#]|\s#|\s*$")
+
+
+def raw_token(located: yamlio.Located, text: str | None, path: Path_) -> str | None:
+    """The text a plain scalar was written as (so 0712, read by YAML as the octal number 458, shows as 0712)."""
+    if text is None:
+        return None
+    mark = located.marks.get(tuple(path))
+    if not mark:
+        return None
+    lines = text.splitlines()
+    if not 1 <= mark[0] <= len(lines):
+        return None
+    rest = lines[mark[0] - 1][mark[1] - 1:]
+    m = _RAW_END.search(rest)
+    token = rest[: m.start()] if m else rest
+    return token.strip() or None
+
+
+# What each kind of id looks like, for the hints.
+_KIND_HINTS = {
+    "hex id": "write 4 digits in quotes, column then row: \"0712\"",
+    "unit id": "unit ids look like ATH-A1 (Army), ATH-R1 (Rowers), ATH-F1 (Fleet), ATH-T1 (Transport), "
+               "ATH-B1 (Baggage), ATH-L1 (Leader)",
+    "unit id or hex id": "write a unit id like ATH-A1, or a hex id in quotes like \"1313\" for all your units "
+                         "there",
+    "city id": "city ids are the city's name in lower case, e.g. megara",
+    "player id": "a player is the id of their home city, in lower case, e.g. athens",
+    "card target": "a hex id (\"0712\"), a unit or leader id (SPA-L1), a city id (megara) or a player id (sparta)",
+}
+
+
+def _fix_case(kind: str, value: str) -> str | None:
+    if kind in ("unit id", "unit id or hex id") and re.fullmatch(r"[A-Za-z]{2,4}-[A-Za-z][0-9]+", value):
+        return value.upper()
+    if kind in ("city id", "player id", "card target"):
+        v = value.strip().lower().replace(" ", "_")
+        if re.fullmatch(r"[a-z][a-z0-9_]*", v):
+            return v
+    return None
+
+
+def _title(err: jsonschema.ValidationError) -> str | None:
+    sch = err.schema if isinstance(err.schema, dict) else {}
+    return sch.get("title")
+
+
+def schema_problems(located: yamlio.Located, text: str | None = None) -> list[Problem]:
+    """Every schema error of the document, in words a player understands."""
+    data = located.data
+    if data is None:
+        return [Problem((), "the file is empty: an order file needs at least campaign, turn and player",
+                        "copy orders/template.yaml and fill it in")]
+    if not isinstance(data, dict):
+        return [Problem((), f"an order file is a mapping of keys (campaign: ..., turn: ...), not {show(data)}",
+                        "copy orders/template.yaml and fill it in")]
+    out: list[Problem] = []
+    for err in _validator().iter_errors(data):
+        out.extend(_explain(err, located, text))
+    out.sort(key=lambda p: (located.where(p.path) or (0, 0), p.message))
+    return out
+
+
+def _explain(err: jsonschema.ValidationError, located: yamlio.Located, text: str | None) -> list[Problem]:
+    path = tuple(err.absolute_path)
+    v, inst = err.validator, err.instance
+    sch = err.schema if isinstance(err.schema, dict) else {}
+    title = _title(err)
+    if v == "additionalProperties" and isinstance(inst, dict):
+        allowed = list(sch.get("properties", {}))
+        pats = sch.get("patternProperties", {})
+        extra = [k for k in inst if k not in allowed and not any(re.search(p, str(k)) for p in pats)]
+        out = []
+        known = _all_keys()
+        for k in extra:
+            guess = did_you_mean(str(k), allowed)
+            if guess:
+                hint = f"did you mean {guess}?"
+            elif str(k) in known:
+                hint = f"{k} belongs in {known[str(k)]}; keys here: {short_list(allowed)}"
+            else:
+                hint = f"keys here: {short_list(allowed)}"
+            where = "at the top level" if not path else "here"
+            out.append(Problem(path + (k,), f"unknown key {show(str(k)) if isinstance(k, str) else k} {where}",
+                               hint, at_key=True))
+        return out
+    if v == "required":
+        missing = [k for k in err.validator_value if k not in inst] if isinstance(inst, dict) else []
+        what = "needs" if path else "the file needs"
+        return [Problem(path, f"{what} the key {k}", _required_hint(k, sch), missing=k) for k in missing]
+    if v == "minProperties" and title == "recruitment":
+        return [Problem(path, "a recruit entry needs unit: and/or baggage:",
+                        "e.g. {city: athens, unit: army} or {city: athens, baggage: 2}")]
+    if v == "propertyNames" or (err.relative_schema_path and "propertyNames" in err.relative_schema_path):
+        return [Problem(path + (inst,), f"{show(inst)} is not a hex id", _KIND_HINTS["hex id"], at_key=True)]
+    if v == "type":
+        return [_type_problem(err, path, located, text)]
+    if v == "enum":
+        choices = [str(c) for c in err.validator_value]
+        guess = did_you_mean(inst, choices)
+        kind = title or "value"
+        if kind == "card":
+            hint = f"did you mean {guess}?" if guess else "card ids are the card's name in lower case with _ " \
+                                                           "(e.g. forced_march); see pbem/data/tables/cards.yaml"
+            return [Problem(path, f"{show(inst)} is not a card", hint)]
+        hint = f"did you mean {guess}?" if guess else f"one of: {short_list(choices)}"
+        return [Problem(path, f"{show(inst)} is not a {kind}", hint)]
+    if v == "pattern":
+        kind = title or "value"
+        fixed = _fix_case(kind, inst) if isinstance(inst, str) else None
+        hint = f"did you mean {fixed}?" if fixed and fixed != inst else _KIND_HINTS.get(kind)
+        return [Problem(path, f"{show(inst)} is not a {kind}", hint)]
+    if v in ("minimum", "maximum"):
+        bound = "at least" if v == "minimum" else "at most"
+        return [Problem(path, f"{_the(title)}{inst}; it must be {bound} {err.validator_value}",
+                        sch.get("description"))]
+    if v == "minItems":
+        return [Problem(path, "is an empty list", "give at least one entry, or remove the key")]
+    if v in ("minLength", "maxLength"):
+        return [Problem(path, "is empty" if v == "minLength" else "is too long", sch.get("description"))]
+    return [Problem(path, err.message, sch.get("description"))]
+
+
+def _the(title: str | None) -> str:
+    return f"{title} is " if title else "is "
+
+
+def _required_hint(key: str, sch: dict[str, Any]) -> str | None:
+    prop = sch.get("properties", {}).get(key, {})
+    if "$ref" in prop:
+        prop = {**_defs().get(prop["$ref"].rsplit("/", 1)[-1], {}), **prop}
+    return prop.get("description")
+
+
+def _type_problem(err: jsonschema.ValidationError, path: Path_, located: yamlio.Located,
+                  text: str | None) -> Problem:
+    inst = err.instance
+    want = err.validator_value if isinstance(err.validator_value, list) else [err.validator_value]
+    words = " or ".join(_TYPE_WORDS.get(w, w) for w in want)
+    title = _title(err)
+    got = _type_of(inst)
+    if inst is None:
+        if "array" in want:
+            return Problem(path, "is empty (nothing after the colon)", "remove the line, or write [] for an empty list")
+        return Problem(path, "has no value", f"write {words}")
+    if "string" in want and got in ("integer", "number") and title in ("hex id", "unit id or hex id",
+                                                                         "card target"):
+        raw = raw_token(located, text, path) or str(inst)
+        if raw != str(inst):
+            return Problem(path, f"{raw} is read as the number {inst}: hex ids must be in quotes",
+                           f"write \"{raw}\"")
+        return Problem(path, f"{raw} is a number: hex ids must be in quotes", f"write \"{raw}\"")
+    if "array" in want and got in ("string", "integer"):
+        raw = raw_token(located, text, path) or str(inst)
+        item = f'"{raw}"' if raw.isdigit() else raw
+        return Problem(path, f"must be a list, not {show(inst)}", f"write [{item}]")
+    return Problem(path, f"{title + ' ' if title else ''}must be {words}, not {show(inst)}", None)
+
+
+# -- from the checked data to Orders --------------------------------------------------------------------
+
+def _drop_target(p: Problem, data: dict) -> tuple[Path_ | None, str | None]:
+    """(path to leave out, bad header key) for one problem."""
+    path = p.path
+    if not path:
+        if p.missing in HEADER_KEYS:
+            return None, p.missing
+        return None, "*"  # the top level itself is wrong: nothing is usable
+    top = path[0]
+    if top in HEADER_KEYS:
+        return (None, top) if len(path) == 1 or top != "secret" else ((top,), None)
+    if top in LIST_SECTIONS:
+        if len(path) >= 2 and isinstance(path[1], int):
+            return path[:2], None
+        return (top,), None
+    if top == "standing":
+        if len(path) == 1:
+            return (top,), None
+        key = path[1]
+        if key in STANDING_LISTS and len(path) >= 3 and isinstance(path[2], int):
+            return path[:3], None
+        if key == "retreat" and len(path) >= 3:
+            return path[:3], None
+        return path[:2], None
+    return (top,), None  # an unknown top-level key
+
+
+def _without(data: Any, drops: set[Path_]) -> Any:
+    def walk(node: Any, here: Path_) -> Any:
+        if isinstance(node, dict):
+            return {k: walk(v, here + (k,)) for k, v in node.items() if here + (k,) not in drops}
+        if isinstance(node, list):
+            return [walk(v, here + (i,)) for i, v in enumerate(node) if here + (i,) not in drops]
+        return node
+    return walk(data, ())
+
+
+def build(located: yamlio.Located, text: str | None = None) -> Parsed:
+    """Schema-check a parsed order file and build ``Orders`` from the entries that pass."""
+    problems = schema_problems(located, text)
+    parsed = Parsed(located, problems)
+    data = located.data
+    if not isinstance(data, dict):
+        return parsed
+    drops: set[Path_] = set()
+    for p in problems:
+        target, header = _drop_target(p, data)
+        if header:
+            parsed.bad_header.add(header)
+        if target is not None:
+            drops.add(target)
+    if parsed.bad_header & {"*", "player"}:
+        return parsed
+    clean = _without(copy.deepcopy(data), drops)
+    for key in ("campaign", "turn"):
+        if key in parsed.bad_header or key not in clean:
+            parsed.bad_header.add(key)
+            clean[key] = {"campaign": "?", "turn": 1}[key]
+    if any(True for _ in _validator().iter_errors(clean)):
+        return parsed  # cannot happen if _drop_target is right; the problems above say what is wrong
+    for section in LIST_SECTIONS:
+        if isinstance(data.get(section), list) and (section,) not in drops:
+            parsed.kept[(section,)] = [i for i in range(len(data[section])) if (section, i) not in drops]
+    st = data.get("standing")
+    if isinstance(st, dict) and ("standing",) not in drops:
+        for key in STANDING_LISTS:
+            if isinstance(st.get(key), list) and ("standing", key) not in drops:
+                parsed.kept[("standing", key)] = [i for i in range(len(st[key]))
+                                                  if ("standing", key, i) not in drops]
+    try:
+        orders = Orders.from_dict(clean)
+    except (KeyError, TypeError, ValueError, AttributeError) as exc:  # the schema should make this impossible
+        parsed.problems.append(Problem((), f"the orders cannot be read ({type(exc).__name__}: {exc})",
+                                       "please report this file to the moderator"))
+        return parsed
+    # Keep the file positions of moves, attacks and recruits (reports name them by index).
+    fixes = {}
+    for section in ("recruit", "first_move", "sea_battle", "land_battle", "second_move"):
+        items = getattr(orders, section)
+        idx = parsed.kept.get((section,), list(range(len(items))))
+        fixes[section] = tuple(dataclasses.replace(it, index=i) for it, i in zip(items, idx))
+    parsed.orders = dataclasses.replace(orders, **fixes)
+    return parsed
+
+
+def parse_text(text: str, source: str) -> Parsed:
+    """Parse and schema-check order text.  Raises ``yamlio.YamlError`` if it is not YAML we accept."""
+    return build(yamlio.parse(text, source), text)
+
+
+def parse_file(path: Path | str, source: str | None = None) -> Parsed:
+    source = source or str(path)
+    text = yamlio.read_text(path, source)
+    return parse_text(text, source)
+
+
+def load_orders(path: Path | str, source: str | None = None) -> Orders:
+    """The orders of a file that must be valid: raises ``OrderSyntaxError`` naming the first problems."""
+    source = source or str(path)
+    try:
+        parsed = parse_file(path, source)
+    except yamlio.YamlError as exc:
+        raise OrderSyntaxError(str(exc)) from None
+    if parsed.problems or parsed.orders is None:
+        lines = []
+        for p in parsed.problems[:3]:
+            mark = parsed.where(p.path, p.at_key)
+            where = f"{source}:{mark[0]}:{mark[1]}" if mark else source
+            lines.append(f"{where}: {json_path(p.path)}: {p.message}")
+        more = f" (and {len(parsed.problems) - 3} more)" if len(parsed.problems) > 3 else ""
+        raise OrderSyntaxError("; ".join(lines) + more if lines else f"{source}: no usable orders")
+    return parsed.orders
+
+
+# -- stacks named by hex -------------------------------------------------------------------------------
+
+HEX_RE = re.compile(r"^[0-9]{4}([0-9]{2})?$")
+
+
+def is_hex_id(text: str) -> bool:
+    return bool(HEX_RE.match(text))
+
+
+def expand_units(state, player: str, ids: Iterable[str]) -> list[str]:
+    """The unit ids a ``units`` list means: a hex id stands for every unit of ``player`` in that hex that is
+    not aboard a ship (ships take their cargo along).  Unit ids are kept as written; order kept, no repeats."""
+    out: list[str] = []
+    for x in ids:
+        if is_hex_id(x):
+            for u in state.units_at(x):
+                if u.owner == player and u.carried_by is None and u.id not in out:
+                    out.append(u.id)
+        elif x not in out:
+            out.append(x)
+    return out
+
+
+# -- the demo campaign ---------------------------------------------------------------------------------
+
+REPO = Path(__file__).resolve().parent.parent
+DEMO_SPEC = REPO / "examples" / "demo-campaign.yaml"
+
+
+def demo_spec(path: Path | str = DEMO_SPEC) -> dict[str, Any]:
+    data = yamlio.load_data(path)
+    if not isinstance(data, dict) or not isinstance(data.get("players"), list):
+        raise OrderSyntaxError(f"{path}: a demo campaign file needs players: [...] and seed:")
+    return data
+
+
+def create_demo(root: Path | str, spec_path: Path | str = DEMO_SPEC):
+    """Create the demo campaign described by ``examples/demo-campaign.yaml`` in ``root`` (a new folder)."""
+    from .campaign import create
+    spec = demo_spec(spec_path)
+    return create(root, [str(p) for p in spec["players"]], seed=str(spec.get("seed")) if spec.get("seed") is not
+                  None else None, name=spec.get("name")).campaign

@@ -1,0 +1,446 @@
+"""The order checker (pbem check): examples pass, every broken file says what and where, hostile and random
+input never crashes it, and a whole turn is checked fast."""
+from __future__ import annotations
+
+import copy
+import json
+import re
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from pbem import yamlio
+from pbem.campaign import create
+from pbem.checker import Report, check_file, check_text, main
+from pbem.gamedata import load_map
+from pbem.model import GameState
+from pbem.orders import create_demo
+from pbem.storage import Campaign
+
+REPO = Path(__file__).resolve().parent.parent
+EXAMPLES = sorted((REPO / "examples" / "orders").glob("*.yaml"))
+BROKEN = sorted((Path(__file__).parent / "orders_broken").glob("*.yaml"))
+ATHENS = "campaign: demo\nturn: 1\nplayer: athens\nsecret: b6bf-5bc2-a03d-344d\n"
+EXPECT = re.compile(r"^# expect: (\d+|-) (.+)$")
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory) -> Campaign:
+    return create_demo(tmp_path_factory.mktemp("campaigns") / "demo")
+
+
+def edited(demo: Campaign, tmp_path: Path, change) -> Campaign:
+    """A copy of the demo campaign whose state ``change(state)`` altered."""
+    import shutil
+    root = tmp_path / "demo"
+    shutil.copytree(demo.root, root)
+    camp = Campaign.open(root)
+    state = camp.load_state()
+    change(state)
+    camp.save_state(state)
+    return Campaign.open(root)
+
+
+def findings(report: Report) -> list[tuple[str, int | None, str]]:
+    return [(f.severity, f.line, f.message) for f in report.findings]
+
+
+# -- the examples --------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name)
+def test_every_example_passes_pbem_check(path, demo):
+    text, code = main(path, demo.root, "text")
+    assert code == 0, text
+    assert "error" not in text
+    assert text.endswith(f"{path}: OK, no findings\n"), text
+
+
+def test_there_are_complete_turns_for_two_factions():
+    turns = [p for p in EXAMPLES if p.name.endswith("-turn-1.yaml")]
+    players = {yamlio.load(p).data["player"] for p in turns}
+    assert len(players) >= 2
+    for p in turns:
+        data = yamlio.load(p).data
+        assert {"recruit", "diplomacy", "cards", "first_move", "land_battle", "second_move", "standing"} <= set(data)
+
+
+def test_demo_campaign_file_makes_the_campaign_the_examples_expect(demo):
+    assert demo.config["name"] == "demo"
+    assert set(demo.config["players"]) == {"athens", "sparta", "thebes", "corinth", "troy", "crete"}
+    secrets = demo.player_secrets()
+    for path in EXAMPLES:
+        data = yamlio.load(path).data
+        assert data["secret"] == secrets[data["player"]], path.name
+
+
+# -- the corpus of broken files -------------------------------------------------------------------------
+
+def test_the_broken_corpus_is_big_and_says_what_it_expects():
+    assert len(BROKEN) >= 40
+    for path in BROKEN:
+        assert EXPECT.match(path.read_text(encoding="utf-8").splitlines()[0]), path.name
+
+
+@pytest.mark.parametrize("path", BROKEN, ids=lambda p: p.stem)
+def test_broken_file_yields_its_message_at_its_line(path, demo):
+    m = EXPECT.match(path.read_text(encoding="utf-8").splitlines()[0])
+    line = None if m.group(1) == "-" else int(m.group(1))
+    fragment = m.group(2)
+    report = check_file(path, demo)
+    assert report.exit_code in (1, 2)
+    hits = [f for f in report.findings if f.line == line and f.severity == "error"
+            and (fragment in f.message or fragment in (f.hint or ""))]
+    assert hits, f"expected line {line}: {fragment!r}; got:\n" + report.to_text()
+
+
+# -- output and exit codes ------------------------------------------------------------------------------
+
+def test_text_format_is_like_a_compiler(demo, tmp_path):
+    f = tmp_path / "orders.yaml"
+    f.write_text(ATHENS + 'first_move:\n  - units: [ATH-A1]\n    path: ["1212", "0713"]\n')
+    text, code = main(f, demo.root, "text")
+    assert code == 1
+    assert f"{f}:7:20: error: first_move[0].path[1]: 0713 is not next to 1212 (hint: neighbours of 1212 are " \
+           f"1211, 1312, 1313, 1213, 1113, 1112)\n" in text
+    assert text.endswith(f"{f}: 1 error, 0 warnings\n") or "errors" in text.splitlines()[-1]
+
+
+def test_json_format(demo, tmp_path):
+    f = tmp_path / "orders.yaml"
+    f.write_text(ATHENS + "cards: [intrigu]\n")
+    text, code = main(f, demo.root, "json")
+    data = json.loads(text)
+    assert code == 1 and data["exit_code"] == 1 and data["errors"] == 1
+    (finding,) = data["findings"]
+    assert finding == {"severity": "error", "file": str(f), "line": 5, "column": 9, "path": "cards[0]",
+                       "message": "'intrigu' is not a card", "hint": "did you mean intrigue?"}
+
+
+def test_warnings_alone_exit_0_but_are_printed(demo, tmp_path):
+    f = tmp_path / "orders.yaml"
+    f.write_text("campaign: demo\nturn: 1\nplayer: athens\ncards: [intrigue, intrigue]\n".replace(
+        "cards: [intrigue, intrigue]", "discard: [storms, storms]"))
+    text, code = main(f, demo.root, "text")
+    assert code == 0
+    assert "warning: no secret" in text and "warning: discard[1]: storms is listed twice" in text
+
+
+def test_unusable_input_exits_2(demo, tmp_path):
+    f = tmp_path / "orders.yaml"
+    f.write_text(ATHENS)
+    text, code = main(tmp_path / "missing.yaml", demo.root, "text")
+    assert code == 2 and "no such file" in text
+    text, code = main(tmp_path, demo.root, "text")
+    assert code == 2 and "is a folder" in text
+    text, code = main(f, tmp_path, "text")
+    assert code == 2 and "not a campaign folder" in text
+    text, code = main(f, tmp_path / "nowhere", "text")
+    assert code == 2 and "no such campaign folder" in text
+    text, code = main(f, demo.root, "xml")
+    assert code == 2 and "--format" in text
+    text, code = main(f, demo.root, "json")
+    assert code == 0 and json.loads(text)["findings"] == []
+
+
+def test_without_a_campaign_only_the_file_is_checked(tmp_path):
+    f = tmp_path / "orders.yaml"
+    f.write_text(ATHENS.replace("demo", "elsewhere") + 'first_move:\n  - {units: [ATH-A9], path: ["9999"]}\n')
+    assert main(f, None, "text") == (f"{f}: OK, no findings\n", 0)
+
+
+def test_a_file_with_every_kind_of_problem_reports_them_all(demo, tmp_path):
+    f = tmp_path / "orders.yaml"
+    f.write_text("campaign: demo\nturn: 2\nplayer: athens\nsecret: x\n"
+                 "recruit:\n  - {city: athens, unit: fleet}\n"
+                 "first_move:\n  - units: [ATH-A1]\n    path: [1212]\n"
+                 "  - units: [ATH-A2]\n    path: [\"1112\"]\n"
+                 "cards: [forced_march]\n")
+    report = check_file(f, demo)
+    got = {(f.line, f.path) for f in report.errors}
+    assert got == {(2, "turn"), (6, "recruit[0].unit"), (9, "first_move[0].path[0]"),
+                   (11, "first_move[1].path[0]"), (12, "cards[0]")}
+
+
+# -- rules that need another state than turn 1 of the demo ------------------------------------------------
+
+def test_gold_warning_when_income_could_cover_it_error_when_not(demo, tmp_path):
+    def poor(state: GameState):
+        state.players["athens"].gold = 0
+        for uid in ("ATH-F1", "ATH-F2"):
+            state.place(state.units[uid], "1314")
+            for c in state.cargo(uid):
+                state.place(c, "1314")
+    camp = edited(demo, tmp_path, poor)
+    ok = check_text(ATHENS + "recruit:\n  - {city: athens, baggage: 2}\n", "o.yaml", camp)
+    assert findings(ok) == []
+    warn = check_text(ATHENS + "recruit:\n  - {city: athens, unit: fleet, baggage: 2}\n", "o.yaml", camp)
+    assert [(s, ln) for s, ln, _ in findings(warn)] == [("warning", 5)]
+    assert "recruiting costs 6 gold; you have 0, about 7 income and 4 upkeep" in warn.findings[0].message
+    assert warn.exit_code == 0
+    err = check_text(ATHENS + "recruit:\n  - {city: athens, unit: fleet, baggage: 6}\n"
+                     "  - {city: megara, baggage: 1}\n", "o.yaml",
+                     edited(demo, tmp_path / "b", lambda s: (poor(s), setattr(s.cities["megara"], "controller",
+                                                                              "athens"))))
+    gold = [f for f in err.errors if "gold" in f.message]
+    assert gold and "you have 0 and at most 8 income" in gold[0].message
+
+
+def test_state_dependent_findings_are_errors_only_for_the_first_player(demo, tmp_path):
+    def spartans_on_the_farms(state: GameState):
+        state.place(state.units["SPA-A1"], "1212")
+        state.place(state.units["COR-A1"], "1212")
+    camp = edited(demo, tmp_path, spartans_on_the_farms)
+    # Athens plays third: the Spartans may have left before Athens moves -> warning
+    r = check_text(ATHENS + 'first_move:\n  - units: [ATH-A1]\n    path: ["1212"]\n', "o.yaml", camp)
+    assert findings(r) == [("warning", 7, "1212 holds enemy Armies, Rowers or manned Fleets now: your units may "
+                                         "not enter it")]
+    # Corinth plays first: nobody moves before it -> error
+    text = ("campaign: demo\nturn: 1\nplayer: corinth\nsecret: 86c4-d99c-694e-a99d\n"
+            'first_move:\n  - units: [COR-A2]\n    path: ["1114", "1113", "1212"]\n')
+    state = camp.load_state()
+    assert state.turn_order[0] == "corinth"
+    r = check_text(text, "o.yaml", camp)
+    assert ("error", 7, "1212 holds enemy Armies, Rowers or manned Fleets now: your units may not enter it") \
+        in findings(r)
+
+
+def test_sequence_second_move_starts_where_the_first_move_ended(demo):
+    text = ATHENS + ('first_move:\n  - units: [ATH-A1]\n    path: ["1212"]\n'
+                     'second_move:\n  - units: [ATH-A1]\n    path: ["1213"]\n'
+                     '  - units: [ATH-A2]\n    path: ["1213"]\n')
+    assert findings(check_text(text, "o.yaml", demo)) == []
+    text = ATHENS + 'second_move:\n  - units: [ATH-A1]\n    path: ["1213", "1113"]\n'
+    assert findings(check_text(text, "o.yaml", demo)) == []
+    text = ATHENS + 'first_move:\n  - units: [ATH-A1]\n    path: ["1212", "1213"]\n' \
+                    'second_move:\n  - units: [ATH-A1]\n    path: ["1212"]\n'
+    assert findings(check_text(text, "o.yaml", demo)) == []
+
+
+def test_movement_bonuses_count(demo):
+    # Athens has Seamanship: a Fleet has 11 points; 12 is too many
+    path11 = '["1314", "1414", "1514", "1613", "1713", "1812", "1913", "2013"]'  # 8 points, ends on a beach
+    ok = check_text(ATHENS + f"first_move:\n  - units: [ATH-F1]\n    path: {path11}\n", "o.yaml", demo)
+    assert findings(ok) == []
+    # Thebes: 1 + 2 + 2 = 5 points needs Marathon (+2 for the Army stack)
+    thebes = "campaign: demo\nturn: 1\nplayer: thebes\nsecret: 7387-6821-22a3-7d36\n"
+    move = 'first_move:\n  - units: [THE-A1]\n    path: ["0911", "0811", "0711"]\n'
+    r = check_text(thebes + move, "o.yaml", demo)
+    assert [m for _, _, m in findings(r)] == [
+        "out of movement points: reaching 0711 costs 5; the stack has 4 (Army 4)"]
+    assert findings(check_text(thebes + move + "    cards: [marathon]\n", "o.yaml", demo)) == []
+    # partial: true turns the shortage into a warning
+    r = check_text(thebes + move + "    partial: true\n", "o.yaml", demo)
+    assert [s for s, _, _ in findings(r)] == ["warning"]
+
+
+def test_leaders_alone_have_6_points(demo):
+    text = ATHENS + 'first_move:\n  - units: [ATH-L1]\n    path: ["1312", "1212", "1213", "1113"]\n'
+    assert findings(check_text(text, "o.yaml", demo)) == []
+
+
+def test_recruits_can_be_moved_with_a_warning(demo):
+    text = ATHENS + ('recruit:\n  - {city: athens, baggage: 2}\n'
+                     'first_move:\n  - units: [ATH-A1, ATH-B1, ATH-B2]\n    path: ["1212"]\n')
+    r = check_text(text, "o.yaml", demo)
+    assert [s for s, _, _ in findings(r)] == ["warning", "warning"]
+    assert "ATH-B1 does not exist yet" in r.findings[0].message
+
+
+def test_diplomacy_rolls_are_counted(demo):
+    r = check_text(ATHENS + "diplomacy: [megara, chalcis, melos]\n", "o.yaml", demo)
+    assert findings(r) == [("warning", 5, "you have 2 diplomacy rolls this turn (1 free, Benevolent); the targets "
+                                          "from here on are not rolled for")]
+    r = check_text(ATHENS + "cards: [intrigue]\ndiplomacy: [megara, chalcis, melos]\n", "o.yaml", demo)
+    assert findings(r) == []
+
+
+def test_no_secret_is_a_warning(demo):
+    r = check_text("campaign: demo\nturn: 1\nplayer: athens\n", "o.yaml", demo)
+    assert findings(r) == [("warning", 1, "no secret: the moderator accepts a file only with your secret in it")]
+
+
+def test_eliminated_player_and_finished_game(demo, tmp_path):
+    def over(state: GameState):
+        state.players["athens"].eliminated_turn = 1
+        state.finished = True
+        state.turn = 2
+    camp = edited(demo, tmp_path, over)
+    msgs = [m for _, _, m in findings(check_text(ATHENS, "o.yaml", camp))]
+    assert "the game is over (after turn 1); no more orders are taken" in msgs
+    assert "athens is out of the game (since turn 1)" in msgs
+
+
+# -- hostile input: a message, exit 2 (or 1), never a traceback -------------------------------------------
+
+HOSTILE = [
+    (b"a: &x [1]\nb: *x\n", "anchors and aliases"),
+    (b"a: !!python/object/apply:os.system ['echo hi']\n", "is not allowed"),
+    (b"campaign: demo\ncampaign: demo\n", "duplicate key"),
+    (b"a: " + b"[" * 50 + b"]" * 50 + b"\n", "nested too deeply"),
+    (b"a: " + b"x" * (300 * 1024) + b"\n", "the limit is"),
+    (b"campaign: demo\nturn: \xff\xfe\n", "not UTF-8"),
+    (b"campaign: demo\x00\n", "NUL"),
+    (b"a: 1\n---\nb: 2\n", "more than one YAML document"),
+    (b"\x89PNG\r\n\x1a\n\x00\x00\x00\rIHDR", "not UTF-8"),
+    (b"a: [1, 2\n", "YAML syntax error"),
+    (b"? [a, b]\n: c\n", "a key must be a plain word"),
+    (b"<<: {campaign: demo}\n", "merge keys"),
+    (b"a: .nan\n", "NaN"),
+]
+
+
+@pytest.mark.parametrize("raw, message", HOSTILE, ids=[m for _, m in HOSTILE])
+def test_hostile_input_is_refused_with_a_message(raw, message, demo, tmp_path):
+    f = tmp_path / "orders.yaml"
+    f.write_bytes(raw)
+    text, code = main(f, demo.root, "text")
+    assert code == 2
+    assert message in text
+    assert "Traceback" not in text and text.startswith(str(f))
+
+
+def test_billion_laughs_is_refused_quickly(demo, tmp_path):
+    bomb = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
+        f"{chr(98 + i)}: &{chr(98 + i)} [" + ", ".join([f"*{chr(97 + i)}"] * 9) + "]\n" for i in range(8))
+    f = tmp_path / "orders.yaml"
+    f.write_text(bomb)
+    t = time.perf_counter()
+    text, code = main(f, demo.root, "text")
+    assert code == 2 and "anchors and aliases" in text
+    assert time.perf_counter() - t < 1
+
+
+# -- random and mutated documents -------------------------------------------------------------------------
+
+SCALARS = st.one_of(st.none(), st.booleans(), st.integers(-10, 10_000), st.text(max_size=12),
+                    st.sampled_from(["0712", "ATH-A1", "athens", "intrigue", "1313", "demo", ""]))
+KEYS = st.one_of(st.sampled_from(["campaign", "turn", "player", "secret", "recruit", "first_move", "path", "units",
+                                  "standing", "cards", "card", "target", "retreat", "load"]), st.text(max_size=8))
+VALUES = st.recursive(SCALARS, lambda kids: st.one_of(st.lists(kids, max_size=4),
+                                                      st.dictionaries(KEYS, kids, max_size=4)), max_leaves=20)
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(doc=VALUES)
+def test_random_documents_never_crash_the_checker(doc, demo):
+    text = yamlio.dump(doc)
+    report = check_text(text, "random.yaml", demo)
+    assert report.exit_code in (1, 2)
+    assert report.findings and all(f.message for f in report.findings)
+    assert report.to_text()
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(text=st.text(max_size=200))
+def test_random_text_never_crashes_the_checker(text, demo):
+    report = check_text(text, "random.yaml", demo)
+    assert report.exit_code in (1, 2)
+    assert report.findings and all(f.message for f in report.findings)
+
+
+def _paths(node, here=()):
+    yield here
+    if isinstance(node, dict):
+        for k, v in node.items():
+            yield from _paths(v, here + (k,))
+    elif isinstance(node, list):
+        for i, v in enumerate(node):
+            yield from _paths(v, here + (i,))
+
+
+def _get(node, path):
+    for p in path:
+        node = node[p]
+    return node
+
+
+IDS = st.sampled_from(["0712", "1212", "1313", "1314", "1112", "1014", "9999", "ATH-A1", "ATH-A2", "ATH-F1",
+                       "ATH-R1", "ATH-L1", "ATH-B1", "SPA-A1", "THE-A1", "THE-L2", "megara", "athens", "sparta",
+                       "melos", "intrigue", "marathon", "strong_garrison", "treasure", "executions", "hesitation",
+                       "spy", "army", "fleet", "demo"])
+EXAMPLE_DATA = [yamlio.load(p).data for p in EXAMPLES]
+
+
+@st.composite
+def mutated(draw):
+    """(document, sure_to_break): an example with one random change."""
+    doc = copy.deepcopy(draw(st.sampled_from(EXAMPLE_DATA)))
+    paths = [p for p in _paths(doc) if p]
+    path = draw(st.sampled_from(paths))
+    parent, last = _get(doc, path[:-1]), path[-1]
+    kind = draw(st.sampled_from(["delete", "replace", "swap", "swap", "add_key", "rename", "retype"]))
+    if kind == "swap":  # a well-formed but possibly wrong id: exercises the rule checks
+        for p in draw(st.lists(st.sampled_from(paths), min_size=1, max_size=4)):
+            try:
+                holder = _get(doc, p[:-1])
+                if isinstance(holder[p[-1]], str):
+                    holder[p[-1]] = draw(IDS)
+            except (KeyError, IndexError, TypeError):
+                pass
+        return doc, False
+    if kind == "delete":
+        del parent[last]
+        return doc, False
+    if kind == "replace":
+        parent[last] = draw(VALUES)
+        return doc, False
+    if kind == "add_key":
+        target = parent if isinstance(parent, dict) else doc
+        target["zz_" + draw(st.text("abcdefgh", min_size=1, max_size=6))] = draw(SCALARS)
+        return doc, True
+    if kind == "rename" and isinstance(parent, dict):
+        parent["x" + str(last)] = parent.pop(last)
+        return doc, True
+    parent[last] = {"not": ["what", "is", "expected"]} if not isinstance(parent[last], dict) else [1, 2]
+    return doc, True
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(case=mutated())
+def test_mutated_examples_never_crash_and_broken_ones_are_caught(case, demo):
+    doc, sure = case
+    report = check_text(yamlio.dump(doc), "mutated.yaml", demo)
+    assert report.exit_code in (0, 1, 2)
+    assert all(f.message for f in report.findings)
+    if sure:
+        assert report.exit_code == 1, report.to_text()
+
+
+# -- speed: a whole 12-player turn -----------------------------------------------------------------------
+
+def test_a_12_player_turn_is_checked_well_under_a_second(tmp_path):
+    game_map = load_map()
+    players = [c.id for c in game_map.city_states()]
+    camp = create(tmp_path / "big", players, seed="7", name="big").campaign
+    state = camp.load_state()
+    secrets = camp.player_secrets()
+    files = []
+    for pid in state.turn_order:
+        mine = [u for u in state.units_of(pid) if u.type.value == "army"]
+        home = game_map.cities[pid].hex
+        step = next(n for n in game_map.neighbours[home]
+                    if game_map.terrain[n].land and game_map.passable(n) and n not in game_map.city_at)
+        hand = state.players[pid].hand
+        neutral = sorted(c for c, x in state.cities.items() if x.controller is None)[:1]
+        body = (f"campaign: big\nturn: 1\nplayer: {pid}\nsecret: {secrets[pid]}\n"
+                f"discard: [{hand[0]}]\nupkeep: [{mine[0].id}]\n"
+                f"recruit:\n  - {{city: {pid}, baggage: 2}}\n"
+                f"diplomacy: [{neutral[0]}]\n"
+                f"first_move:\n  - units: [{mine[0].id}, {mine[1].id}]\n    path: [\"{step}\"]\n"
+                f"second_move:\n  - units: [{mine[0].id}]\n    path: [\"{home}\"]\n"
+                f"standing:\n  defence_cards: [{{card: strong_garrison, hex: \"{home}\"}}]\n"
+                f"  retreat: {{\"{step}\": \"{home}\"}}\n  captured_leaders: ransom\n")
+        path = tmp_path / f"{pid}.yaml"
+        path.write_text(body)
+        files.append(path)
+    fresh = Campaign.open(camp.root)
+    t = time.perf_counter()
+    reports = [check_file(p, fresh) for p in files]
+    elapsed = time.perf_counter() - t
+    assert len(reports) == 12
+    assert all(r.exit_code == 0 for r in reports), "".join(r.to_text() for r in reports if r.exit_code)
+    print(f"12 files checked in {elapsed:.3f} s")
+    assert elapsed < 0.5, elapsed

@@ -1,0 +1,174 @@
+"""The SVG map (issue #7): a pure function of map, view and events; few elements; fog as one path; cached
+static layer; raster base; PNG output."""
+from __future__ import annotations
+
+import copy
+import struct
+import xml.etree.ElementTree as ET
+
+from pbem import mapsvg
+from pbem.gamedata import load_map
+from pbem.visibility import events_for, view
+from scenario import TINY, add, make_state
+
+SVG = "{http://www.w3.org/2000/svg}"
+
+
+def world():
+    s = make_state(["athens", "sparta", "troy"])
+    add(s, "athens", "army", "0302")
+    add(s, "athens", "army", "0302")
+    add(s, "athens", "army", "0303")
+    add(s, "athens", "leader", "0302", name="Pericles", skills=["heroism"])
+    add(s, "sparta", "army", "0402")
+    add(s, "sparta", "army", "0505")
+    s.cities["megara"].controller = "sparta"
+    s.cities["megara"].hostile = True
+    s.cities["megara"].razed = 2
+    return s
+
+
+MOVES = [
+    {"seq": 1, "turn": 1, "player": "athens", "phase": "first_move", "event": "moved", "units": ["ATH-A3"],
+     "from": "0302", "path": ["0303"]},
+    {"seq": 2, "turn": 1, "player": "sparta", "phase": "first_move", "event": "moved", "units": ["SPA-A1"],
+     "from": "0505", "path": ["0404", "0403", "0402"]},
+    {"seq": 3, "turn": 1, "player": "athens", "phase": "land_battle", "event": "battle", "target": "0402",
+     "attacker": "athens", "defender": "sparta", "attackers": ["ATH-A1"], "defenders": ["SPA-A1"]},
+]
+
+
+def athens_svg(**kw):
+    s = world()
+    v = view(s, TINY, "athens", records=MOVES, before=s)
+    return v, mapsvg.map_svg(TINY, v, v["events"], title="Turn 1", **kw)
+
+
+def elements(svg):
+    return list(ET.fromstring(svg).iter())
+
+
+def test_svg_parses_and_uses_only_plain_elements():
+    _, svg = athens_svg()
+    tags = {el.tag.replace(SVG, "") for el in elements(svg)}
+    assert tags <= {"svg", "g", "path", "rect", "circle", "text", "tspan"}
+    for banned in ("use", "symbol", "pattern", "mask", "filter", "marker", "image"):
+        assert f"<{banned}" not in svg
+
+
+def test_one_merged_path_per_terrain_and_one_fog_path():
+    _, svg = athens_svg()
+    root = ET.fromstring(svg)
+    terrain = next(el for el in root.iter() if el.get("id") == "terrain")
+    fills = [p for p in terrain if p.tag == SVG + "path" and p.get("fill") not in (None, "none")]
+    assert len(fills) == len({t.id for t in TINY.terrain.values()})
+    fog = [el for el in root.iter() if el.get("id") == "fog"]
+    assert len(fog) == 1
+    assert len(elements(svg)) < 200  # the tiny map: a few dozen cities, units and labels
+
+
+def test_fog_covers_exactly_the_hexes_out_of_sight():
+    v, svg = athens_svg()
+    hidden = [TINY.offsets[h] for h in TINY.terrain if h not in set(v["visible_hexes"])]
+    lay = mapsvg.layout_of(TINY)
+    fog = next(el for el in ET.fromstring(svg).iter() if el.get("id") == "fog")
+    assert fog.get("d") == mapsvg.outline(lay, hidden)
+    moderator = mapsvg.map_svg(TINY, view(world(), TINY, None))
+    assert 'id="fog"' not in moderator
+
+
+def test_outline_merges_hexes_into_loops():
+    lay = mapsvg.layout_of(TINY)
+    one = mapsvg.outline(lay, [(3, 3)])
+    assert one.count("M") == 1 and one.count("L") == 5
+    everything = mapsvg.outline(lay, list(TINY.grid))
+    assert everything.count("M") == 1  # the whole map is one loop
+    ring = [tuple(n) for n in TINY.grid.neighbours(5, 4)]
+    assert mapsvg.outline(lay, ring).count("M") == 2  # the ring's outside and its hole
+
+
+def test_units_cities_marks_moves_and_battles_are_drawn():
+    _, svg = athens_svg()
+    root = ET.fromstring(svg)
+    texts = ["".join(el.itertext()) for el in root.iter(SVG + "text")]
+    assert "A1-3 L1" in texts or "A1-2 L1" in texts  # own ids, compacted, prefix dropped
+    assert "2A 1L" in texts and "1A" in texts  # own stacks at 0302 and 0303
+    assert "SPA 1A" in texts  # a Spartan army in sight, counts only, owner first
+    assert not any("SPA-" in t for t in texts)
+    assert "SPA ! R2" in texts  # Megara: controller, hostile, razed
+    assert "Megara" in texts and "Athens" in texts  # names (static layer)
+    moves = next(el for el in root.iter() if el.get("id") == "moves")
+    assert len(list(moves)) == 2 * 3  # two arrows (own, and the Spartan one in sight), three paths each
+    assert any(el.get("stroke-dasharray") for el in moves)  # others' moves dashed
+    assert next(el for el in root.iter() if el.get("id") == "battles") is not None
+
+
+def test_a_redacted_path_is_drawn_only_where_it_was_seen():
+    s = world()
+    v = view(s, TINY, "athens")
+    seen = set(v["visible_hexes"])
+    events = [{"event": "moved", "player": "sparta", "redacted": True, "path": ["0303", "0807", "0402"]}]
+    root = ET.fromstring(mapsvg.map_svg(TINY, v, events))
+    assert all(h in seen for h in ("0303", "0402"))
+    assert not [el for el in root.iter() if el.get("id") == "moves"]  # two runs of one hex: nothing to draw
+
+
+def test_map_svg_is_pure():
+    s = world()
+    v = view(s, TINY, "athens", records=MOVES, before=s)
+    kept = copy.deepcopy(v)
+    a = mapsvg.map_svg(TINY, v, v["events"])
+    b = mapsvg.map_svg(TINY, v, v["events"])
+    assert a == b and v == kept
+
+
+def test_static_layer_is_cached_per_map_contents():
+    a = mapsvg.static_layer(TINY)
+    again = load_map(TINY.source)  # another load of the same file: equal contents, the same cache entry
+    assert mapsvg.static_layer(again) is a
+    assert mapsvg.static_png(again) is mapsvg.static_png(TINY)
+
+
+def test_legend_names_every_terrain_of_the_map_and_every_player():
+    v, svg = athens_svg()
+    text = " ".join("".join(el.itertext()) for el in ET.fromstring(svg).iter(SVG + "text"))
+    for t in {t.name for t in TINY.terrain.values()}:
+        assert t in text
+    for p in v["players"].values():
+        assert p["name"] in text
+
+
+def test_raster_base_embeds_the_cached_terrain_png_and_renders_the_same_size():
+    _, vector = athens_svg()
+    _, raster = athens_svg(raster_base=True)
+    assert raster.count("<image") == 1 and "data:image/png;base64," in raster
+    assert 'id="terrain"' not in raster and 'id="terrain"' in vector
+    png_v, png_r = mapsvg.svg_to_png(vector), mapsvg.svg_to_png(raster)
+    for png in (png_v, png_r):
+        assert png[:8] == b"\x89PNG\r\n\x1a\n"
+    assert struct.unpack(">II", png_v[16:24]) == struct.unpack(">II", png_r[16:24])
+
+
+def test_map_png_of_the_aegean_is_non_trivial():
+    aegean = load_map()
+    s = make_state(["athens", "sparta"], game_map=aegean)
+    add(s, "athens", "army", aegean.cities["athens"].hex)
+    png = mapsvg.map_png(aegean, view(s, aegean, "athens"), title="Turn 1")
+    assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 100_000
+    w, h = struct.unpack(">II", png[16:24])
+    assert (w, h) == (round(mapsvg.layout_of(aegean).width), round(mapsvg.layout_of(aegean).height))
+
+
+def test_compact_ids():
+    assert mapsvg.compact_ids(["ATH-A1", "ATH-A2", "ATH-A3", "ATH-F1", "ATH-A5", "ATH-L2"]) == "A1-3,5 F1 L2"
+    assert mapsvg.compact_ids(["SPA-R10", "SPA-R9"]) == "R9-10"
+
+
+def test_events_for_feeds_the_map_only_what_the_player_saw():
+    s = world()
+    far = {"seq": 4, "turn": 1, "player": "troy", "phase": "first_move", "event": "moved", "units": ["TRO-A1"],
+           "from": "0903", "path": ["0904"]}
+    events = events_for(MOVES + [far], "athens", game_map=TINY, states=[s])
+    svg = mapsvg.map_svg(TINY, view(s, TINY, "athens"), events)
+    assert "0904" not in [e.get("path", [None])[-1] for e in events]
+    assert svg.count('stroke-dasharray="6,4"') == 1  # only the Spartan move is someone else's
