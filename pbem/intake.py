@@ -64,7 +64,7 @@ def check_name(name: str) -> str | None:
 
 def submit_bytes(camp: Campaign, raw: bytes, source: str, now: datetime, late_ok: bool = False) -> Answer:
     """Authenticate, check and store one order file.  The caller holds the campaign lock."""
-    name = Path(source).name
+    name = source
     bad = check_name(name)
     if bad:
         return _refuse(camp, source, bad)

@@ -1,0 +1,145 @@
+"""Order intake end to end (issue: file-drop turn cycle): authentication, checks, storage, answers.
+
+After every file the campaign's state and stored orders are asserted: a refused file changes nothing.
+"""
+from datetime import datetime, timedelta, timezone
+
+import pytest
+from typer.testing import CliRunner
+
+from pbem import yamlio
+from pbem.campaign import create
+from pbem.cli import app
+from pbem.cycle import set_deadline
+from pbem.intake import ingest, submit_bytes, submit_path
+
+NOW = datetime(2026, 11, 22, 12, 0, tzinfo=timezone.utc)
+
+
+@pytest.fixture
+def camp(tmp_path):
+    return create(tmp_path / "camp", ["athens", "sparta", "troy"], seed="5", name="test").campaign
+
+
+def order_text(camp, player, secret=None, turn=1, campaign="test", **body):
+    secrets = camp.player_secrets()
+    data = {"campaign": campaign, "turn": turn, "player": player,
+            "secret": secrets[player] if secret is None else secret, **body}
+    return yamlio.dump(data).encode()
+
+
+def snapshot(camp):
+    """Everything intake may not change when it refuses a file."""
+    orders = sorted(p.relative_to(camp.root).as_posix() for p in (camp.root / "orders").rglob("*") if p.is_file())
+    return camp.snapshot_path(camp.current_turn).read_bytes(), orders
+
+
+def test_a_good_file_is_accepted_and_stored(camp):
+    a = submit_bytes(camp, order_text(camp, "athens", diplomacy=["megara"]), "athens.yaml", NOW)
+    assert a.accepted and a.player == "athens" and a.turn == 1, a.text()
+    assert (camp.orders_dir(1) / "athens.yaml").read_bytes() == order_text(camp, "athens", diplomacy=["megara"])
+    assert "ACCEPTED" in a.text()
+
+
+def test_a_resubmission_keeps_the_previous_version(camp):
+    first = order_text(camp, "athens", diplomacy=["megara"])
+    second = order_text(camp, "athens", diplomacy=["argos"])
+    assert submit_bytes(camp, first, "a.yaml", NOW).accepted
+    assert submit_bytes(camp, second, "b.yaml", NOW).accepted
+    assert (camp.orders_dir(1) / "athens.yaml").read_bytes() == second
+    assert (camp.orders_dir(1) / "athens.v1.yaml").read_bytes() == first
+
+
+def test_a_duplicate_changes_nothing(camp):
+    text = order_text(camp, "athens")
+    submit_bytes(camp, text, "a.yaml", NOW)
+    before = snapshot(camp)
+    a = submit_bytes(camp, text, "a-again.yaml", NOW)
+    assert a.accepted and a.duplicate and snapshot(camp) == before
+    assert not (camp.orders_dir(1) / "athens.v1.yaml").exists()
+
+
+@pytest.mark.parametrize("make, name, message", [
+    (lambda c: order_text(c, "athens", secret="0000-0000-0000-0000"), "a.yaml", "wrong secret"),
+    (lambda c: order_text(c, "athens", secret=""), "a.yaml", "no secret"),
+    # sparta's secret in a file that claims to be athens: a spoof
+    (lambda c: order_text(c, "athens", secret=c.player_secrets()["sparta"]), "a.yaml", "wrong secret for athens"),
+    (lambda c: order_text(c, "macedonia", secret="x"), "a.yaml", "not in this campaign"),
+    (lambda c: order_text(c, "athens", campaign="other"), "a.yaml", "for campaign 'other'"),
+    (lambda c: order_text(c, "athens", turn=2), "a.yaml", "the campaign is at turn 1"),
+    (lambda c: b"campaign: test\nturn: [1\n", "a.yaml", "YAML syntax error"),
+    (lambda c: b"\xff\xfe\x00junk", "a.yaml", "not UTF-8"),
+    (lambda c: b"- just\n- a list\n", "a.yaml", "not an order file"),
+    (lambda c: order_text(c, "athens"), "../../etc/passwd.yaml", "contains a path"),
+    (lambda c: order_text(c, "athens"), "orders.exe", "must end in .yaml"),
+    (lambda c: order_text(c, "athens"), ".hidden.yaml", "characters pbem does not accept"),
+    (lambda c: order_text(c, "athens", first_move=[{"units": ["SPA-A1"], "path": ["0817"]}]), "a.yaml",
+     "order checker found"),
+])
+def test_refused_files_change_nothing_and_are_reported(camp, make, name, message):
+    before = snapshot(camp)
+    a = submit_bytes(camp, make(camp), name, NOW)
+    assert not a.accepted and message in a.text(), a.text()
+    assert snapshot(camp) == before
+    assert "intake refused" in (camp.root / "audit.log").read_text()  # the moderator is told
+
+
+def test_late_files_are_refused_unless_the_moderator_allows(camp):
+    set_deadline(camp, "2026-11-20T18:00", NOW)
+    before = snapshot(camp)
+    a = submit_bytes(camp, order_text(camp, "athens"), "a.yaml", NOW)
+    assert not a.accepted and "late" in a.text() and snapshot(camp) == before
+    assert submit_bytes(camp, order_text(camp, "athens"), "a.yaml", NOW, late_ok=True).accepted
+    set_deadline(camp, "+2d", NOW)
+    assert submit_bytes(camp, order_text(camp, "sparta"), "s.yaml", NOW).accepted
+
+
+def test_ingest_takes_the_drop_folder_and_sorts_files_out(camp, tmp_path):
+    drop = tmp_path / "drop"
+    drop.mkdir()
+    (drop / "athens.yaml").write_bytes(order_text(camp, "athens"))
+    (drop / "spoof.yaml").write_bytes(order_text(camp, "sparta", secret="1234"))
+    (drop / "broken.yaml").write_bytes(b"turn: [")
+    (drop / "link.yaml").symlink_to(drop / "athens.yaml")
+    answers = ingest(camp, drop, NOW)
+    assert sorted((a.source, a.accepted) for a in answers) == [
+        ("athens.yaml", True), ("broken.yaml", False), ("link.yaml", False), ("spoof.yaml", False)]
+    assert sorted(p.name for p in (drop / "accepted").iterdir()) == ["athens.yaml"]
+    assert sorted(p.name for p in (drop / "refused").iterdir()) == ["broken.yaml", "link.yaml", "spoof.yaml"]
+    assert sorted(p.name for p in camp.orders_dir(1).iterdir()) == ["athens.yaml"]
+    assert len(list((camp.root / "replies" / "turn-001").iterdir())) == 4
+    assert ingest(camp, drop, NOW) == []  # nothing left to take
+
+
+def test_submit_and_ingest_commands(camp, tmp_path):
+    runner = CliRunner()
+    f = tmp_path / "athens.yaml"
+    f.write_bytes(order_text(camp, "athens"))
+    r = runner.invoke(app, ["submit", str(camp.root), str(f)])
+    assert r.exit_code == 0 and "ACCEPTED" in r.output
+    g = tmp_path / "bad.yaml"
+    g.write_bytes(order_text(camp, "sparta", secret="nope"))
+    r = runner.invoke(app, ["submit", str(camp.root), str(g)])
+    assert r.exit_code == 1 and "REFUSED" in r.output and "wrong secret" in r.output
+    r = runner.invoke(app, ["ingest", str(camp.root), "--from", str(tmp_path / "missing")])
+    assert r.exit_code == 2 and "no such folder" in r.output
+    r = runner.invoke(app, ["status", str(camp.root)])
+    assert r.exit_code == 0 and "Orders in: athens" in r.output
+    waiting = next(line for line in r.output.splitlines() if line.startswith("Waiting for:"))
+    assert "sparta" in waiting and "troy" in waiting and "athens" not in waiting
+
+
+def test_run_turn_waits_for_orders_or_the_deadline(camp):
+    from pbem.cycle import run_turn, set_seat
+    result, msg = run_turn(camp, NOW, reports=False)
+    assert result is None and "Not due" in msg and camp.current_turn == 1
+    set_seat(camp, "troy", "bot")
+    for p in ("athens", "sparta"):
+        assert submit_bytes(camp, order_text(camp, p), f"{p}.yaml", NOW).accepted
+    result, msg = run_turn(camp, NOW, reports=False)
+    assert result is not None and camp.current_turn == 2, msg
+    assert (camp.orders_dir(1) / "troy.yaml").is_file()  # the computer player's file is kept with the rest
+    set_deadline(camp, "2026-11-21", NOW)  # passed: the turn runs without the missing players (NMR)
+    result, msg = run_turn(camp, NOW, reports=False)
+    assert result is not None and camp.current_turn == 3
+    assert camp.load_state().players["athens"].nmr_streak == 1
