@@ -350,9 +350,11 @@ def fight(ctx: "TurnContext", battle: Battle, attack_cards: list[CardUse], **rep
         return {"player": side.player, "units": rows, "bonuses": side.bonuses, "total": total,
                 "hexes": side.hexes}
 
+    won = a if winner == "attacker" else d
     ctx.emit(Ev.BATTLE, battle=battle.kind, attacker=a.player, defender=d.player, target=battle.target,
-             city=battle.city, attack=side_report(a, ta), defence=side_report(d, td), cards=battle.card_log,
-             winner=winner, tie=ta == td, **report)
+             city=battle.city, attackers=[u.id for u in a.units], defenders=[u.id for u in d.units],
+             attack_total=ta, defence_total=td, winner=won.player, won_by=winner, tie=ta == td,
+             attack=side_report(a, ta), defence=side_report(d, td), cards=battle.card_log, **report)
     return winner
 
 
@@ -462,8 +464,9 @@ def take_city(ctx: "TurnContext", battle: Battle, atk: Attack, trigger_cards: li
                 rolls = roll_spec(ctx, e["dice"], f"{ctx.tables.cards[cu.card].name}: gold", city=cid)
                 gold = int(e.get("sign", 1)) * sum(rolls)
                 state.players[me].gold = max(0, state.players[me].gold + gold)
-                play_card(ctx, me, cu.card, city=cid, rolls=rolls, gold=gold)
-                ctx.emit(Ev.GOLD, player=me, change=gold, reason=f"{ctx.tables.cards[cu.card].name}: {cid} captured")
+                play_card(ctx, me, cu.card, city=cid, rolls=rolls)
+                ctx.emit(Ev.GOLD, who=me, amount=gold, rolled=sum(rolls), source=cu.card, gold=state.players[me].gold,
+                         city=cid)
     return None
 
 
@@ -668,7 +671,7 @@ def resolve_attack(ctx: "TurnContext", section: str, atk: Attack, arena: str) ->
     note = None
     if winner == "attacker" and city is not None:
         note = take_city(ctx, battle, atk, trigger_cards)
-    ctx.order_done(section, atk.index, target=target, winner=winner,
+    ctx.order_done(section, atk.index, target=target, won_by=winner,
                    city_taken=winner == "attacker" and city is not None and note is None, note=note)
 
 
@@ -690,9 +693,11 @@ def revolt_battle(ctx: "TurnContext", city_id: str, rebels: int) -> bool:
     defenders = holders()
     if not defenders:
         ctx.emit(Ev.BATTLE, battle="revolt", attacker=None, defender=controller, target=h, city=city_id,
-                 attack={"player": None, "units": [], "rebels": rebels, "bonuses": [], "total": 0, "hexes": [h]},
+                 attackers=[], defenders=[], attack_total=0, defence_total=0, winner=None, won_by="attacker",
+                 tie=False, rebels=rebels,
+                 attack={"player": None, "units": [], "bonuses": [], "total": 0, "hexes": [h]},
                  defence={"player": controller, "units": [], "bonuses": [], "total": 0, "hexes": [h]},
-                 cards=[], winner="attacker", tie=False, note="no Army or Rowers defends the city")
+                 cards=[], note="no Army or Rowers defends the city")
         return True
     terr = terrain_defence(state, gm, h)
     attack = Side("attack", None, [Fighter(f"rebel {i}", "rebel", h, 10) for i in range(1, rebels + 1)], [], [h])

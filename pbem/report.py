@@ -30,7 +30,7 @@ import jinja2
 from . import mapsvg
 from .errors import CampaignError, UsageError
 from .gamedata import GameMap, Tables, tables as load_tables
-from .model import GameState, sorted_ids
+from .model import GameState
 from .storage import Campaign, atomic_write
 from .textview import game_date, plural
 from .visibility import is_roll, view as make_view
@@ -230,7 +230,8 @@ def describe(rec: dict[str, Any], nm: Namer, viewer: str | None) -> str:
         k("modifier")
     elif kind == "control":
         holder = who("who", "controller", "new_controller")
-        text = f"{nm.city(k('city'))} comes under " + ("your control" if holder == "you" else f"the control of {holder}")
+        text = f"{nm.city(k('city'))} comes under " + (
+            "your control" if holder == "you" else f"the control of {holder}")
         if g("cause"):
             text += f" ({nm.source(k('cause'))})"
     elif kind == "hostility_removed":

@@ -32,6 +32,17 @@ Events (``events_for``) a player may know, in log order, each either whole or re
 
 Dice records have no hex or player of their own: a roll belongs to the event that follows it (the log
 writes every die before the event it caused) and is shown only with that event, whole.
+
+What the phases' events should carry for this to work (``pbem.events``):
+
+- ``private_to`` on anything only some players may read (drawn cards, a Spy's look at a hand, new traits);
+- a hex for what happens on the board: ``hex``, ``target`` (a battle's hex), ``from`` and ``path`` (a move,
+  ``Ev.MOVED {units, from, path}``), or ``city``;
+- unit ids in ``unit``/``units``/``attackers``/``defenders`` (they become counts by type when redacted);
+- the player concerned in ``who`` (or ``by``, ``owner``, ``attacker``, ``defender``, ``controller``);
+- in a battle, ``Ev.BATTLE {target, attacker, defender, attackers, defenders, attack_total, defence_total,
+  winner}`` after the dice, its follow-ups after it; a record that comes later (a captured leader's fate)
+  joins its battle with ``battle: <seq of the BATTLE record>``.
 """
 from __future__ import annotations
 

@@ -37,7 +37,9 @@ def test_R_BAT_1_attack_combining_two_hexes():
     b = battle_event(ctx)
     assert b["attack"]["total"] == 13 and b["attack"]["hexes"] == ["0402", "0503"]
     assert b["defence"]["units"][0]["modifiers"] == [{"source": "terrain (Forest)", "value": 3}]
-    assert b["defence"]["total"] == 11 and b["winner"] == "attacker"
+    assert b["defence"]["total"] == 11 and b["won_by"] == "attacker" and b["winner"] == "athens"
+    assert b["attackers"] == [a1.id, a2.id] and b["defenders"] == [d.id]
+    assert (b["attack_total"], b["defence_total"]) == (13, 11)
     assert d.id not in s.units
     [c] = events(ctx, "casualty")
     assert c["roll"] == 3 and c["result"] == "destroyed"
@@ -51,7 +53,7 @@ def test_R_BAT_1_tie_goes_to_defender():
     ctx = run_phase("land_battle", s, "athens", dice=[7, 7, 5],
                     orders=attack("athens", {"units": [a.id], "target": "0503"}))
     b = battle_event(ctx)
-    assert b["tie"] and b["winner"] == "defender"
+    assert b["tie"] and b["won_by"] == "defender" and b["winner"] == "sparta"
     assert d.hex == "0503"
     assert a.hex == "0302", "casualty 5: the loser retreats, to the hex nearest a friendly city (Athens)"
     [r] = events(ctx, "retreat")
@@ -65,7 +67,7 @@ def test_R_BAT_1_rowers_on_land_roll_1d6():
     ctx = run_phase("land_battle", s, "athens", dice=[6, 1, 1],
                     orders=attack("athens", {"units": [r.id], "target": "0503"}))
     b = battle_event(ctx)
-    assert b["attack"]["units"][0]["die"] == "1D6" and b["winner"] == "attacker"
+    assert b["attack"]["units"][0]["die"] == "1D6" and b["won_by"] == "attacker"
 
 
 def test_R_BAT_1_hostile_city_gives_each_attacker_plus_one():
@@ -100,7 +102,7 @@ def test_R_BAT_2_traits_and_skills_add_up():
     assert b["attack"]["bonuses"][0]["rolls"] == [3] and b["attack"]["total"] == 12  # Heroism +1D6
     dfd = b["defence"]["units"][0]
     assert sorted(m["value"] for m in dfd["modifiers"]) == [1, 1, 2]  # Courage trait, Strategist, Courage skill
-    assert b["defence"]["total"] == 10 and b["winner"] == "attacker"
+    assert b["defence"]["total"] == 10 and b["won_by"] == "attacker"
     assert d.id not in s.units
 
 
@@ -140,7 +142,7 @@ def test_R_BAT_2_siegecraft_vs_fortifications_at_a_city():
     army, garrison = b["defence"]["units"]
     assert army["result"] == 10  # 3 + 5 city + 2 Fortifications
     assert garrison["type"] == "garrison" and garrison["die"] == "1D6" and garrison["result"] == 7
-    assert b["winner"] == "defender"
+    assert b["won_by"] == "defender"
     r = events(ctx, "retreat")
     assert [e["unit"] for e in r][0] == a.id and a.hex == r[0]["to"] != "0405"
     assert r[1]["unit"] == "ATH-L1" and r[1]["to"] == a.hex, "the leader follows its stack"
@@ -287,7 +289,7 @@ def test_R_BAT_4_neutral_city_holds_one_army():
     a = add(s, "athens", "army", "0405")
     ctx = run_phase("land_battle", s, "athens", dice=[10, 5, 1, 1],
                     orders=attack("athens", {"units": [a.id], "target": "0506"}))
-    assert battle_event(ctx)["winner"] == "defender"  # 10 vs (5+5)+(1+5)
+    assert battle_event(ctx)["won_by"] == "defender"  # 10 vs (5+5)+(1+5)
     assert s.cities["megara"].controller is None and a.id not in s.units
 
 
@@ -319,7 +321,7 @@ def test_R_BAT_4_city_not_taken_while_enemy_fleet_in_port():
     add(s, "sparta", "rowers", "1007", carried_by=f.id)
     ctx = run_phase("land_battle", s, "athens", dice=[10, 1],
                     orders=attack("athens", {"units": [a.id], "target": "1007"}))
-    assert battle_event(ctx)["winner"] == "attacker"
+    assert battle_event(ctx)["won_by"] == "attacker"
     assert s.cities["delos"].controller == "sparta" and a.hex == "1006"
     assert "not taken" in events(ctx, "order_done")[0]["note"]
 
@@ -340,7 +342,7 @@ def test_R_BAT_4_treasure_card_pays_on_capture():
     ctx = run_phase("land_battle", s, "athens", dice=[10, 10, 1, 1, 7],
                     orders=attack("athens", {"units": [a1.id, a2.id], "target": "0506", "cards": ["treasure"]}))
     assert s.players["athens"].gold == 17 and "treasure" in s.discard
-    assert events(ctx, "gold")[0]["change"] == 7
+    assert events(ctx, "gold")[0]["amount"] == 7
 
 
 def test_R_BAT_4_treasure_stays_in_hand_without_capture():
@@ -368,7 +370,7 @@ def test_R_BAT_5_cards_in_order_and_if_needed_alternately():
     b = battle_event(ctx)
     assert [c["card"] for c in b["cards"]] == ["surprise_attack", "tactical_ruse", "narrow_defile", "elite_units"]
     assert b["attack"]["total"] == 5 + 7 + 4 and b["defence"]["total"] == 5 + 2 + 8
-    assert b["winner"] == "attacker"
+    assert b["won_by"] == "attacker"
     assert [e["card"] for e in events(ctx, "card_played")] == [c["card"] for c in b["cards"]]
     assert set(s.discard) == {"surprise_attack", "elite_units", "narrow_defile", "tactical_ruse"}
 
@@ -396,7 +398,7 @@ def test_R_BAT_5_opponent_total_card_and_roll_modifier_card():
                                              "cards": ["pitched_battle"]}))
     b = battle_event(ctx)
     assert b["attack"]["total"] == (5 + 2) * 2 - 3 and b["attack"]["bonuses"][0]["value"] == -3
-    assert b["defence"]["total"] == 9 and b["winner"] == "attacker"
+    assert b["defence"]["total"] == 9 and b["won_by"] == "attacker"
 
 
 def test_R_BAT_5_defence_card_for_another_hex_stays_in_hand():

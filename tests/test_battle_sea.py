@@ -29,7 +29,7 @@ def test_R_PH_SEA_fleets_fight_and_loser_sinks_with_its_rowers():
     ef, er = manned(s, "sparta", "0501")
     ctx = run_phase("sea_battle", s, "athens", dice=[8, 3, 2], orders=sea("athens", {"units": [f.id], "target": "0501"}))
     b = battle_event(ctx)
-    assert b["battle"] == "sea" and b["winner"] == "attacker"
+    assert b["battle"] == "sea" and b["won_by"] == "attacker"
     assert ef.id not in s.units and er.id not in s.units
     [c] = events(ctx, "casualty")
     assert set(c["lost"]) == {ef.id, er.id}
@@ -45,7 +45,7 @@ def test_R_PH_SEA_beached_fleet_attacked_gets_no_city_defence():
     b = battle_event(ctx)
     assert b["defence"]["units"][0]["modifiers"] == [] and b["defence"]["total"] == 6
     assert [u["type"] for u in b["defence"]["units"]] == ["fleet"], "the city's garrison does not defend ships"
-    assert b["winner"] == "attacker" and ef.id not in s.units
+    assert b["won_by"] == "attacker" and ef.id not in s.units
 
 
 def test_R_PH_SEA_beached_fleet_on_sandy_coast_retreats_to_sea():
@@ -70,7 +70,7 @@ def test_R_PH_SEA_transport_with_army_rolls_1d6_empty_transport_does_not_roll():
     b = battle_event(ctx)
     assert b["attack"]["units"][0]["die"] == "1D6"
     assert b["defence"]["units"] == [] and b["defence"]["total"] == 0
-    assert b["winner"] == "attacker" and et.id not in s.units
+    assert b["won_by"] == "attacker" and et.id not in s.units
 
 
 def test_R_PH_SEA_unmanned_fleet_and_empty_transport_cannot_attack():
@@ -89,7 +89,7 @@ def test_R_PH_SEA_losing_attacker_retreats_to_free_water():
     manned(s, "sparta", "0501")
     s.players["athens"].standing = {"retreat": {"0401": "0301"}}
     ctx = run_phase("sea_battle", s, "athens", dice=[2, 9, 6], orders=sea("athens", {"units": [f.id], "target": "0501"}))
-    assert battle_event(ctx)["winner"] == "defender" and f.hex == "0301"
+    assert battle_event(ctx)["won_by"] == "defender" and f.hex == "0301"
 
 
 def test_R_PH_SEA_fleet_traits_admiral_and_boarding_actions():
@@ -103,7 +103,7 @@ def test_R_PH_SEA_fleet_traits_admiral_and_boarding_actions():
                     orders=sea("athens", {"units": [f.id], "target": "0501", "cards": ["boarding_actions"]}))
     row = battle_event(ctx)["attack"]["units"][0]
     assert row["result"] == 1 + 1 + 2 + 3, "Greek Fire, Admiral, Boarding Actions; no Army bonuses on a Fleet"
-    assert battle_event(ctx)["winner"] == "defender"
+    assert battle_event(ctx)["won_by"] == "defender"
 
 
 def test_R_PH_SEA_attack_beached_ships_card_and_narrow_channel():
@@ -117,7 +117,7 @@ def test_R_PH_SEA_attack_beached_ships_card_and_narrow_channel():
                     orders=sea("athens", {"units": [f.id], "target": "0202", "cards": ["attack_beached_ships"]}))
     b = battle_event(ctx)
     assert b["attack"]["total"] == 9 and b["defence"]["total"] == 11
-    assert b["winner"] == "defender"
+    assert b["won_by"] == "defender"
 
 
 def test_R_PH_SEA_combined_attack_from_two_sea_hexes():

@@ -25,7 +25,7 @@ from pbem.errors import CampaignError, PbemError, UsageError
 from pbem.gamedata import tables
 from pbem.model import Unit, UnitType
 from pbem.storage import Campaign
-from scenario import FIXTURES, TINY, add, make_state
+from scenario import FIXTURES, add, make_state
 
 GOLDEN = Path(__file__).parent / "golden"
 T = tables()

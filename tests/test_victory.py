@@ -89,7 +89,7 @@ def test_R_WIN_1_player_without_city_or_unit_is_out_and_last_one_wins():
     s.cities["sparta"].controller = "athens"
     ctx = end_turn(s)
     assert s.players["sparta"].eliminated_turn == 1
-    assert [e["player"] for e in events(ctx, "eliminated")] == ["sparta"]
+    assert [e["who"] for e in events(ctx, "eliminated")] == ["sparta"]
     assert not s.finished
     s.cities["troy"].controller = "athens"
     end_turn(s)

@@ -45,7 +45,7 @@ def eliminate(ctx: "TurnContext") -> None:
             continue
         if not state.controlled_cities(pid) and not any(u.owner == pid for u in state.units.values()):
             p.eliminated_turn = state.turn
-            ctx.emit(Ev.ELIMINATED, player=pid)
+            ctx.emit(Ev.ELIMINATED, who=pid)
 
 
 def standings(ctx: "TurnContext") -> list[dict[str, Any]]:
