@@ -284,7 +284,7 @@ def play_battle_card(ctx: "TurnContext", battle: Battle, side: Side, card: str, 
         elif e["kind"] == "roll_modifier":
             entry["effects"].append({"roll_modifier": e["value"], "roll": e["roll"], "units": e.get("units", "all"),
                                      "on": tgt.role})
-    play_card(ctx, side.player, card, battle=battle.target, side=side.role, if_needed=if_needed,
+    play_card(ctx, side.player, card, hex=battle.target, side=side.role, if_needed=if_needed,
               effects=entry["effects"])
     battle.card_log.append(entry)
 

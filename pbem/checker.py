@@ -39,6 +39,10 @@ _ARTICLE = {UnitType.ARMY: "an Army", UnitType.ROWERS: "a Rowers unit", UnitType
             UnitType.TRANSPORT: "a Transport", UnitType.BAGGAGE: "a Baggage unit", UnitType.LEADER: "a Leader"}
 
 
+_BASE_MP = {UnitType.ARMY: 4, UnitType.ROWERS: 4, UnitType.LEADER: 6, UnitType.FLEET: 10, UnitType.TRANSPORT: 8}
+_BOARD_ORDER = {UnitType.ROWERS: 0, UnitType.ARMY: 1, UnitType.BAGGAGE: 2, UnitType.LEADER: 3}
+
+
 def a_unit(t: UnitType) -> str:
     return _ARTICLE.get(t, f"a {t.value}")
 
@@ -274,6 +278,9 @@ class RuleCheck:
         self.hand = list(st.players[self.me].hand)
         self.gains = self.cities_won_before_moves()
         self.land_targets: set[str] = set()
+        self.cities_attacked: set[str] = set()
+        self.move_cards: list[tuple[int, CardUse]] = []  # movement cards of ``cards``, naming a unit
+        self.move_cards_used: dict[int, tuple] = {}
         self.cannot_move = [e for e in st.effects if e.kind == "cannot_move_or_attack" and e.target == self.me
                             and e.until_turn >= st.turn]
         self.check_discard(("discard",))
@@ -284,6 +291,7 @@ class RuleCheck:
         self.check_moves("first_move")
         self.check_attacks("sea_battle")
         self.check_attacks("land_battle")
+        self.check_treasure()
         self.check_moves("second_move")
         self.check_standing()
         return self.findings
@@ -420,8 +428,7 @@ class RuleCheck:
                 return (f"{name} is played against a revolt in another player's turn",
                         "standing.executions: true plays it for you")
             if trigger == "city_captured":
-                return (f"{name} is played when you capture a city", "name it in the cards of that land_battle "
-                                                                     "attack")
+                return None  # played when a land attack of this turn captures a city
             if trigger != "none" or turn == "other":
                 return (f"{name} is played in other players' turns", "put it in standing.reactions")
             return None
@@ -466,15 +473,22 @@ class RuleCheck:
     def check_target(self, path: tuple, card: Card, target: str | None, where: str, trigger: str) -> None:
         kind = card.target
         tpath = path + ("target",)
-        implicit = (where == "move" and kind == "stack") or (where == "reaction" and trigger != "none") or \
-            (where in ("sea_battle", "land_battle") and trigger in ("battle_lost", "city_captured"))
-        if kind == "none" or implicit:
+        if kind == "none" or (where == "move" and kind == "stack"):
             if target is not None:
                 self.warn(tpath, f"{card.name} takes no target here; '{target}' is ignored")
             return
+        if where == "reaction" and trigger == "attack":  # Hesitation: optionally only against one stack
+            if target is not None and not is_hex_id(target) and "-" not in target:
+                self.error(tpath, f"'{target}' is not a hex or unit id",
+                           "leave the target out to stop any attack on you, or name a hex")
+            elif target is not None and is_hex_id(target) and target not in self.map.terrain:
+                self.error(tpath, f"'{target}' is not a hex of this map", self.map_size_hint())
+            return
         if target is None:
-            self.error(path, f"{card.name} needs a target: {TARGET_WORDS.get(kind, kind)}",
-                       f"write {{card: {card.id}, target: ...}}")
+            what = TARGET_WORDS.get(kind, kind)
+            if trigger == "battle_lost":
+                what = "the id of the enemy leader it removes if that leader's side loses"
+            self.error(path, f"{card.name} needs a target: {what}", f"write {{card: {card.id}, target: ...}}")
             return
         st, m = self.state, self.map
         if kind == "hex":
@@ -519,8 +533,8 @@ class RuleCheck:
             elif ctl is not None:
                 self.add(self.later, tpath, f"{city.name} is controlled by {ctl}, not neutral")
         elif kind in ("enemy_city", "enemy_minor_city"):
-            if kind == "enemy_minor_city" and city.is_city_state:
-                self.error(tpath, f"{city.name} is a city state; {card.name} needs a minor city")
+            if kind == "enemy_minor_city" and st.cities[city.id].home_of is not None:
+                self.error(tpath, f"{city.name} is a home city; {card.name} needs a minor city")
             elif ctl == self.me:
                 self.error(tpath, f"you control {city.name}; {card.name} needs a city another player controls")
             elif ctl is None:
@@ -625,7 +639,10 @@ class RuleCheck:
                     uid = self.predict(UnitType.BAGGAGE, city.hex)
                     self.predicted[uid] = f"a Baggage recruited in {city.name}"
             new = sum(1 for _, t in slot["units"] if t.counts_for_stacking)
-            if r.unit is not None and new and not dup:
+            if r.unit == "rowers" and any(u.type is UnitType.FLEET and u.owner == self.me and not board.is_manned(
+                    st, u) for u in st.units_at(city.hex)):
+                new -= 1  # new Rowers go aboard an unmanned Fleet in the city
+            if r.unit is not None and new > 0 and not dup:
                 have = board.stack_size(st, city.hex, self.me)
                 limit = board.stack_limit(m, city.hex)
                 if have + new > limit:
@@ -638,7 +655,7 @@ class RuleCheck:
     def extra_recruits(self, city_id: str) -> int:
         """Organization (skill): the friendly city nearest each such leader recruits one more unit."""
         st, m = self.state, self.map
-        mine = sorted(st.controlled_cities(self.me))
+        mine = sorted(c for c in st.controlled_cities(self.me) if board.friendly_city(st, m, c, self.me))
         n = 0
         for src, e in skill_effects(self.tables, [u for u in st.units_of(self.me) if u.type is UnitType.LEADER
                                                   and u.away_until is None], "extra_recruit"):
@@ -745,38 +762,72 @@ class RuleCheck:
 
     def check_cards(self) -> None:
         for i, use in self.p.indexed("cards"):
-            self.check_card(("cards", i), use, "cards")
+            path = ("cards", i)
+            card = self.tables.cards[use.card]
+            if card.timing.get("phase") == "move":
+                # a movement card in cards: it speeds up the move whose stack holds the named unit
+                cpath = path + ("card",) if isinstance(self.raw(path), dict) else path
+                if use.target is None:
+                    self.error(cpath, f"{card.name} is a movement card: name a unit of the stack it speeds up",
+                               f"write {{card: {card.id}, target: <unit id>}}, or put it in that move's cards")
+                elif use.target not in self.sim.units:
+                    guess = did_you_mean(use.target, self.own_ids())
+                    self.error(path + ("target",), f"{use.target} is not one of your units",
+                               f"did you mean {guess}?" if guess else "name a unit of the stack that moves")
+                else:
+                    self.card_in_hand(cpath, use.card)
+                    self.move_cards.append((i, use))
+                continue
+            self.check_card(path, use, "cards")
+
+    def check_treasure(self) -> None:
+        """Cards played when you capture a city (Treasure), from cards: need a land attack on a city."""
+        for i, use in self.p.indexed("cards"):
+            card = self.tables.cards[use.card]
+            if card.timing.get("trigger") == "city_captured" and not self.cities_attacked:
+                self.warn(("cards", i), f"{card.name} is played only when you capture a city, and no land_battle "
+                                        f"attack of yours is on an enemy or neutral city")
 
     # -- moves --------------------------------------------------------------------------------------
     def check_moves(self, section: str) -> None:
-        self.spent: dict[str, int] = {}
         self.moved: dict[str, int] = {}
         self.disembarked: dict[str, int] = {}
         for i, mv in self.p.indexed(section):
             self.check_move(section, i, mv)
+        if section == "second_move":
+            for k, use in self.move_cards:
+                if k not in self.move_cards_used:
+                    self.error(("cards", k, "target") if isinstance(self.raw(("cards", k)), dict) else ("cards", k),
+                               f"no move of yours takes {use.target} along this turn, so "
+                               f"{self.tables.cards[use.card].name} is not played",
+                               "name a unit of a stack that moves, or put the card in that move's cards")
 
     def check_move(self, section: str, i: int, mv: Move) -> None:
+        """One move order, as ``pbem.phases.move`` carries it out (R-PH-MOVE)."""
         st, m, sim = self.state, self.map, self.sim
         base = (section, i)
+        first = len(self.findings)
         if self.cannot_move:
             e = self.cannot_move[0]
-            self.warn(base, f"{e.source} was played on you: your units may not move or attack this turn")
+            self.warn(base, f"{self.card_name(e.source)} was played on you: your units may not move or attack "
+                            f"this turn")
         ids = self.units_list(base + ("units",), mv.units)
         if not ids:
             return
         group = set(ids)
-        for j, uid in enumerate(ids):
+        for uid in ids:
+            upath = self.unit_path(base, mv, uid)
             c = sim.carrier[uid]
-            if c is not None and c not in group:
-                self.error(self.unit_path(base, mv, uid), f"{uid} is aboard {c}: move {c} (it takes its cargo "
-                                                          f"along), or unload {uid} first")
+            if c is not None and c not in group and sim.units[c].type.is_ship:
+                self.error(upath, f"{uid} is aboard {c}: move {c} (it takes its cargo along), or unload {uid} "
+                                  f"first")
                 return
             if uid in self.disembarked:
-                self.error(self.unit_path(base, mv, uid), f"{uid} disembarked in {section}[{self.disembarked[uid]}]"
-                                                          f": a unit that disembarks moves no further that phase")
-            if uid in self.moved:
-                self.warn(self.unit_path(base, mv, uid), f"{uid} also moves in {section}[{self.moved[uid]}]; "
-                                                         f"its movement points are shared between the two moves")
+                self.error(upath, f"{uid} went ashore in {section}[{self.disembarked[uid]}]: a unit that "
+                                  f"disembarks moves no further that phase")
+            elif uid in self.moved:
+                self.error(upath, f"{uid} already moves in {section}[{self.moved[uid]}]: a unit takes part in one "
+                                  f"move order per phase", "put everything it does in one move order")
         starts = {sim.hex[u] for u in ids}
         if len(starts) > 1:
             where = ", ".join(f"{u} in {sim.hex[u]}" for u in ids[:6])
@@ -786,94 +837,83 @@ class RuleCheck:
         units = [sim.units[u] for u in ids]
         ships = [u for u in units if u.type.is_ship]
         sea = bool(ships)
-        aboard: dict[str, list[str]] = {s.id: [c for c in sim.cargo(s.id)] for s in ships}
-        # load: board the moving ships in the start hex (R-PH-MOVE)
-        loaded: list[str] = []
+        aboard: dict[str, list[str]] = {u.id: list(sim.cargo(u.id)) for u in units}
+        # boarding: load, and land units listed in a move of ships (R-PH-MOVE)
+        boarding: list[tuple[tuple, Unit]] = []
         for k, uid in enumerate(mv.load):
             path = base + ("load", k)
             u = self.unit(path, uid)
             if u is None:
                 continue
             if not ships:
-                self.error(path, "load: needs a Fleet or Transport among the move's units")
+                self.error(path, "load: needs a Fleet or Transport among the move's units",
+                           "Baggage listed in units goes with the Armies by itself")
                 break
             if sim.hex[uid] != start:
                 self.error(path, f"{uid} is in {sim.hex[uid]}, not in {start} where the ships start")
-                continue
-            if u.type.is_ship:
+            elif u.type.is_ship:
                 self.error(path, f"{uid} is a ship: ships are not loaded; name it in units to move it")
-                continue
-            if any(uid in a for a in aboard.values()):
-                continue  # already aboard one of the moving ships
-            if not m.ship_may_stop(start):
-                self.error(path, f"{start} is {m.terrain[start].name}: units board only where the ships are "
-                                 f"docked or beached (a coastal City, Sandy Coast or Fishing Village hex)")
-                continue
-            ship = next((s for s in ships if self.room(s, aboard[s.id], u)), None)
-            if ship is None:
-                self.error(path, f"no room for {uid} aboard {', '.join(s.id for s in ships)}",
-                           "a Fleet carries 1 Rowers and 2 Baggage; a Transport 1 Army (or Rowers) or 8 Baggage; "
-                           "Leaders ride free")
-                continue
-            aboard[ship.id].append(uid)
-            loaded.append(uid)
+            elif uid in self.disembarked:
+                self.error(path, f"{uid} went ashore in {section}[{self.disembarked[uid]}]: a unit that "
+                                 f"disembarks moves no further that phase")
+            elif not any(uid in a for a in aboard.values()):
+                boarding.append((path, u))
         if sea:
-            for u in units:
-                if not u.type.is_ship and sim.carrier[u.id] is None and u.id not in loaded:
-                    self.error(self.unit_path(base, mv, u.id), f"{u.id} is not aboard a ship: it cannot go to sea "
-                                                               f"with {ships[0].id}", "add it to load:")
-            if mv.path:
-                for s in ships:
-                    if s.type is UnitType.FLEET and not any(sim.units[c].type is UnitType.ROWERS
-                                                            for c in aboard[s.id]):
-                        self.error(self.unit_path(base, mv, s.id),
-                                   f"{s.id} has no Rowers aboard: an unmanned Fleet cannot move (R-UNIT-3)",
-                                   "load a Rowers unit: load: [...]")
+            boarding += [(self.unit_path(base, mv, u.id), u) for u in units
+                         if not u.type.is_ship and sim.carrier[u.id] is None
+                         and all(u is not b for _, b in boarding)]
+        loaded: dict[str, str] = {}
+        if boarding and not m.ship_may_stop(start):
+            self.error(boarding[0][0], f"{start} is {m.terrain[start].name}: units go aboard only where the ships "
+                                       f"are docked or beached (a coastal City, Sandy Coast or Fishing Village hex)")
+        elif boarding:
+            for path, u in sorted(boarding, key=lambda b: _BOARD_ORDER.get(b[1].type, 9)):
+                if u.type is UnitType.ARMY:
+                    aboard[u.id] = []  # an Army aboard a Transport sets its Baggage down
+                ship = next((s for s in ships if self.room(s, aboard[s.id], u)), None)
+                if ship is None:
+                    self.error(path, f"no room for {u.id} aboard {', '.join(s.id for s in ships)}",
+                               "a Fleet carries 1 Rowers and 2 Baggage; a Transport 1 Army (or Rowers) or "
+                               "8 Baggage; Leaders ride free")
+                    continue
+                aboard[ship.id].append(u.id)
+                loaded[u.id] = ship.id
+        for s in ships:
+            if s.type is UnitType.FLEET and not any(sim.units[c].type is UnitType.ROWERS for c in aboard[s.id]):
+                self.error(self.unit_path(base, mv, s.id),
+                           f"{s.id} has no Rowers aboard: an unmanned Fleet cannot move (R-UNIT-3)",
+                           "take a Rowers unit aboard with load:")
         movers = self.movers(units, sea, base)
         if movers is None:
             return
-        allowance, why = self.allowance(movers, units, aboard, mv, base, sea)
-        # the path
-        prev, cost, short = start, 0, False
+        everyone = set(ids) | set(loaded)
+        for uid in list(everyone):
+            everyone |= set(sim.cargo(uid))
+        captures = any(sim.units[u].type in (UnitType.ARMY, UnitType.ROWERS) for u in everyone) or \
+            any(s.type is UnitType.FLEET for s in ships)
+        allowance, why = self.allowance(movers, units, aboard, mv, base, sea, everyone)
+        # the path: every problem of each hex; with partial: true the move stops before the first one
+        prev, cost = start, 0
         path_ok = True
         for k, h in enumerate(mv.path):
             p = base + ("path", k)
-            if h not in m.terrain:
-                self.error(p, f"{h} is not a hex of this map", self.map_size_hint())
-                path_ok = False
-                break
-            if h == prev:
-                self.error(p, f"{h} is where the units already are; the path lists the hexes entered")
-                continue
-            if not m.adjacent(prev, h):
-                self.error(p, f"{h} is not next to {prev}", self.neighbours_hint(prev))
-                path_ok = False
-            t = m.terrain[h]
-            if sea and not m.ship_may_enter(h):
-                self.error(p, f"{h} is {t.name}{' (inland)' if t.ships in ('dock', 'beach') else ''}: "
-                              f"ships enter only {SHIP_HEXES}")
-                path_ok = False
-            elif not sea and not t.land:
-                self.error(p, f"{h} is Water: land units cannot enter the sea",
-                           "carry them aboard a Transport (Armies) or Fleet (Rowers) with load:")
-                path_ok = False
-            elif not t.passable:
-                self.error(p, f"{h} is {t.name}: impassable")
-                path_ok = False
-            cost += t.move_cost or 0
-            if cost > allowance and not short:
-                short = True
-                msg = (f"out of movement points: reaching {h} costs {cost}; the "
-                       f"{'ships have' if sea else 'stack has'} {allowance} ({why})")
-                if mv.partial:
-                    self.warn(p, msg, f"with partial: true the move stops at {prev}")
+            problems, cost = self.step(section, prev, h, sea, cost, allowance, why, captures)
+            stops = [x for x in problems if x[0] == ERROR or self.blocks([x])]
+            if mv.partial and stops:
+                sev, msg, hint = stops[0]
+                if k == 0:
+                    self.add(sev, p, f"{msg}; the stack cannot move at all", hint)
+                    path_ok = sev != ERROR
                 else:
-                    self.error(p, msg, f"{self.costly_terrain()}; or write partial: true to go as far as possible")
-            self.check_entry(section, p, h, mv.partial)
+                    self.warn(p, msg, f"with partial: true the move stops at {prev}")
+                break
+            for sev, msg, hint in problems:
+                self.add(sev, p, msg, hint)
+                path_ok = path_ok and sev != ERROR
+            if h not in self.map.terrain:
+                break
             prev = h
         end = prev
-        for u in movers:
-            self.spent[u.id] = self.spent.get(u.id, 0) + cost
         if not mv.path and not mv.load and not mv.unload:
             self.warn(base, "this move has no path, load or unload: it does nothing")
         # unload in the last hex
@@ -883,45 +923,49 @@ class RuleCheck:
             u = self.unit(path, uid)
             if u is None:
                 continue
-            if not any(uid in a for a in aboard.values()):
-                self.error(path, f"{uid} is not aboard the moving ships"
-                           + (f" ({', '.join(aboard)})" if aboard else ""))
+            carrier = loaded.get(uid) or sim.carrier[uid]
+            if carrier not in everyone:
+                self.error(path, f"{uid} is not carried by this move, so it cannot be unloaded")
                 continue
-            if path_ok and not m.ship_may_stop(end):
-                self.error(path, f"{end} is {m.terrain[end].name}: units go ashore only where ships dock or beach "
-                                 f"(a coastal City, Sandy Coast or Fishing Village hex)")
+            if not sea and u.type is not UnitType.BAGGAGE:
+                self.error(path, f"{uid} is not aboard a ship")
+                continue
+            if sea and path_ok and not m.ship_may_stop(end):
+                sev = WARNING if mv.partial else ERROR
+                self.add(sev, path, f"{end} is {m.terrain[end].name}: units go ashore only where ships dock or "
+                                    f"beach (a coastal City, Sandy Coast or Fishing Village hex)")
                 continue
             unloaded.append(uid)
         # stacking at the end (R-UNIT-2)
         if path_ok and (mv.path or unloaded):
-            moving = set(ids) | {c for a in aboard.values() for c in a}
             if sea:
                 n = sum(s.value for s in ships) + sum(sim.units[u].value for u in unloaded
                                                        if sim.units[u].type.counts_for_stacking)
             else:
                 n = sum(u.value for u in units if u.type.counts_for_stacking)
-            have = sim.stack(end, skip=moving)
+            have = sim.stack(end, skip=everyone)
             limit = board.stack_limit(m, end)
             if have + n > limit:
                 last = base + (("path", len(mv.path) - 1) if mv.path else ("unload",))
-                self.error(last, f"{have + n} of your Armies, Fleets and Transports would stand in {end} "
-                                 f"({m.terrain[end].name}); the stacking limit there is {limit}",
-                           "Leaders, Baggage and units aboard ships do not count")
+                self.add(WARNING if mv.partial else ERROR, last,
+                         f"{have + n} of your Armies, Fleets and Transports would stand in {end} "
+                         f"({m.terrain[end].name}); the stacking limit there is {limit}",
+                         "Leaders, Baggage and units aboard ships do not count")
         if sea and section == "second_move" and mv.path and path_ok and not m.ship_may_stop(end):
             self.warn(base + ("path", len(mv.path) - 1),
                       f"the ships end the turn at sea in {end}: each makes a navigation roll (5-6 sinks it)",
                       "end in a coastal City, Sandy Coast or Fishing Village hex (R-PH-SECOND)")
-        # where the orders leave the units
-        for uid in set(ids) | {c for a in aboard.values() for c in a}:
+        # where the orders leave the units (an order with an error is skipped whole, R-TURN-4)
+        if any(f.severity == ERROR for f in self.findings[first:]):
+            return
+        for uid in everyone:
             sim.hex[uid] = end
-        for sid, cargo in aboard.items():
-            for c in cargo:
-                if c in loaded:
-                    sim.carrier[c] = sid
+        for uid, sid in loaded.items():
+            sim.carrier[uid] = sid
         for uid in unloaded:
             sim.carrier[uid] = None
             self.disembarked[uid] = i
-        for uid in ids:
+        for uid in everyone:
             self.moved.setdefault(uid, i)
 
     def unit_path(self, base: tuple, mv, uid: str) -> tuple:
@@ -967,40 +1011,42 @@ class RuleCheck:
         return fighters or [u for u in free if u.type is UnitType.LEADER] or None
 
     def allowance(self, movers: list[Unit], units: list[Unit], aboard: dict[str, list[str]], mv: Move,
-                  base: tuple, sea: bool) -> tuple[int, str]:
-        """Movement points of the move (R-PH-MOVE): the least of its movers', with bonuses, minus points
-        already spent this phase."""
+                  base: tuple, sea: bool, everyone: set[str]) -> tuple[int, str]:
+        """Movement points of the move (R-PH-MOVE): the least of its movers', each base + movement effects
+        (traits, the skills of leaders moving with it, the move's cards and the movement cards of ``cards``
+        naming one of its units)."""
         st, tb = self.state, self.tables
         traits = player_effects(st, tb, self.me, "movement")
-        leaders = [u for u in units if u.type is UnitType.LEADER]
-        leaders += [self.sim.units[c] for a in aboard.values() for c in a if self.sim.units[c].type is UnitType.LEADER]
-        leaders = [u for u in leaders if u.id in st.units]
+        leaders = [self.sim.units[u] for u in sorted(everyone) if self.sim.units[u].type is UnitType.LEADER
+                   and u in st.units]
         skills = list(skill_effects(tb, leaders, "movement"))
-        cards: list[tuple[str, dict]] = []
+        uses: list[tuple[tuple, CardUse]] = []
         for k, use in enumerate(mv.cards):
             cpath = base + ("cards", k)
             self.check_card(cpath, use, "move")
+            uses.append((cpath, use))
+        for k, use in self.move_cards:
+            if use.target in everyone and k not in self.move_cards_used:
+                self.move_cards_used[k] = base
+                uses.append((("cards", k), use))
+        end = mv.path[-1] if mv.path and mv.path[-1] in self.map.terrain else self.sim.hex[units[0].id]
+        cards: list[tuple[str, dict]] = []
+        for cpath, use in uses:
             card = tb.cards[use.card]
             if card.timing.get("phase") != "move":
                 continue
             for e in card.effects:
                 if e["kind"] != "movement":
                     continue
-                if e.get("condition") == "aid_of_city" and not self.aids_city(mv):
-                    self.warn(cpath, f"{card.name} gives its bonus only to a stack that ends in or next to a "
-                                     f"city of yours under siege; none is there now")
+                if e.get("condition") == "aid_of_city" and not self.aids_city(end):
+                    self.add(self.later, cpath, f"{card.name} needs a stack that ends its move in or next to a "
+                                                f"city of yours under siege; there is none now, so the move fails")
                     continue
                 cards.append((card.name, e))
         best: tuple[int, str] | None = None
         for u in movers:
-            if u.type is UnitType.FLEET:
-                pts, why = 10, ["Fleet 10"]
-            elif u.type is UnitType.TRANSPORT:
-                pts, why = 8, ["Transport 8"]
-            elif u.type is UnitType.LEADER:
-                pts, why = 6, ["Leaders alone 6"]
-            else:
-                pts, why = 4, [f"{u.type.value.capitalize()} 4"]
+            pts = _BASE_MP.get(u.type, 4)
+            why = [f"{'Leaders alone' if u.type is UnitType.LEADER else u.type.value.capitalize()} {pts}"]
             for src, e in traits + skills:
                 if unit_matches(e, u):
                     pts += int(e.get("value", 0))
@@ -1009,20 +1055,16 @@ class RuleCheck:
                 if unit_matches(e, u):
                     pts += int(e.get("value", 0))
                     why.append(f"{name} +{e.get('value')}")
-            pts -= self.spent.get(u.id, 0)
-            if self.spent.get(u.id):
-                why.append(f"{self.spent[u.id]} spent earlier this phase")
             if best is None or pts < best[0]:
                 best = (pts, ", ".join(why))
         return best if best is not None else (0, "")
 
-    def aids_city(self, mv: Move) -> bool:
-        if not mv.path or mv.path[-1] not in self.map.terrain:
-            return False
-        end = mv.path[-1]
-        for cid in self.state.controlled_cities(self.me):
-            h = self.map.cities[cid].hex
-            if (h == end or self.map.adjacent(h, end)) and board.under_siege(self.state, self.map, cid):
+    def aids_city(self, end: str) -> bool:
+        """Relieving Force: the stack ends in or next to a city of the player's that is under siege."""
+        for h in (end, *self.map.neighbours[end]):
+            city = self.map.city_at.get(h)
+            if city and self.state.cities[city.id].controller == self.me and \
+                    board.under_siege(self.state, self.map, city.id):
                 return True
         return False
 
@@ -1033,7 +1075,42 @@ class RuleCheck:
     def map_terrain_types(self):
         return sorted({t.id: t for t in self.map.terrain.values()}.values(), key=lambda t: t.id)
 
-    def check_entry(self, section: str, p: tuple, h: str, partial: bool = False) -> None:
+    def card_name(self, cid: str) -> str:
+        return self.tables.cards[cid].name if cid in self.tables.cards else cid
+
+    def step(self, section: str, prev: str, h: str, sea: bool, cost: int, allowance: int, why: str,
+             captures: bool) -> tuple[list[tuple[str, str, str | None]], int]:
+        """The problems of entering ``h`` from ``prev`` (R-PH-MOVE), and the points spent once there."""
+        m, out = self.map, []
+        if h not in m.terrain:
+            return [(ERROR, f"{h} is not a hex of this map", self.map_size_hint())], cost
+        if h == prev:
+            return [(ERROR, f"{h} is where the units already are; the path lists the hexes entered", None)], cost
+        if not m.adjacent(prev, h):
+            out.append((ERROR, f"{h} is not next to {prev}", self.neighbours_hint(prev)))
+        t = m.terrain[h]
+        if sea and not m.ship_may_enter(h):
+            out.append((ERROR, f"{h} is {t.name}{' (inland)' if t.ships in ('dock', 'beach') else ''}: ships enter "
+                               f"only {SHIP_HEXES}", None))
+        elif not sea and not t.land:
+            out.append((ERROR, f"{h} is Water: land units cannot enter the sea",
+                        "carry them aboard a Transport (Armies) or Fleet (Rowers) with load:"))
+        elif not t.passable:
+            out.append((ERROR, f"{h} is {t.name}: impassable", None))
+        cost += t.move_cost or 0
+        if cost > allowance and cost - (t.move_cost or 0) <= allowance:
+            out.append((ERROR, f"out of movement points: reaching {h} costs {cost}; the "
+                               f"{'ships have' if sea else 'stack has'} {allowance} ({why})",
+                        f"{self.costly_terrain()}; or write partial: true to go as far as possible"))
+        out += self.entry(section, h, captures)
+        return out, cost
+
+    @staticmethod
+    def blocks(problems: list[tuple[str, str, str | None]]) -> bool:
+        """Does a warning mean the hex may not be entered as things stand now?"""
+        return any("may not enter" in msg for _, msg, _ in problems)
+
+    def entry(self, section: str, h: str, captures: bool) -> list[tuple[str, str, str | None]]:
         """R-PH-MOVE: no entry into enemy or neutral cities or hexes holding enemy fighting units."""
         st, m = self.state, self.map
         city = m.city_at.get(h)
@@ -1043,22 +1120,20 @@ class RuleCheck:
                 what = "a neutral city" if ctl is None else f"a city of {st.players[ctl].name}" \
                     if ctl in st.players else "not your city"
                 if city.id in self.gains or (section == "second_move" and h in self.land_targets):
-                    self.warn(p, f"{h} is {city.name}, {what}: your units may enter it only if you win it first",
-                              "by diplomacy, a card or the land battle before this move")
-                elif partial:
-                    self.warn(p, f"{h} is {city.name}, {what}: your units may not enter it (R-PH-MOVE)",
-                              "with partial: true the move stops before it")
-                else:
-                    self.error(p, f"{h} is {city.name}, {what}: your units may not enter it (R-PH-MOVE)",
-                               "capture it in a land battle or win it by diplomacy first")
-                return
+                    return [(WARNING, f"{h} is {city.name}, {what}: your units may enter it only if you win it "
+                                      f"first", "by diplomacy, a card or the land battle before this move")]
+                return [(ERROR, f"{h} is {city.name}, {what}: your units may not enter it (R-PH-MOVE)",
+                         "capture it in a land battle or win it by diplomacy first")]
         if h in self.seen:
-            enemies = board.enemy_combat_units(st, h, self.me)
-            if enemies:
-                sev = WARNING if partial or section == "second_move" and h in self.land_targets else self.later
-                self.add(sev, p, f"{h} holds enemy Armies, Rowers or manned Fleets now: your units may not enter it",
+            if board.enemy_combat_units(st, h, self.me):
+                sev = WARNING if section == "second_move" and h in self.land_targets else self.later
+                return [(sev, f"{h} holds enemy Armies, Rowers or manned Fleets now: your units may not enter it",
                          "attack them in a battle phase first" if sev == ERROR else
-                         "they may have left before your move")
+                         "they may have left before your move")]
+            if not captures and any(u.owner != self.me for u in st.units_at(h)):
+                return [(self.later, f"{h} holds enemy units now, and this move has no Army, Rowers or manned "
+                                     f"Fleet to capture them: it may not enter", None)]
+        return []
 
     # -- battles ------------------------------------------------------------------------------------
     def check_attacks(self, section: str) -> None:
@@ -1067,49 +1142,60 @@ class RuleCheck:
             self.check_attack(section, i, a, used)
 
     def check_attack(self, section: str, i: int, a: Attack, used: dict[str, int]) -> None:
+        """One attack order, as ``pbem.battle.resolve_attack`` carries it out (R-PH-SEA, R-PH-LAND, R-BAT-*)."""
         st, m, sim = self.state, self.map, self.sim
         base = (section, i)
         land = section == "land_battle"
         if self.cannot_move:
-            self.warn(base, f"{self.cannot_move[0].source} was played on you: your units may not move or attack "
-                            f"this turn")
+            self.warn(base, f"{self.card_name(self.cannot_move[0].source)} was played on you: your units may not "
+                            f"move or attack this turn")
         h = a.target
         target_ok = h in m.terrain
         if not target_ok:
             self.error(base + ("target",), f"{h} is not a hex of this map", self.map_size_hint())
-        ids = self.units_list(base + ("units",), a.units)
+        fights = self.fights_on_land if land else self.fights_at_sea
+        ids: list[str] = []
+        for j, x in enumerate(a.units):
+            path = base + ("units", j)
+            if is_hex_id(x):
+                if x not in m.terrain:
+                    self.error(path, f"{x} is not a hex of this map", self.map_size_hint())
+                    continue
+                here = [u for u in sim.at(x) if fights(u)]
+                if not here:
+                    self.error(path, f"you have no units in {x} that can fight a {'land' if land else 'sea'} "
+                                     f"battle")
+                ids += [u for u in here if u not in ids]
+            elif x in ids:
+                self.warn(path, f"{x} is named twice")
+            elif self.unit(path, x) is not None:
+                ids.append(x)
         for uid in ids:
             u = sim.units[uid]
             upath = self.unit_path(base, a, uid)
             if uid in used:
-                self.error(upath, f"{uid} already attacks in {section}[{used[uid]}]")
+                self.error(upath, f"{uid} already attacks in {section}[{used[uid]}]: a unit attacks once a phase")
                 continue
             used[uid] = i
-            if u.type is UnitType.LEADER:
-                continue  # leaders go with the attackers and add their skills
             carrier = sim.carrier[uid]
-            if land:
-                if u.type not in (UnitType.ARMY, UnitType.ROWERS) or carrier is not None:
+            if u.type is UnitType.LEADER:
+                self.error(upath, f"{uid} is a Leader: leaders do not fight, so the attack would fail",
+                           "leave it out: the leaders in the attacking hexes add their skills anyway")
+                continue
+            if not fights(uid):
+                if land:
                     what = f"aboard {carrier}" if carrier else a_unit(u.type)
                     self.error(upath, f"{uid} is {what}: only Armies and Rowers on land attack in a land battle",
                                "ships attack in sea_battle")
-                    continue
-            else:
-                if u.type is UnitType.FLEET:
-                    if not any(sim.units[c].type is UnitType.ROWERS for c in sim.cargo(uid)):
-                        self.error(upath, f"{uid} has no Rowers aboard: an unmanned Fleet cannot fight (R-UNIT-3)")
-                        continue
+                elif u.type is UnitType.FLEET:
+                    self.error(upath, f"{uid} has no Rowers aboard: an unmanned Fleet cannot fight (R-UNIT-3)")
                 elif u.type is UnitType.TRANSPORT:
-                    if not any(sim.units[c].type is UnitType.ARMY for c in sim.cargo(uid)):
-                        self.error(upath, f"{uid} carries no Army: only Transports with an Army fight in a sea "
-                                          f"battle")
-                        continue
-                elif carrier is not None:
-                    continue  # cargo goes with its ship
+                    self.error(upath, f"{uid} carries no Army: only Transports with an Army fight in a sea battle")
                 else:
-                    self.error(upath, f"{uid} is {a_unit(u.type)}: only manned Fleets and Transports with an "
-                                      f"Army fight in a sea battle", "Armies and Rowers attack in land_battle")
-                    continue
+                    self.error(upath, f"{uid} is {a_unit(u.type) if not carrier else 'aboard ' + carrier}: only "
+                                      f"manned Fleets and Transports with an Army fight in a sea battle",
+                               "Armies and Rowers attack in land_battle")
+                continue
             if target_ok:
                 here = sim.hex[uid]
                 if here == h:
@@ -1121,52 +1207,106 @@ class RuleCheck:
             return
         t = m.terrain[h]
         city = m.city_at.get(h)
+        foreign = city is not None and st.cities[city.id].controller != self.me
+        tpath = base + ("target",)
         if land:
             self.land_targets.add(h)
             if not t.land:
-                self.error(base + ("target",), f"{h} is Water: land battles are fought on land",
-                           "attack ships at sea in sea_battle")
+                self.error(tpath, f"{h} is Water: land battles are fought on land", "attack ships in sea_battle")
             elif not t.passable:
-                self.error(base + ("target",), f"{h} is {t.name}: nobody can stand there to be attacked")
-            elif city is not None and st.cities[city.id].controller == self.me and not self.enemies_seen(h):
-                self.error(base + ("target",), f"{h} is {city.name}, your own city")
-            elif city is None and h in self.seen and not self.enemies_seen(h):
-                self.add(self.later, base + ("target",), f"there is nothing to attack in {h} now "
-                                                         f"(no enemy units you can see, no city)")
+                self.error(tpath, f"{h} is {t.name}: nobody can stand there to be attacked")
+            elif city is not None and not foreign and not self.enemy_fighters_seen(h):
+                self.error(tpath, f"{h} is {city.name}, your own city")
+            elif not foreign and h in self.seen and not self.enemy_fighters_seen(h):
+                self.add(self.later, tpath, f"there are no enemy Armies or Rowers in {h} now, so the attack "
+                                            f"would fail", "enter the hex in a move to capture undefended units")
+            if foreign:
+                self.cities_attacked.add(city.id)
         else:
             if not m.ship_may_enter(h):
-                self.error(base + ("target",), f"{h} is {t.name}: sea battles are fought in {SHIP_HEXES}")
+                self.error(tpath, f"{h} is {t.name}: sea battles are fought in {SHIP_HEXES}")
             elif h in self.seen and not self.enemy_ships_seen(h):
-                self.add(self.later, base + ("target",), f"there are no enemy ships you can see in {h} now")
-        if (a.plunder or a.destroy) and not land:
-            key = "plunder" if a.plunder else "destroy"
-            self.error(base + (key,), f"{key} belongs to land battles: cities are captured on land")
-        elif a.plunder or a.destroy:
-            key = "plunder" if a.plunder else "destroy"
-            if city is None:
-                self.error(base + (key,), f"{h} is not a city: there is nothing to {key}")
-            elif st.cities[city.id].controller == self.me:
-                self.error(base + (key,), f"you control {city.name}: you cannot {key} your own city")
-            elif a.destroy and not a.plunder:
-                self.error(base + ("destroy",), "destroy needs plunder: true as well: you may destroy only a city "
-                                                "you plunder (R-BAT-4)")
+                self.add(self.later, tpath, f"there are no enemy ships in {h} now, so the attack would fail")
+        for key in ("plunder", "destroy"):
+            if not getattr(a, key):
+                continue
+            if not land:
+                self.warn(base + (key,), f"{key} is ignored in a sea battle: cities are captured on land")
+            elif city is None:
+                self.warn(base + (key,), f"{h} is not a city: {key} is ignored")
+            break
+        attackers = [sim.units[u] for u in ids if sim.units[u].type is not UnitType.LEADER]
         for k, use in enumerate(a.cards):
             cpath = base + ("cards", k)
+            before = len(self.findings)
             self.check_card(cpath, use, section, a)
-            card = self.tables.cards[use.card]
-            for e in card.effects:
-                if e.get("vs") == "city" and city is None:
-                    self.warn(cpath, f"{card.name} counts only in a battle for a city; {h} is not a city")
-                    break
-                if e.get("vs") == "ships" and h in self.seen and not self.enemy_ships_seen(h):
-                    self.warn(cpath, f"{card.name} counts only against Fleets and Transports; you see none in {h}")
-                    break
+            if any(f.severity == ERROR for f in self.findings[before:]):
+                continue
+            why = self.card_does_nothing(self.tables.cards[use.card], land, land and foreign, attackers, h)
+            if why:
+                self.error(cpath, f"{self.tables.cards[use.card].name} does nothing in this battle ({why}), so "
+                                  f"the attack would fail", "leave it out")
+
+    def fights_on_land(self, uid) -> bool:
+        u = self.sim.units[uid] if isinstance(uid, str) else uid
+        uid = u.id
+        return u.type in (UnitType.ARMY, UnitType.ROWERS) and self.sim.carrier[uid] is None
+
+    def fights_at_sea(self, uid) -> bool:
+        u = self.sim.units[uid] if isinstance(uid, str) else uid
+        uid = u.id
+        if self.sim.carrier[uid] is not None:
+            return False
+        cargo = [self.sim.units[c].type for c in self.sim.cargo(uid)]
+        return (u.type is UnitType.FLEET and UnitType.ROWERS in cargo) or \
+            (u.type is UnitType.TRANSPORT and UnitType.ARMY in cargo)
+
+    def card_does_nothing(self, card: Card, land: bool, city: bool, attackers: list[Unit], h: str) -> str | None:
+        """Why a battle card changes nothing for the attacker here (``pbem.battle.card_fits``), else None."""
+        effects = [e for e in card.effects if e["kind"] in ("battle_total", "roll_modifier")]
+        if not effects:
+            return None  # a triggered card (Treasure, Failure)
+        arena = "land" if land else "sea"
+        reasons = []
+        for e in effects:
+            own = e.get("side", "own") == "own"
+            role = "attack" if own else "defense"
+            vs = e.get("vs", "any")
+            if vs == "city" and not city:
+                reasons.append("it counts only in a battle for an enemy or neutral city")
+                continue
+            if vs == "ships" and land:
+                reasons.append("it counts only against ships, in a sea battle")
+                continue
+            if e["kind"] == "battle_total":
+                if e["total"] not in ("battle", role):
+                    reasons.append(f"it adds to the {e['total']} total")
+                    continue
+                if e.get("battle", "any") not in ("any", arena):
+                    reasons.append(f"it counts in {e['battle']} battles only")
+                    continue
+                return None
+            if e["roll"] not in ("battle", "casualty", role):
+                reasons.append(f"it changes {e['roll']} rolls")
+                continue
+            if own and attackers and not any(unit_matches(e, u) for u in attackers):
+                reasons.append(f"none of the attackers is {'a Fleet' if e.get('units') == 'fleet' else 'an Army'}"
+                               if e.get("units") in ("fleet", "army") else "no attacker it acts on")
+                continue
+            return None
+        return reasons[0] if reasons else None
 
     def enemies_seen(self, h: str) -> bool:
         return h in self.seen and any(u.owner != self.me for u in self.state.units_at(h))
 
+    def enemy_fighters_seen(self, h: str) -> bool:
+        return h in self.seen and any(u.owner != self.me and u.owner is not None and u.carried_by is None
+                                      and u.type in (UnitType.ARMY, UnitType.ROWERS)
+                                      for u in self.state.units_at(h))
+
     def enemy_ships_seen(self, h: str) -> bool:
-        return h in self.seen and any(u.owner != self.me and u.type.is_ship for u in self.state.units_at(h))
+        return h in self.seen and any(u.owner != self.me and u.owner is not None and u.type.is_ship
+                                      and u.carried_by is None for u in self.state.units_at(h))
 
     # -- standing orders ----------------------------------------------------------------------------
     def check_standing(self) -> None:

@@ -126,6 +126,39 @@ def signed(n: int) -> str:
     return f"{n:+d}"
 
 
+def mods_text(mods: Any) -> str:
+    """[{"source": "Strategist (ATH-L1)", "value": 1}, ...] -> " +1 Strategist (ATH-L1)" ..."""
+    if not isinstance(mods, list):
+        return ""
+    out = []
+    for m in mods:
+        if isinstance(m, dict) and isinstance(m.get("value"), int):
+            out.append(f" {signed(m['value'])} {m.get('source', '')}".rstrip())
+    return ",".join(out)
+
+
+def side_lines(side: Any, role: str, nm: "Namer", viewer: str | None) -> list[str]:
+    """One side of a battle, from the BATTLE record's ``attack``/``defence`` report: each die and modifier."""
+    if not isinstance(side, dict):
+        return []
+    pid = side.get("player")
+    who = "you" if viewer is not None and pid == viewer else nm.player(pid) if pid else "neutral"
+    lines = [f"{role} ({who}): total {side.get('total')}"]
+    for f in side.get("units") or []:
+        if not isinstance(f, dict):
+            continue
+        where = f" at {f['hex']}" if f.get("hex") else ""
+        lines.append(f"  {f.get('unit')} ({str(f.get('type', '')).replace('_', ' ')}){where}: {f.get('die')} "
+                     f"{f.get('roll')}{mods_text(f.get('modifiers'))} = {f.get('result')}")
+    for b in side.get("bonuses") or []:
+        if isinstance(b, dict):
+            rolls = b.get("rolls")
+            dice = f" {b.get('dice')} {rolls}" if b.get("dice") else ""
+            lines.append(f"  {b.get('source')}:{dice} {signed(b['value']) if isinstance(b.get('value'), int) else ''}"
+                         f" to the total")
+    return lines
+
+
 # -- wording the events ---------------------------------------------------------------------------------
 
 def describe(rec: dict[str, Any], nm: Namer, viewer: str | None) -> str:
@@ -286,23 +319,50 @@ def describe(rec: dict[str, Any], nm: Namer, viewer: str | None) -> str:
         text = f"{who('owner')}: {units()} moved"
         if start:
             text += f" from {start}"
+        end = k("to")
         if path and g("redacted"):
             text += " through " + " ".join(path)
         elif path:
             text += (" via " + " ".join(path[:-1]) if len(path) > 1 else "") + f" to {path[-1]}"
+        elif end:
+            text += f" to {end}"
+        extra = []
+        if g("points") is not None and g("allowance") is not None:
+            extra.append(f"{g('points')} of {g('allowance')} movement points")
+        for key, label in (("loaded", "loaded"), ("unloaded", "unloaded"), ("set_down", "set down"),
+                           ("captured", "captured"), ("unload_skipped", "not unloaded")):
+            if g(key):
+                extra.append(f"{label} {nm.value(key, g(key))}")
+        if g("cards"):
+            extra.append("cards " + ", ".join(nm.card(c["card"]) if isinstance(c, dict) and "card" in c
+                                              else nm.value("card", c) for c in g("cards")))
+        if g("stopped"):
+            extra.append(f"stopped: {g('stopped')}")
+        if extra:
+            text += " (" + "; ".join(extra) + ")"
+        used.update({"section", "index", "movers", "points", "allowance", "allowances", "bonuses", "loaded",
+                     "set_down", "unloaded", "unload_skipped", "captured", "cards", "stopped"})
     elif kind == "captured":
-        text = f"{units()} captured"
+        text = f"{units()}{' (' + g('type') + ')' if g('type') else ''} captured"
+        if g("owner"):
+            text += f" from {who('owner')}"
         if g("by"):
             text += f" by {who('by')}"
         if g("hex"):
             text += f" at {nm.place(k('hex'))}"
+        k("type", "how")
     elif kind == "navigation":
-        text = f"Navigation roll for {units()}: {k('roll')}"
-        k("result")
+        text = (f"Navigation roll for {units()}: {k('roll')}{mods_text(g('modifiers'))}"
+                f"{' = ' + str(g('total')) if g('total') is not None else ''}"
+                f"{': sunk' if g('sunk') else ': afloat' if 'sunk' in rec else ''}")
+        k("result", "modifiers", "total", "sunk", "hex", "who", "cause")
     elif kind == "sunk":
         text = f"{units()} sank"
         if g("hex"):
             text += f" at {nm.place(k('hex'))}"
+        if g("lost"):
+            text += f", with {', '.join(k('lost'))}"
+        k("who", "cause")
     elif kind == "battle":
         target = k("target", "hex")
         text = f"Battle at {nm.place(target) if isinstance(target, str) else target}"
@@ -327,13 +387,28 @@ def describe(rec: dict[str, Any], nm: Namer, viewer: str | None) -> str:
             text += f"; {who('winner')} won"
         elif "winner" in rec:
             used.add("winner")
+            if g("won_by"):
+                text += f"; the {g('won_by')} won"
+        if g("tie"):
+            text += " (a tie goes to the defender)"
+        if g("battle") == "revolt":
+            text = "Revolt: " + text
+        used.update({"attack", "defence", "cards", "won_by", "tie", "battle", "city", "section", "index", "rebels",
+                     "note"})
     elif kind in ("order_done", "order_failed"):
         idx = k("index")
         text = f"{SECTION_TITLES.get(k('section'), g('section'))}{' #' + str(idx + 1) if isinstance(idx, int) else ''}"
         text = f"Order {text}: " + ("done" if kind == "order_done" else f"FAILED: {k('reason')}")
     elif kind == "casualty":
-        text = f"Casualty roll for {units()}: {k('result')}"
-        k("roll")
+        text = (f"Casualty roll for {units()}: {k('roll')}{mods_text(g('modifiers'))}"
+                f"{' = ' + str(g('total')) if g('total') is not None and g('modifiers') else ''}: {k('result')}")
+        if g("to"):
+            text += f" to {k('to')}"
+        if g("lost"):
+            text += f", with {', '.join(x for x in k('lost') if x != g('unit'))}" if len(g("lost")) > 1 else ""
+        if g("reason"):
+            text += f" ({k('reason')})"
+        k("modifiers", "total", "owner", "hex", "lost", "reason")
     elif kind == "retreat":
         text = f"{units()} retreated"
         if g("from"):
@@ -341,21 +416,48 @@ def describe(rec: dict[str, Any], nm: Namer, viewer: str | None) -> str:
         if g("to"):
             text += f" to {k('to')}"
     elif kind == "city_taken":
-        text = f"{who('by', 'who', 'attacker')} took {nm.city(k('city'))}; it is hostile"
+        text = f"{who('by', 'who', 'attacker')} took {nm.city(k('city'))}"
+        if g("from"):
+            text += f" from {who('from')}"
+        text += "; it is hostile"
+        k("hex", "unit_from", "home_of")
+        if g("unit"):
+            text += f" ({k('unit')} moved in)"
     elif kind == "plunder":
         text = f"{who('by', 'who')} plundered {nm.city(k('city'))}"
         if g("gold") is not None:
             text += f" for {k('gold')} gold"
+        if g("rolls"):
+            text += f" (3D6: {', '.join(str(x) for x in k('rolls'))})"
         if g("razed") is not None:
-            text += f" ({k('razed')} razed counters)"
+            text += f"; {k('razed')} razed counters"
     elif kind == "destroyed":
         text = f"{nm.city(k('city'))} was destroyed" if g("city") else f"{units()} destroyed"
+        if g("cause"):
+            text += f" ({nm.source(k('cause'))})"
+        if g("lost") and len(g("lost")) > 1:
+            text += f", with {', '.join(x for x in k('lost') if x != g('unit'))}"
+        k("by", "razed", "hex", "who", "lost")
     elif kind == "eliminated":
         text = f"{who('who')} {'are' if g('who', g('player')) != viewer else 'are'} out of the game"
     elif kind == "victory":
-        text = f"{who('winner', 'who')} win the game"
+        text = f"{who('winner', 'who')} won the game" if g("winner") else "The game is over"
+        if g("reason"):
+            text += f" ({k('reason')})"
+        k("standings")
     elif kind == "leader_fate":
-        text = f"Captured leader {k('name') or ''} {k('fate', 'result') or ''}".replace("  ", " ").strip()
+        name = k("name") or g("leader") or "a leader"
+        text = f"Captured leader {name}"
+        if g("owner"):
+            text += f" of {who('owner')}"
+        text += f": {k('fate', 'result') or 'fate unknown'}"
+        if g("fate") == "ransomed" and g("paid") is not None:
+            text += f" for {k('paid')} gold (asked {k('asked')})"
+        if g("returns_to"):
+            text += f", back at {k('returns_to')}"
+        if g("reason"):
+            text += f" ({k('reason')})"
+        k("leader", "captor", "hex", "asked", "paid")
     else:
         text = kind.replace("_", " ").capitalize()
     rest = [(key, v) for key, v in rec.items()
@@ -537,20 +639,26 @@ def build_context(camp_name: str, turn: int, game_map: GameMap, tables: Tables, 
     # battles seen whole: the battle and everything in its zone, dice included
     ctx["battles"] = []
     for b in v["battles"]:
+        rec = b["battle"]
+        shown = shown_in_sides(rec)
         lines = []
         for en in entries(b["records"]):
             for d in en.dice:
-                lines.append({"dice": True, "text": describe_roll(d, nm)})
-            if en.event is not None and en.event is not b["battle"]:
+                if not _take(shown, d):
+                    lines.append({"dice": True, "text": describe_roll(d, nm)})
+            if en.event is rec:
+                for role, key in (("Attack", "attack"), ("Defence", "defence")):
+                    lines += [{"dice": False, "text": t} for t in side_lines(rec.get(key), role, nm, player)]
+                if rec.get("winner") or rec.get("won_by"):
+                    won = rec.get("winner")
+                    lines.append({"dice": False, "text": "Won by " + (
+                        "you" if won == player and player else nm.player(won) if won else f"the {rec['won_by']}")})
+            elif en.event is not None:
                 lines.append({"dice": False, "text": describe(en.event, nm, player)})
-            elif en.event is b["battle"]:
-                lines.append({"dice": False, "text": "The battle is decided" + (
-                    f": {'you' if b['battle'].get('winner') == player else nm.player(b['battle']['winner'])} won"
-                    if b["battle"].get("winner") else "")})
-        bp = b["battle"].get("player")
-        ctx["battles"].append({"title": describe(b["battle"], nm, player),
+        bp = rec.get("player")
+        ctx["battles"].append({"title": describe(rec, nm, player),
                                "when": f"{'your' if bp == player and player else possessive(nm.player(bp))} "
-                                       f"{PHASE_TITLES.get(b['battle'].get('phase'), b['battle'].get('phase'))} phase",
+                                       f"{PHASE_TITLES.get(rec.get('phase'), rec.get('phase'))} phase",
                                "lines": lines})
     # diplomacy rolls (own and those on the player's cities) with their dice
     ctx["diplomacy"] = []
@@ -610,6 +718,35 @@ def build_context(camp_name: str, turn: int, game_map: GameMap, tables: Tables, 
                         for r in records if is_roll(r)]
     ctx["_view"] = v
     return ctx
+
+
+def shown_in_sides(battle: dict[str, Any]) -> list[tuple[str, int, Any]]:
+    """The dice a BATTLE record's side reports show already: (die, result, unit or bonus source)."""
+    out = []
+    for key in ("attack", "defence"):
+        side = battle.get(key)
+        if not isinstance(side, dict):
+            continue
+        for f in side.get("units") or []:
+            if isinstance(f, dict):
+                out.append((f.get("die"), f.get("roll"), ("unit", f.get("unit"))))
+        for bonus in side.get("bonuses") or []:
+            if isinstance(bonus, dict):
+                for r in bonus.get("rolls") or []:
+                    out.append((None, r, ("purpose", f"{bonus.get('source')}: battle total")))
+    return out
+
+
+def _take(shown: list[tuple[str, int, Any]], roll_rec: dict[str, Any]) -> bool:
+    """Remove and report the entry of ``shown`` that this die record is, if any."""
+    r = roll_rec["roll"]
+    for i, (die, result, (kind, what)) in enumerate(shown):
+        if result != r.get("result") or (die is not None and die != r.get("die")):
+            continue
+        if (kind == "unit" and r.get("unit") == what) or (kind == "purpose" and r.get("purpose") == what):
+            del shown[i]
+            return True
+    return False
 
 
 def _turn_of(rec: dict[str, Any], pid: str) -> bool:

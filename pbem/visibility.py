@@ -23,7 +23,8 @@ Events (``events_for``) a player may know, in log order, each either whole or re
 1. a record with ``private_to`` (a player id or a list of them) is shown only to those players;
 2. whole: the player's own events; events naming the player, one of their units or a city they controlled
    during the turn (a card played on them, a diplomacy roll on their city, a unit of theirs captured);
-   everything in a battle they took part in -- with the dice rolled for each of these;
+   everything in a battle they took part in -- with the dice rolled for each of these.  A city is theirs
+   while they hold it: the log's control changes are followed record by record;
 3. redacted (no dice, no amounts, no unit ids -- units become counts by type): public events (city control
    changes, revolts, razed counters, cards played, players out, victory, NMRs) and events in a hex the player
    could see this turn (moves, battles, casualties, recruits);
@@ -204,7 +205,8 @@ class _Knowledge:
         self.player = player
         self.game_map = game_map
         self.seen: set[str] = set()
-        self.mine: set[str] = {player}
+        self.mine: set[str] = {player}  # the player and their units' ids
+        self.cities: set[str] = set()  # the cities they hold (events_for narrows it record by record)
         self.unit_types: dict[str, str] = {}
         self.leader_names: dict[str, str] = {}
         self.prefix: str | None = None  # the player's unit id prefix: "ATH-" (units made and lost in the turn)
@@ -214,7 +216,7 @@ class _Knowledge:
             if game_map is not None:
                 self.seen |= sight(s, game_map, player)
             self.mine |= {u.id for u in s.units.values() if u.owner == player}
-            self.mine |= set(s.controlled_cities(player))
+            self.cities |= set(s.controlled_cities(player))
             for u in s.units.values():
                 self.unit_types[u.id] = u.type.value
                 if u.name:
@@ -223,7 +225,7 @@ class _Knowledge:
     def touches(self, rec: dict[str, Any]) -> bool:
         """Does the record name the player, one of their units or one of their cities?"""
         found = _strings(rec)
-        if found & self.mine:
+        if found & (self.mine | self.cities):
             return True
         return self.prefix is not None and any(UNIT_ID.match(x) and x.startswith(self.prefix) for x in found)
 
@@ -286,7 +288,8 @@ def _private_to(rec: dict[str, Any]) -> set[str] | None:
 def _battle_zones(records: Sequence[dict[str, Any]]) -> dict[int, int]:
     """Index of each record that belongs to a battle -> index of that BATTLE record.
 
-    A record with a ``battle`` key (the seq of its BATTLE record) says so itself.  Otherwise a battle's zone is
+    A record with an integer ``battle`` key (the seq of its BATTLE record) says so itself (a string there is the
+    kind of battle).  Otherwise a battle's zone is
     what its attack order caused: from the record after the last order result, battle zone or phase change, to
     the BATTLE event, then the dice and follow-ups (casualties, retreats, the city taken, cards, ...) after it,
     up to the next order result (included) or the next event of another kind.
@@ -306,7 +309,7 @@ def _battle_zones(records: Sequence[dict[str, Any]]) -> dict[int, int]:
         if kind == "battle":
             b = i
             for j in range(start, i + 1):
-                if "battle" not in records[j]:
+                if not isinstance(records[j].get("battle"), int):  # "battle": "land" is a battle's kind
                     zones[j] = b
             j = i + 1
             while j < n and (records[j].get("player"), records[j].get("phase")) == frame:
@@ -412,7 +415,10 @@ def events_for(records: Sequence[dict[str, Any]], player: str | None, game_map: 
                 c["in_battle"] = records[zones[i]].get("seq")
             out.append(c)
         return out
-    know = _Knowledge(player, game_map, list(states))
+    states = list(states)
+    know = _Knowledge(player, game_map, states)
+    # the cities the player holds as each record happens: the state before the turn, then the log's changes
+    held = set(states[0].controlled_cities(player)) if len(states) > 1 else None
     # which battles the player took part in: they are named in the battle or in what followed it
     fought: set[int] = set()
     for i, b in zones.items():
@@ -423,9 +429,13 @@ def events_for(records: Sequence[dict[str, Any]], player: str | None, game_map: 
     for i, r in enumerate(records):
         if "event" not in r:
             continue
+        kind = r["event"]
+        if held is not None:
+            know.cities = set(held)
+            _track_control(held, r, player)
+            know.cities |= held  # the record concerns the city if the player held it before or after it
         if not _allowed(r, player):
             continue
-        kind = r["event"]
         if zones.get(i) in fought:
             decisions[i] = "whole"
         elif r.get("player") == player:
@@ -462,6 +472,25 @@ def events_for(records: Sequence[dict[str, Any]], player: str | None, game_map: 
         elif d == "redacted":
             out.append(_redact(r, know))
     return out
+
+
+def _track_control(held: set[str], rec: dict[str, Any], player: str) -> None:
+    """Follow the control changes of the log (CONTROL, CITY_TAKEN, NEUTRALISED) for one player's cities."""
+    kind, city = rec.get("event"), rec.get("city")
+    if not isinstance(city, str):
+        return
+    if kind == "control":
+        new = rec.get("who") or rec.get("controller") or rec.get("player")
+    elif kind == "city_taken":
+        new = rec.get("by") or rec.get("player")
+    elif kind == "neutralised":
+        new = None
+    else:
+        return
+    if new == player:
+        held.add(city)
+    else:
+        held.discard(city)
 
 
 def _allowed(rec: dict[str, Any], player: str) -> bool:

@@ -487,3 +487,25 @@ def test_R_PH_SECOND_no_navigation_roll_after_first_move():
     t = add(s, "athens", "transport", "0401")
     run_phase("first_move", s, "athens", dice=[])
     assert t.id in s.units
+
+
+def test_R_PH_MOVE_movement_card_in_orders_cards_names_the_stack_by_hex():
+    s = make_state()
+    give(s, "athens", "forced_march")
+    a = add(s, "athens", "army", "0302")
+    path = ["0402", "0503", "0504", "0404", "0405", "0306"]
+    o = orders("athens", cards=[{"card": "forced_march", "target": "0302"}],
+               first_move=[{"units": [a.id], "path": path}])
+    run_phase("first_move", s, "athens", orders=o)
+    assert a.hex == "0306"
+
+
+def test_R_PH_MOVE_unused_movement_card_in_orders_cards_is_reported_and_kept():
+    s = make_state()
+    give(s, "athens", "forced_march")
+    a = add(s, "athens", "army", "0302")
+    o = orders("athens", cards=[{"card": "forced_march", "target": a.id}])
+    ctx = run_phase("second_move", s, "athens", orders=o)
+    [f] = failed(ctx)
+    assert f["section"] == "cards" and "no move of the stack" in f["reason"]
+    assert "forced_march" in s.players["athens"].hand

@@ -5,7 +5,7 @@ stacks, sometimes loading or unloading, sometimes ``partial``, sometimes with a 
 attacks (their Armies and Fleets against neighbouring hexes, with cards from the hand).  ``run_turn`` checks
 the invariants after every phase (``pbem.invariants``); ``check_board`` adds the movement and battle ones:
 no hex holds combat units of two sides, cargo is within its carrier's capacity, units stand where their type
-may stand, and no city changes hands except through a land battle.
+may stand, and no city changes hands except in a land battle or by diplomacy (revolts and control).
 """
 from __future__ import annotations
 
@@ -98,7 +98,7 @@ def random_orders(rng, s, pid, turn):
     hand = list(s.players[pid].hand)
     goals = sorted({u.hex for u in s.units.values() if u.owner != pid}
                    | {c.hex for cid, c in TINY.cities.items() if s.cities[cid].controller != pid})
-    sections = {"first_move": [], "second_move": [], "sea_battle": [], "land_battle": []}
+    sections: dict = {"first_move": [], "second_move": [], "sea_battle": [], "land_battle": []}
     for section in ("first_move", "second_move"):
         for h in rng.sample(stacks, k=min(len(stacks), rng.randint(0, 3))):
             here = [u for u in s.units_at(h) if u.owner == pid]
@@ -150,6 +150,9 @@ def random_orders(rng, s, pid, turn):
                 atk["plunder"] = True
                 atk["destroy"] = rng.random() < 0.3
             sections[section].append(atk)
+    minors = [cid for cid, c in TINY.cities.items() if not c.is_city_state]
+    if rng.random() < 0.7:  # diplomacy rolls make enemy cities revolt: revolt_battle in the real pipeline
+        sections["diplomacy"] = rng.sample(minors, k=rng.randint(1, len(minors)))
     standing = {"captured_leaders": rng.choice(["ransom", "execute"])}
     if battle_cards:
         standing["defence_cards"] = [{"card": c, "if_needed": rng.random() < 0.5} for c in battle_cards[:2]]
@@ -199,7 +202,7 @@ def test_R_PH_MOVE_R_BAT_random_turns_keep_invariants(seed):
         assert_invariants(ctx.state)
         check_board(ctx.state)
         now = {c: city.controller for c, city in ctx.state.cities.items()}
-        if ctx.phase != "land_battle":
+        if ctx.phase not in ("land_battle", "diplomacy"):
             assert now == controllers, f"a city changed hands in {ctx.phase}"
         controllers.update(now)
 

@@ -275,3 +275,15 @@ def test_every_record_is_seen_by_its_own_player(player):
         log.ev(p, "upkeep", "starvation", who=p, roll=4)
     got = events_for(log.records, player, game_map=TINY, states=[world()])
     assert {r["player"] for r in got} == {player} and len(got) == 2
+
+
+def test_a_city_counts_as_the_players_only_while_they_hold_it():
+    before = world()
+    after = world()
+    after.cities["delos"].controller = "athens"
+    log = Log()
+    early = log.ev("troy", "diplomacy", "diplomacy_roll", city="delos", roll=2, total=2, success=False)
+    log.ev("athens", "diplomacy", "control", city="delos", cause="diplomacy")
+    late = log.ev("sparta", "diplomacy", "diplomacy_roll", city="delos", roll=3, total=3, success=False)
+    got = {r["seq"]: r for r in events_for(log.records, "athens", game_map=TINY, states=[before, after])}
+    assert early not in got and late in got and not got[late].get("redacted")

@@ -201,7 +201,7 @@ def move(ctx: "TurnContext", section: str, mv: Move) -> str | None:
     cards: list[tuple[CardUse, int | None]] = [(cu, None) for cu in mv.cards]
     used = ctx.scratch.setdefault("move_cards_used", set())
     for i, cu in enumerate(ctx.my_orders.cards):
-        if i not in used and cu.target in group and _is_movement_card(ctx, cu.card):
+        if i not in used and (cu.target in group or cu.target == start) and _is_movement_card(ctx, cu.card):
             cards.append((cu, i))
     card_fx: list[tuple[str, dict[str, Any]]] = []
     for cu, _ in cards:
