@@ -590,12 +590,15 @@ class RuleCheck:
 
     # -- recruit ------------------------------------------------------------------------------------
     def check_recruit(self) -> None:
+        """R-PH-REC, entry by entry as ``pbem.phases.recruit`` does; an entry with an error recruits nothing."""
         st, m = self.state, self.map
-        me = st.players[self.me]
-        per_city: dict[str, dict[str, Any]] = {}
+        units: dict[str, list[int]] = {}  # city -> recruit entries that recruited a unit
+        baggage: dict[str, int] = {}
+        stack: dict[str, int] = {}  # city -> stacking after the entries so far
         cost = 0
         for i, r in self.p.indexed("recruit"):
             base = ("recruit", i)
+            before = len(self.findings)
             city = self.city(base + ("city",), r.city)
             if city is None:
                 continue
@@ -611,44 +614,47 @@ class RuleCheck:
                 self.error(base + ("city",), f"{city.name} may not recruit: {why}",
                            f"your cities: {', '.join(sorted(st.controlled_cities(self.me)))}")
                 continue
-            slot = per_city.setdefault(city.id, {"units": [], "baggage": 0})
-            dup = False
-            if r.unit is not None:
-                utype = UnitType(r.unit)
-                if utype.is_ship and not m.is_coastal_city(city.id):
+            utype = UnitType(r.unit) if r.unit is not None else None
+            here = stack.setdefault(city.id, board.stack_size(st, city.hex, self.me))
+            if utype is not None:
+                limit = 1 + self.extra_recruits(city.id)
+                done = units.get(city.id, [])
+                if len(done) >= limit:
+                    if limit > 1:
+                        self.error(base + ("unit",), f"{city.name} already recruits {len(done)} units "
+                                                     f"(recruit[{', '.join(map(str, done))}]): its limit is {limit} "
+                                                     f"this turn (1, plus Organization)")
+                    else:
+                        self.error(base + ("unit",), f"{city.name} already recruits a unit (recruit[{done[0]}]): a "
+                                                     f"city recruits one unit per turn")
+                elif utype.is_ship and not m.is_coastal_city(city.id):
                     self.error(base + ("unit",), f"{city.name} is not on the coast: it cannot build a {r.unit}",
                                "Fleets and Transports are built only in coastal cities")
-                slot["units"].append((i, utype))
-                limit = 1 + self.extra_recruits(city.id)
-                if len(slot["units"]) > limit:
-                    dup = True
-                    first = slot["units"][0][0]
-                    self.error(base + ("unit",), f"{city.name} already recruits a unit (recruit[{first}]): a city "
-                                                 f"recruits one unit per turn"
-                               + (" (two with an Organization leader nearby)" if limit > 1 else ""))
+                else:
+                    aboard = utype is UnitType.ROWERS and any(
+                        u.type is UnitType.FLEET and u.owner == self.me and not board.is_manned(st, u)
+                        for u in st.units_at(city.hex))  # new Rowers go aboard an unmanned Fleet there
+                    limit = board.stack_limit(m, city.hex)
+                    if not aboard and here + 1 > limit:
+                        self.error(base + ("unit",), f"{city.name} already holds {here} of your Armies, Fleets and "
+                                                     f"Transports; the stacking limit there is {limit}",
+                                   "move units out in an earlier turn; Baggage does not count")
+            if r.baggage and baggage.get(city.id, 0) + r.baggage > 6:
+                self.error(base + ("baggage",), f"{city.name} recruits {baggage.get(city.id, 0) + r.baggage} "
+                                                f"Baggage this turn; the limit is 6 per city")
+            if any(f.severity == ERROR for f in self.findings[before:]):
+                continue  # skipped whole (R-TURN-4)
+            if utype is not None:
+                units.setdefault(city.id, []).append(i)
                 cost += RECRUIT_COST[utype]
                 uid = self.predict(utype, city.hex)
                 self.predicted[uid] = f"the {r.unit} recruited in {city.name}"
-            if r.baggage:
-                slot["baggage"] += r.baggage
-                if slot["baggage"] > 6:
-                    self.error(base + ("baggage",), f"{city.name} recruits {slot['baggage']} Baggage this turn; "
-                                                    f"the limit is 6 per city")
-                cost += r.baggage * RECRUIT_COST[UnitType.BAGGAGE]
-                for _ in range(r.baggage):
-                    uid = self.predict(UnitType.BAGGAGE, city.hex)
-                    self.predicted[uid] = f"a Baggage recruited in {city.name}"
-            new = sum(1 for _, t in slot["units"] if t.counts_for_stacking)
-            if r.unit == "rowers" and any(u.type is UnitType.FLEET and u.owner == self.me and not board.is_manned(
-                    st, u) for u in st.units_at(city.hex)):
-                new -= 1  # new Rowers go aboard an unmanned Fleet in the city
-            if r.unit is not None and new > 0 and not dup:
-                have = board.stack_size(st, city.hex, self.me)
-                limit = board.stack_limit(m, city.hex)
-                if have + new > limit:
-                    self.error(base + ("unit",), f"{city.name} already holds {have} of your Armies, Fleets and "
-                                                 f"Transports; the stacking limit there is {limit}",
-                               "move units out in an earlier turn; Baggage does not count")
+                stack[city.id] = here + (1 if utype.counts_for_stacking else 0)
+            baggage[city.id] = baggage.get(city.id, 0) + r.baggage
+            cost += r.baggage * RECRUIT_COST[UnitType.BAGGAGE]
+            for _ in range(r.baggage):
+                uid = self.predict(UnitType.BAGGAGE, city.hex)
+                self.predicted[uid] = f"a Baggage recruited in {city.name}"
         if cost:
             self.check_gold(cost)
 
@@ -1142,9 +1148,18 @@ class RuleCheck:
             self.check_attack(section, i, a, used)
 
     def check_attack(self, section: str, i: int, a: Attack, used: dict[str, int]) -> None:
-        """One attack order, as ``pbem.battle.resolve_attack`` carries it out (R-PH-SEA, R-PH-LAND, R-BAT-*)."""
+        """One attack order, as ``pbem.battle.resolve_attack`` carries it out (R-PH-SEA, R-PH-LAND, R-BAT-*).
+        The units of an attack that is carried out attack no more this phase; a failed attack uses nobody."""
+        first = len(self.findings)
+        self.check_attack_order(section, i, a, used)
+        if not any(f.severity == ERROR for f in self.findings[first:]):
+            for uid in self.attackers:
+                used.setdefault(uid, i)
+
+    def check_attack_order(self, section: str, i: int, a: Attack, used: dict[str, int]) -> None:
         st, m, sim = self.state, self.map, self.sim
         base = (section, i)
+        self.attackers: list[str] = []
         land = section == "land_battle"
         if self.cannot_move:
             self.warn(base, f"{self.card_name(self.cannot_move[0].source)} was played on you: your units may not "
@@ -1170,13 +1185,13 @@ class RuleCheck:
                 self.warn(path, f"{x} is named twice")
             elif self.unit(path, x) is not None:
                 ids.append(x)
+        self.attackers = ids
         for uid in ids:
             u = sim.units[uid]
             upath = self.unit_path(base, a, uid)
             if uid in used:
                 self.error(upath, f"{uid} already attacks in {section}[{used[uid]}]: a unit attacks once a phase")
                 continue
-            used[uid] = i
             carrier = sim.carrier[uid]
             if u.type is UnitType.LEADER:
                 self.error(upath, f"{uid} is a Leader: leaders do not fight, so the attack would fail",

@@ -128,6 +128,20 @@ def adjudicate(
 
 
 @app.command()
+def report(
+    campaign_dir: Annotated[Path, typer.Argument(help="The campaign folder.")],
+    turn: Annotated[Optional[int], typer.Option(help="The adjudicated game turn (default: the last one).")] = None,
+    player: Annotated[Optional[str], typer.Option("--player", "-p",
+                                                  help="One player (or 'moderator'); default: everyone and the moderator.")] = None,
+) -> None:
+    """Write the turn reports: report.html, report.txt, map.svg, map.png and report.pdf per player."""
+    def body() -> None:
+        from .report import main as report_main
+        typer.echo(report_main(campaign_dir, turn, player), nl=False)
+    guarded(body)
+
+
+@app.command()
 def status(
     campaign_dir: Annotated[Path, typer.Argument(help="The campaign folder.")],
 ) -> None:

@@ -892,6 +892,9 @@ def write_reports(camp: Campaign, turn: int, players: list[str] | None = None,
         folder = camp.reports_dir(turn, pid or MODERATOR)
         files = write_one(env, folder, camp.config.get("name", after.campaign), turn, game_map, tables, after,
                           before, records, pid, deadline, formats)
+        if pid is not None:
+            from .playerkit import write_kit
+            write_kit(camp, pid, turn + 1)
         out.append(Written(pid or MODERATOR, files, time.perf_counter() - t0))
     return out
 

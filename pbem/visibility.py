@@ -510,3 +510,46 @@ def battles_of(events: Sequence[dict[str, Any]], player: str | None) -> list[dic
         if r.get("event") == "battle" and r.get("seq") == ref:
             b["battle"] = r
     return [b for b in battles.values() if b["battle"] is not None]
+
+
+def redact(state: GameState, game_map: GameMap, player: str) -> GameState:
+    """The state as ``player`` may know it, as a ``GameState`` (for the player's checking kit).
+
+    Other players keep their public face only: no gold, hand, traits, standing orders or id counters; their
+    units out of sight are gone, those in sight get anonymous ids (``SPA-?1``) and no skills.  Deck and
+    discard pile are empty.  The rules code can read it like any state; it is never adjudicated.
+    """
+    out = state.copy()
+    seen = sight(state, game_map, player)
+    for pid, p in out.players.items():
+        if pid == player:
+            continue
+        p.gold, p.hand, p.traits, p.standing, p.used_once = 0, [], [], {}, []
+    out.next_id = {k: v for k, v in out.next_id.items() if k.startswith(f"{state.players[player].abbr}-")}
+    out.deck, out.discard = [], []
+    rename: dict[str, str] = {}
+    counter: dict[str, int] = {}
+    for uid in sorted(state.units):
+        u = state.units[uid]
+        if u.owner == player:
+            continue
+        if u.hex not in seen or u.away_until is not None:
+            out.remove_unit(uid)
+            continue
+        prefix = state.players[u.owner].abbr if u.owner in state.players else "NEU"
+        counter[prefix] = counter.get(prefix, 0) + 1
+        rename[uid] = f"{prefix}-?{counter[prefix]}"
+    units = {}
+    for uid, u in out.units.items():
+        if uid in rename:
+            u.id = rename[uid]
+            u.skills = []
+            u.starvation = 0
+        if u.carried_by in rename:
+            u.carried_by = rename[u.carried_by]
+        elif u.carried_by is not None and u.carried_by not in out.units:
+            u.carried_by = None
+        units[u.id] = u
+    out.units = units
+    out._at = None
+    return out

@@ -188,6 +188,34 @@ def test_gold_warning_when_income_could_cover_it_error_when_not(demo, tmp_path):
     assert gold and "you have 0 and at most 8 income" in gold[0].message
 
 
+def _ships_out(state: GameState, player: str, h: str) -> None:
+    for u in [u for u in state.units_of(player) if u.type.is_ship]:
+        state.place(u, h)
+        for c in state.cargo(u.id):
+            state.place(c, h)
+
+
+def test_one_unit_per_city_and_organization(demo, tmp_path):
+    def empty_cities(s: GameState):
+        _ships_out(s, "athens", "1314")
+        _ships_out(s, "troy", "2408")
+        for uid in ("TRO-A1", "TRO-A2"):
+            s.place(s.units[uid], "2406")
+    camp = edited(demo, tmp_path, empty_cities)
+    r = check_text(ATHENS + "recruit:\n  - {city: athens, unit: transport}\n  - {city: athens, unit: army}\n",
+                   "o.yaml", camp)
+    assert findings(r) == [("error", 7, "Athens already recruits a unit (recruit[0]): a city recruits one unit "
+                                        "per turn")]
+    # Troy's two Organization leaders let Troy, the friendly city nearest them, recruit 1 + 2 units
+    troy = "campaign: demo\nturn: 1\nplayer: troy\nsecret: a195-6dd6-1ee7-8ea8\nrecruit:\n"
+    three = "  - {city: troy, unit: army}\n  - {city: troy, unit: rowers}\n  - {city: troy, unit: transport}\n"
+    assert findings(check_text(troy + three, "o.yaml", camp)) == []
+    r = check_text(troy + three + "  - {city: troy, unit: army}\n", "o.yaml", camp)
+    assert [(s, ln) for s, ln, _ in findings(r)] == [("error", 9)]
+    assert r.findings[0].message == "Troy already recruits 3 units (recruit[0, 1, 2]): its limit is 3 this turn " \
+                                    "(1, plus Organization)"
+
+
 def test_state_dependent_findings_are_errors_only_for_the_first_player(demo, tmp_path):
     def spartans_on_the_farms(state: GameState):
         state.place(state.units["SPA-A1"], "1212")

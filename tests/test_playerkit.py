@@ -1,0 +1,73 @@
+"""The player's kit: check orders at home against exactly what you may see, nothing more."""
+from pbem import yamlio
+from pbem.bot import write_orders
+from pbem.campaign import create
+from pbem.checker import main as check_main
+from pbem.cycle import run_turn, set_seat
+from pbem.gamedata import tables
+from pbem.playerkit import write_kit
+from pbem.storage import Campaign
+from pbem.visibility import redact, sight, view
+from datetime import datetime, timezone
+
+
+def played(tmp_path, turns=2):
+    camp = create(tmp_path / "c", ["athens", "sparta", "thebes", "corinth"], seed="21", name="kit").campaign
+    for p in camp.load_state().turn_order:
+        set_seat(camp, p, "bot")
+    for _ in range(turns):
+        run_turn(camp, datetime(2026, 1, 1, tzinfo=timezone.utc), force=True, reports=False)
+    return camp
+
+
+def test_the_kit_is_a_campaign_folder_without_secrets_or_hidden_facts(tmp_path):
+    camp = played(tmp_path)
+    state = camp.load_state()
+    kit = write_kit(camp, "athens")
+    text = "".join(p.read_text() for p in kit.rglob("*") if p.is_file())
+    for secret in camp.player_secrets().values():
+        assert secret not in text
+    assert camp.secret_seed().hex() not in text
+    seen = sight(state, camp.game_map, "athens")
+    for uid, u in state.units.items():
+        if u.owner != "athens":
+            assert f'"{uid}"' not in text, uid  # no enemy unit id, seen or not
+    kit_state = Campaign.open(kit).load_state()
+    for pid, p in kit_state.players.items():
+        if pid != "athens":
+            assert p.gold == 0 and p.hand == [] and p.traits == []
+    assert kit_state.deck == [] and kit_state.discard == []
+    others = [u for u in kit_state.units.values() if u.owner != "athens"]
+    assert all(u.hex in seen and not u.skills for u in others)
+    mine = {u.id for u in state.units.values() if u.owner == "athens"}
+    assert mine == {u.id for u in kit_state.units.values() if u.owner == "athens"}
+    assert not any(k.startswith("SPA-") for k in kit_state.next_id)
+
+
+def test_orders_check_the_same_against_the_kit_as_against_the_campaign(tmp_path):
+    camp = played(tmp_path, 3)
+    state = camp.load_state()
+    for pid in state.turn_order:
+        kit = write_kit(camp, pid)
+        data = write_orders(view(state, camp.game_map, pid), camp.game_map, tables(), "kit", state.turn,
+                            camp.player_secrets()[pid])
+        path = tmp_path / f"{pid}.yaml"
+        path.write_text(yamlio.dump(data))
+        at_home, code_home = check_main(path, kit)
+        at_moderator, code_mod = check_main(path, camp.root)
+        assert code_home == code_mod == 0, at_home + at_moderator
+
+
+def test_redaction_keeps_the_view_the_same():
+    """What the player sees of the redacted state is what they see of the real one (up to enemy ids)."""
+    from pbem.selfplay import new_game, play
+    from pbem.gamedata import load_map
+    m = load_map()
+    state = new_game(["athens", "sparta", "thebes", "corinth"], 5)
+    play(state, m, 3, 5)
+    for pid in state.turn_order:
+        real = view(state, m, pid)
+        red = view(redact(state, m, pid), m, pid)
+        assert real["units"] == red["units"]
+        assert real["others"] == red["others"]
+        assert real["cities"] == red["cities"]
