@@ -380,7 +380,7 @@ class RuleCheck:
         return f"neighbours of {h} are {', '.join(self.map.neighbours[h])}"
 
     # -- cards --------------------------------------------------------------------------------------
-    def card_in_hand(self, path: tuple, cid: str) -> None:
+    def card_in_hand(self, path: tuple, cid: str, what: str = "it is played only if you draw it this turn") -> None:
         card = self.tables.cards[cid]
         if cid in self.played:
             self.error(path, f"{card.name} is already played at {self.played[cid]}",
@@ -388,7 +388,7 @@ class RuleCheck:
             return
         self.played[cid] = json_path(path)
         if cid not in self.hand:
-            self.warn(path, f"{card.name} is not in your hand: it is played only if you draw it this turn",
+            self.warn(path, f"{card.name} is not in your hand: {what}",
                       f"your hand: {', '.join(self.hand) or 'empty'}")
 
     def check_card(self, path: tuple, use: CardUse, where: str, attack: Attack | None = None) -> None:
@@ -404,7 +404,8 @@ class RuleCheck:
             self.error(cpath, *problem)
             return
         if own_turn:
-            self.card_in_hand(cpath, use.card)
+            self.card_in_hand(cpath, use.card, "it is played only if you draw it this turn" if where == "cards"
+                              else "unless you draw it this turn, the whole order fails")
         if use.if_needed and phase not in BATTLE_PHASES:
             self.warn(path + ("if_needed",), f"if_needed matters only for battle cards; {card.name} is played "
                                              f"anyway")
@@ -724,6 +725,8 @@ class RuleCheck:
                 why.append(f"{src.name}")
         for _, use in self.p.indexed("cards"):
             card = self.tables.cards[use.card]
+            if use.card not in self.hand:
+                continue  # played only if drawn this turn; the card's own warning says so
             for e in card.effects:
                 if e["kind"] == "diplomacy_rolls" and e.get("side") == "own" and int(e.get("value", 0)) > 0:
                     n += int(e["value"])
@@ -737,6 +740,11 @@ class RuleCheck:
     def check_diplomacy(self) -> None:
         st, m = self.state, self.map
         items = self.p.indexed("diplomacy")
+        won_by_card = {}
+        for _, use in self.p.indexed("cards"):
+            card = self.tables.cards[use.card]
+            if use.target and any(e["kind"] == "control_city" for e in card.effects):
+                won_by_card.setdefault(use.target, card.name)
         for i, target in items:
             path = ("diplomacy", i)
             city = self.city(path, target)
@@ -750,6 +758,9 @@ class RuleCheck:
                 self.add(self.later, path, f"you control {city.name} and it is not hostile: a diplomacy roll "
                                            f"there does nothing",
                          "target a neutral or enemy-controlled minor city, or a hostile city of yours")
+            elif city.id in won_by_card:
+                self.warn(path, f"{won_by_card[city.id]} in cards wins {city.name} before the diplomacy rolls: "
+                                f"this target then fails", "cards are played at the start of the Diplomacy phase")
         n, why = self.diplomacy_rolls()
         if len(items) > n:
             i = items[n][0]
@@ -776,12 +787,15 @@ class RuleCheck:
                 if use.target is None:
                     self.error(cpath, f"{card.name} is a movement card: name a unit of the stack it speeds up",
                                f"write {{card: {card.id}, target: <unit id>}}, or put it in that move's cards")
-                elif use.target not in self.sim.units:
+                elif is_hex_id(use.target) and use.target not in self.map.terrain:
+                    self.error(path + ("target",), f"{use.target} is not a hex of this map", self.map_size_hint())
+                elif not is_hex_id(use.target) and use.target not in self.sim.units:
                     guess = did_you_mean(use.target, self.own_ids())
                     self.error(path + ("target",), f"{use.target} is not one of your units",
-                               f"did you mean {guess}?" if guess else "name a unit of the stack that moves")
+                               f"did you mean {guess}?" if guess else "name a unit of the stack that moves, or the "
+                                                                      "hex it starts from")
                 else:
-                    self.card_in_hand(cpath, use.card)
+                    self.card_in_hand(cpath, use.card, "unless you draw it this turn, the move it speeds up fails")
                     self.move_cards.append((i, use))
                 continue
             self.check_card(path, use, "cards")
@@ -897,7 +911,7 @@ class RuleCheck:
             everyone |= set(sim.cargo(uid))
         captures = any(sim.units[u].type in (UnitType.ARMY, UnitType.ROWERS) for u in everyone) or \
             any(s.type is UnitType.FLEET for s in ships)
-        allowance, why = self.allowance(movers, units, aboard, mv, base, sea, everyone)
+        allowance, why = self.allowance(movers, start, aboard, mv, base, sea, everyone)
         # the path: every problem of each hex; with partial: true the move stops before the first one
         prev, cost = start, 0
         path_ok = True
@@ -1016,7 +1030,7 @@ class RuleCheck:
                                             f"{4 * len(armies)} Baggage; this move has {len(bags) + len(carried_bags)}")
         return fighters or [u for u in free if u.type is UnitType.LEADER] or None
 
-    def allowance(self, movers: list[Unit], units: list[Unit], aboard: dict[str, list[str]], mv: Move,
+    def allowance(self, movers: list[Unit], start: str, aboard: dict[str, list[str]], mv: Move,
                   base: tuple, sea: bool, everyone: set[str]) -> tuple[int, str]:
         """Movement points of the move (R-PH-MOVE): the least of its movers', each base + movement effects
         (traits, the skills of leaders moving with it, the move's cards and the movement cards of ``cards``
@@ -1032,10 +1046,10 @@ class RuleCheck:
             self.check_card(cpath, use, "move")
             uses.append((cpath, use))
         for k, use in self.move_cards:
-            if use.target in everyone and k not in self.move_cards_used:
+            if (use.target in everyone or use.target == start) and k not in self.move_cards_used:
                 self.move_cards_used[k] = base
                 uses.append((("cards", k), use))
-        end = mv.path[-1] if mv.path and mv.path[-1] in self.map.terrain else self.sim.hex[units[0].id]
+        end = mv.path[-1] if mv.path and mv.path[-1] in self.map.terrain else start
         cards: list[tuple[str, dict]] = []
         for cpath, use in uses:
             card = tb.cards[use.card]

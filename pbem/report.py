@@ -35,7 +35,7 @@ from .storage import Campaign, atomic_write
 from .textview import game_date, plural
 from .visibility import is_roll, view as make_view
 
-FORMATS = ("html", "txt", "svg", "png", "pdf")
+FORMATS = ("html", "txt", "svg", "png", "pdf", "kit")  # kit: the player's checking kit (pbem.playerkit)
 MODERATOR = "moderator"
 WIDTH = 78  # the text report's line width
 
@@ -892,7 +892,7 @@ def write_reports(camp: Campaign, turn: int, players: list[str] | None = None,
         folder = camp.reports_dir(turn, pid or MODERATOR)
         files = write_one(env, folder, camp.config.get("name", after.campaign), turn, game_map, tables, after,
                           before, records, pid, deadline, formats)
-        if pid is not None:
+        if pid is not None and "kit" in formats:
             from .playerkit import write_kit
             write_kit(camp, pid, turn + 1)
         out.append(Written(pid or MODERATOR, files, time.perf_counter() - t0))

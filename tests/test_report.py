@@ -499,7 +499,8 @@ def test_main_writes_every_report_and_summarises(tmp_path):
     summary = report.main(camp.root)
     assert "turn 1" in summary and "moderator" in summary and "athens" in summary
     for who in ("athens", "sparta", "moderator"):
-        assert sorted(p.name for p in camp.reports_dir(1, who).iterdir()) == [
+        kit = [] if who == "moderator" else ["kit"]  # each player also gets a checking kit (pbem.playerkit)
+        assert sorted(p.name for p in camp.reports_dir(1, who).iterdir()) == kit + [
             "map.png", "map.svg", "report.html", "report.pdf", "report.txt"]
     out = report.main(camp.root, 1, "Sparta")
     assert "sparta" in out and "athens" not in out
