@@ -29,6 +29,7 @@ from .effects import player_effects, skill_effects, unit_matches
 from .errors import PbemError
 from .gamedata import Card, GameMap, Tables, json_path, tables
 from .model import RECRUIT_COST, GameState, Unit, UnitType, sorted_ids
+from .movement import cannot_move_or_attack
 from .orders import Parsed, build, did_you_mean, is_hex_id, short_list
 from .ordertypes import Attack, CardUse, Move
 from .storage import Campaign
@@ -281,8 +282,8 @@ class RuleCheck:
         self.cities_attacked: set[str] = set()
         self.move_cards: list[tuple[int, CardUse]] = []  # movement cards of ``cards``, naming a unit
         self.move_cards_used: dict[int, tuple] = {}
-        self.cannot_move = [e for e in st.effects if e.kind == "cannot_move_or_attack" and e.target == self.me
-                            and e.until_turn >= st.turn]
+        blocked = cannot_move_or_attack(st, self.me)  # Political Rivalry, Social Division
+        self.cannot_move = [blocked] if blocked else []
         self.check_discard(("discard",))
         self.check_upkeep(("upkeep",))
         self.check_recruit()
@@ -584,8 +585,9 @@ class RuleCheck:
             u = self.sim.units.get(uid)
             if u is None:
                 guess = did_you_mean(uid, self.own_ids())
-                self.error(path, f"{uid} is not one of your units", f"did you mean {guess}?" if guess else
-                           f"your Armies and Rowers: {short_list(self.own_of(UnitType.ARMY) + self.own_of(UnitType.ROWERS))}")
+                fighters = self.own_of(UnitType.ARMY) + self.own_of(UnitType.ROWERS)
+                self.error(path, f"{uid} is not one of your units",
+                           f"did you mean {guess}?" if guess else f"your Armies and Rowers: {short_list(fighters)}")
             elif not u.type.needs_upkeep:
                 self.warn(path, f"{uid} is {a_unit(u.type)}: only Armies and Rowers are paid upkeep")
 
@@ -1324,9 +1326,6 @@ class RuleCheck:
                 continue
             return None
         return reasons[0] if reasons else None
-
-    def enemies_seen(self, h: str) -> bool:
-        return h in self.seen and any(u.owner != self.me for u in self.state.units_at(h))
 
     def enemy_fighters_seen(self, h: str) -> bool:
         return h in self.seen and any(u.owner != self.me and u.owner is not None and u.carried_by is None

@@ -264,6 +264,27 @@ def test_movement_bonuses_count(demo):
     assert [s for s, _, _ in findings(r)] == ["warning"]
 
 
+def test_a_hex_id_names_the_stack_in_moves_and_attacks(demo):
+    thebes = "campaign: demo\nturn: 1\nplayer: thebes\nsecret: 7387-6821-22a3-7d36\n"
+    text = thebes + ('first_move:\n  - units: ["1010"]\n    path: ["1011"]\n'
+                     'land_battle:\n  - units: ["1011"]\n    target: "1112"\n')
+    assert findings(check_text(text, "o.yaml", demo)) == []  # the leaders in 1011 are not named as attackers
+    text = thebes + 'land_battle:\n  - units: ["1011"]\n    target: "1112"\n'
+    assert findings(check_text(text, "o.yaml", demo)) == [
+        ("error", 6, "you have no units in 1011 that can fight a land battle")]
+
+
+def test_movement_card_in_cards_names_the_stack(demo):
+    thebes = "campaign: demo\nturn: 1\nplayer: thebes\nsecret: 7387-6821-22a3-7d36\n"
+    move = 'first_move:\n  - units: [THE-A1]\n    path: ["0911", "0811", "0711"]\n'
+    for target in ("THE-A1", '"1010"'):
+        r = check_text(thebes + f"cards:\n  - {{card: marathon, target: {target}}}\n" + move, "o.yaml", demo)
+        assert findings(r) == [], target
+    r = check_text(thebes + "cards:\n  - {card: marathon, target: THE-A4}\n" + move, "o.yaml", demo)
+    assert ("error", 6, "no move of yours takes THE-A4 along this turn, so Marathon is not played") in findings(r)
+    assert any("out of movement points" in m for _, _, m in findings(r))
+
+
 def test_leaders_alone_have_6_points(demo):
     text = ATHENS + 'first_move:\n  - units: [ATH-L1]\n    path: ["1312", "1212", "1213", "1113"]\n'
     assert findings(check_text(text, "o.yaml", demo)) == []
@@ -283,6 +304,15 @@ def test_diplomacy_rolls_are_counted(demo):
                                           "from here on are not rolled for")]
     r = check_text(ATHENS + "cards: [intrigue]\ndiplomacy: [megara, chalcis, melos]\n", "o.yaml", demo)
     assert findings(r) == []
+
+
+def test_political_rivalry_on_you_is_reported(demo, tmp_path):
+    from pbem.model import Effect
+    camp = edited(demo, tmp_path, lambda s: s.effects.append(Effect(
+        "cannot_move_or_attack", "political_rivalry", "sparta", "athens", 0, 1, "athens")))
+    r = check_text(ATHENS + 'first_move:\n  - units: [ATH-A1]\n    path: ["1212"]\n', "o.yaml", camp)
+    assert findings(r) == [("warning", 6, "Political Rivalry was played on you: your units may not move or attack "
+                                          "this turn")]
 
 
 def test_no_secret_is_a_warning(demo):
@@ -472,3 +502,25 @@ def test_a_12_player_turn_is_checked_well_under_a_second(tmp_path):
     assert all(r.exit_code == 0 for r in reports), "".join(r.to_text() for r in reports if r.exit_code)
     print(f"12 files checked in {elapsed:.3f} s")
     assert elapsed < 0.5, elapsed
+
+
+# -- the player's kit: the checker says the same with only what the player may see -----------------------
+
+@pytest.fixture(scope="module")
+def kits(demo):
+    from pbem.playerkit import write_kit
+    return {p: Campaign.open(write_kit(demo, p)) for p in demo.config["players"]}
+
+
+@pytest.mark.parametrize("path", EXAMPLES + BROKEN, ids=lambda p: p.stem)
+def test_the_kit_gives_the_same_findings_as_the_full_state(path, demo, kits):
+    """The checker uses nothing a player may not see: against the player's redacted kit it finds the same."""
+    try:
+        player = yamlio.load(path).data["player"]
+    except (yamlio.YamlError, TypeError, KeyError):
+        player = None
+    if player not in kits:
+        player = "athens"
+    full = check_file(path, demo)
+    kit = check_file(path, kits[player])
+    assert findings(kit) == findings(full)

@@ -14,7 +14,7 @@ from pbem import yamlio
 from pbem.errors import OrderSyntaxError
 from pbem.gamedata import tables
 from pbem.model import GameState, Unit, UnitType
-from pbem.orders import build, demo_spec, expand_units, load_orders, orders_schema, parse_text
+from pbem.orders import demo_spec, expand_units, load_orders, orders_schema, parse_text
 from pbem.ordertypes import PHASE_KEYS, Attack, CardUse, DefenceCard, Move, Orders, Recruit, Standing
 
 REPO = Path(__file__).resolve().parent.parent
