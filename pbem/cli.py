@@ -297,6 +297,78 @@ def bot(
     guarded(body)
 
 
+def _pairs(items: list[str] | None, what: str, number: bool = False) -> dict:
+    from .errors import UsageError
+    out: dict = {}
+    for item in items or []:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise UsageError(f"--{what} {item!r}: write KEY=VALUE")
+        if number:
+            try:
+                out[key.strip()] = int(value)
+            except ValueError:
+                raise UsageError(f"--{what} {item!r}: the value must be a whole number like +5 or -3") from None
+        else:
+            out[key.strip()] = value.strip()
+    return out
+
+
+@app.command()
+def rollback(
+    campaign_dir: Annotated[Path, typer.Argument(help="The campaign folder.")],
+    turn: Annotated[int, typer.Argument(help="Go back to the start of this game turn.")],
+    reason: Annotated[str, typer.Option(help="Why (written to the audit log).")],
+) -> None:
+    """Go back to the start of an earlier turn; later files are moved to archive/, never deleted."""
+    def body() -> None:
+        from .moderation import rollback as do_rollback
+        from .storage import Campaign
+        camp = Campaign.open(campaign_dir)
+        with camp.lock():
+            dest = do_rollback(camp, turn, reason)
+        typer.echo(f"Back at the start of game turn {turn}; later turns kept in {dest}")
+    guarded(body)
+
+
+@app.command()
+def adjust(
+    campaign_dir: Annotated[Path, typer.Argument(help="The campaign folder.")],
+    reason: Annotated[str, typer.Option(help="Why (written to the audit log).")],
+    gold: Annotated[Optional[list[str]], typer.Option(help="PLAYER=+N or PLAYER=-N.")] = None,
+    move: Annotated[Optional[list[str]], typer.Option(help="UNIT=HEX (its cargo goes along).")] = None,
+    remove: Annotated[Optional[list[str]], typer.Option(help="UNIT to take off the board.")] = None,
+    control: Annotated[Optional[list[str]], typer.Option(help="CITY=PLAYER or CITY=neutral.")] = None,
+) -> None:
+    """Correct the current snapshot by hand (audited; the previous file is kept)."""
+    def body() -> None:
+        from .moderation import adjust as do_adjust
+        from .storage import Campaign
+        camp = Campaign.open(campaign_dir)
+        ctl = {k: (None if v.lower() == "neutral" else v) for k, v in _pairs(control, "control").items()}
+        with camp.lock():
+            done = do_adjust(camp, reason, _pairs(gold, "gold", number=True), _pairs(move, "move"), remove or [], ctl)
+        typer.echo("Adjusted: " + "; ".join(done))
+    guarded(body)
+
+
+@app.command()
+def archive(
+    campaign_dir: Annotated[Path, typer.Argument(help="The campaign folder.")],
+    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="The .tar.gz to write.")] = None,
+    reveal_seed: Annotated[bool, typer.Option("--reveal-seed", help="Publish the secret seed (only once the game is over).")] = False,
+) -> None:
+    """Pack the campaign into one .tar.gz (player secrets left out)."""
+    def body() -> None:
+        from .moderation import archive as do_archive
+        from .storage import Campaign
+        camp = Campaign.open(campaign_dir)
+        with camp.lock():
+            out = do_archive(camp, output, reveal_seed)
+        typer.echo(f"Archived to {out}")
+    guarded(body)
+
+
 @app.command()
 def demo(
     campaign_dir: Annotated[Path, typer.Argument(help="Folder for the demo campaign (a previous demo there is replaced).")]

@@ -1,0 +1,125 @@
+"""The moderator's corrections, each with an audit-log line and nothing lost.
+
+- ``rollback``: go back to the start of an earlier game turn; later snapshots, logs and reports are moved to
+  ``archive/rollback-N/``, never deleted.  Fix an order file, run the turn again: the dice follow from the
+  orders (R-TURN-6), so unchanged orders replay exactly.
+- ``adjust``: change the current snapshot by hand (gold, a unit's hex, remove a unit, a city's controller),
+  keeping the previous file as ``state/turn-NNN.fix-K.json``.  The reason is required.
+- ``archive``: pack the finished campaign into one ``.tar.gz``; optionally reveal the secret seed so players
+  can verify every die.
+"""
+from __future__ import annotations
+
+import shutil
+import tarfile
+from pathlib import Path
+
+from .errors import UsageError
+from .invariants import violations
+from .gamedata import tables
+from .storage import Campaign, atomic_write
+
+
+def _next_free(base: Path, stem: str) -> Path:
+    n = 1
+    while (base / f"{stem}-{n}").exists():
+        n += 1
+    return base / f"{stem}-{n}"
+
+
+def rollback(camp: Campaign, turn: int, reason: str) -> Path:
+    """Make ``turn`` the current turn again.  Returns the folder where the later files were put."""
+    if not reason.strip():
+        raise UsageError("--reason: say why (it goes in the audit log)")
+    snaps = camp.snapshots()
+    if turn not in snaps:
+        raise UsageError(f"turn {turn}: no snapshot (have {snaps[0]}..{snaps[-1]})")
+    if turn == snaps[-1]:
+        raise UsageError(f"turn {turn} is already the current turn")
+    dest = _next_free(camp.root / "archive", "rollback")
+    for t in [t for t in snaps if t > turn]:
+        src = camp.snapshot_path(t)
+        (dest / "state").mkdir(parents=True, exist_ok=True)
+        shutil.move(str(src), dest / "state" / src.name)
+    for t in range(turn, snaps[-1]):
+        for src in (camp.log_path(t), camp.reports_dir(t)):
+            if src.exists():
+                target = dest / src.relative_to(camp.root)
+                target.parent.mkdir(parents=True, exist_ok=True)
+                shutil.move(str(src), target)
+    camp.audit(f"rollback to turn {turn} (later turns moved to {dest.relative_to(camp.root)}): {reason}")
+    return dest
+
+
+def adjust(camp: Campaign, reason: str, gold: dict[str, int] | None = None, move: dict[str, str] | None = None,
+           remove: list[str] | None = None, control: dict[str, str | None] | None = None) -> list[str]:
+    """Hand corrections to the current snapshot; returns what was done.  Refuses a change that breaks an
+    invariant (negative gold, over-stacking, ...)."""
+    if not reason.strip():
+        raise UsageError("--reason: say why (it goes in the audit log)")
+    state = camp.load_state()
+    game_map = camp.game_map
+    done: list[str] = []
+    for pid, delta in (gold or {}).items():
+        if pid not in state.players:
+            raise UsageError(f"--gold {pid}: not a player ({', '.join(state.turn_order)})")
+        state.players[pid].gold += delta
+        done.append(f"{pid} gold {delta:+d} -> {state.players[pid].gold}")
+    for uid, h in (move or {}).items():
+        if uid not in state.units:
+            raise UsageError(f"--move {uid}: no such unit")
+        if h not in game_map.terrain:
+            raise UsageError(f"--move {uid}={h}: not a hex of the map")
+        unit = state.units[uid]
+        for u in [unit] + [c for c in state.units.values() if c.carried_by == uid]:
+            state.place(u, h)
+        done.append(f"{uid} moved to {h}")
+    for uid in remove or []:
+        if uid not in state.units:
+            raise UsageError(f"--remove {uid}: no such unit")
+        for c in [c for c in state.units.values() if c.carried_by == uid]:
+            c.carried_by = None
+        state.remove_unit(uid)
+        done.append(f"{uid} removed")
+    for cid, who in (control or {}).items():
+        if cid not in state.cities:
+            raise UsageError(f"--control {cid}: no such city")
+        if who is not None and who not in state.players:
+            raise UsageError(f"--control {cid}={who}: not a player (write 'neutral' for nobody)")
+        state.cities[cid].controller = who
+        if who is None:
+            state.cities[cid].hostile = False
+        done.append(f"{cid} controlled by {who or 'nobody'}")
+    if not done:
+        raise UsageError("nothing to adjust: give --gold, --move, --remove or --control")
+    bad = violations(state, game_map, tables())
+    if bad:
+        raise UsageError("refused, the state would break: " + "; ".join(bad))
+    path = camp.snapshot_path(state.turn)
+    keep = path.with_name(f"{path.stem}.fix-{len(list(path.parent.glob(path.stem + '.fix-*.json'))) + 1}.json")
+    shutil.copy2(path, keep)
+    atomic_write(path, state.to_json())
+    camp.audit(f"adjust turn {state.turn} ({'; '.join(done)}), previous kept as {keep.name}: {reason}")
+    return done
+
+
+def archive(camp: Campaign, out: Path | None = None, reveal_seed: bool = False) -> Path:
+    """One .tar.gz of the campaign folder (secret player secrets left out; the seed only if revealed)."""
+    state = camp.load_state()
+    if reveal_seed:
+        if not state.finished:
+            raise UsageError("--reveal-seed: the game is not over; revealing the seed now would show every "
+                             "future die")
+        atomic_write(camp.root / "revealed-seed.txt", camp.secret_seed().hex() + "\n")
+        camp.audit("secret seed revealed (revealed-seed.txt)")
+    out = Path(out) if out else camp.root.parent / f"{camp.root.name}-archive.tar.gz"
+    camp.audit(f"archived to {out}")
+
+    def keep(info: tarfile.TarInfo) -> tarfile.TarInfo | None:
+        parts = Path(info.name).parts
+        if len(parts) > 1 and parts[1] in ("secret", ".lock"):
+            return None
+        return info
+    with tarfile.open(out, "w:gz") as tar:
+        tar.add(camp.root, arcname=camp.root.name, filter=keep)
+    return out
