@@ -1,0 +1,65 @@
+"""The moderator's corrections: rollback, adjust, archive; each audited, nothing lost."""
+import tarfile
+from datetime import datetime, timezone
+
+import pytest
+
+from pbem.campaign import create
+from pbem.cycle import run_turn, set_seat
+from pbem.errors import UsageError
+from pbem.moderation import adjust, archive, rollback
+
+NOW = datetime(2026, 1, 1, tzinfo=timezone.utc)
+
+
+@pytest.fixture
+def camp(tmp_path):
+    c = create(tmp_path / "c", ["athens", "sparta"], seed="4", name="mod", options=["last_turn=3"]).campaign
+    for p in ("athens", "sparta"):
+        set_seat(c, p, "bot")
+    return c
+
+
+def test_rollback_then_replay_gives_the_same_turn(camp):
+    run_turn(camp, NOW, force=True, reports=False)
+    run_turn(camp, NOW, force=True, reports=False)
+    turn3 = camp.snapshot_path(3).read_text()
+    dest = rollback(camp, 2, "misfiled order")
+    assert camp.snapshots() == [1, 2]
+    assert (dest / "state" / "turn-003.json").read_text() == turn3  # moved aside, not lost
+    assert not camp.log_path(2).exists() and (dest / "log" / "turn-002.jsonl").exists()
+    run_turn(camp, NOW, force=True, reports=False)
+    assert camp.snapshot_path(3).read_text() == turn3  # same orders, same dice
+    assert "rollback to turn 2" in (camp.root / "audit.log").read_text()
+    with pytest.raises(UsageError, match="already the current turn"):
+        rollback(camp, 3, "x")
+    with pytest.raises(UsageError, match="say why"):
+        rollback(camp, 1, " ")
+
+
+def test_adjust_keeps_the_previous_file_and_refuses_a_broken_state(camp):
+    before = camp.snapshot_path(1).read_text()
+    done = adjust(camp, "lost in the post", gold={"athens": 5}, control={"megara": "athens"})
+    assert camp.load_state().players["athens"].gold == 15 and camp.load_state().cities["megara"].controller == "athens"
+    assert (camp.root / "state" / "turn-001.fix-1.json").read_text() == before
+    assert "athens gold +5" in done[0]
+    with pytest.raises(UsageError, match="athens has -985 gold"):
+        adjust(camp, "typo", gold={"athens": -1000})
+    assert camp.load_state().players["athens"].gold == 15
+    with pytest.raises(UsageError, match="no such unit"):
+        adjust(camp, "x", remove=["ATH-A99"])
+    assert "adjust turn 1" in (camp.root / "audit.log").read_text()
+    assert camp.snapshots() == [1]  # the fix file is not a snapshot
+
+
+def test_archive_leaves_out_secrets_and_reveals_the_seed_only_at_the_end(camp, tmp_path):
+    with pytest.raises(UsageError, match="not over"):
+        archive(camp, tmp_path / "a.tar.gz", reveal_seed=True)
+    for _ in range(3):
+        run_turn(camp, NOW, force=True, reports=False)
+    assert camp.load_state().finished
+    out = archive(camp, tmp_path / "a.tar.gz", reveal_seed=True)
+    names = tarfile.open(out).getnames()
+    assert "c/campaign.yaml" in names and "c/revealed-seed.txt" in names
+    assert not any("/secret" in n for n in names)
+    assert (camp.root / "revealed-seed.txt").read_text().strip() == camp.secret_seed().hex()
