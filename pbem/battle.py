@@ -29,9 +29,10 @@ from typing import TYPE_CHECKING, Any, Iterable
 
 from . import effects as fx
 from .board import enemy_combat_units, hostile_to, is_manned, stack_limit
+from .cards import start_effect
 from .events import Ev
 from .gamedata import GameMap
-from .model import Effect, GameState, Unit, UnitType
+from .model import GameState, Unit, UnitType
 from .movement import (capture_hex, cannot_move_or_attack, cargo_tree, counts, destroy_unit, effects_in_force,
                        foreign_city, land_ok, may_stand, nearest_city_distance, own_stack, place_with_cargo,
                        play_card, roll_spec)
@@ -492,10 +493,9 @@ def hesitation(ctx: "TurnContext", defender: str | None, units: list[Unit]) -> s
             continue
         if cu.target is not None and cu.target not in targets:
             continue
-        for h in sorted({u.hex for u in units}):
-            ctx.state.effects.append(Effect(kind="cannot_attack", source=cu.card, player=defender, target=h,
-                                            until_turn=ctx.state.turn, until_player=ctx.player))
         play_card(ctx, defender, cu.card, reaction="attack declared", stacks=sorted({u.hex for u in units}))
+        for h in sorted({u.hex for u in units}):
+            start_effect(ctx, "cannot_attack", cu.card, h, 0, ctx.state.turn, ctx.player, by=defender)
         return c.name
     return None
 

@@ -57,8 +57,11 @@ def effect_data(e: Effect) -> dict[str, Any]:
 
 
 def start_effect(ctx: "TurnContext", kind: str, source: str, target: str | None, value: int = 0,
-                 until_turn: int = 0, until_player: str | None = None) -> Effect:
-    e = Effect(kind, source, ctx.player, target, value, until_turn, until_player)
+                 until_turn: int = 0, until_player: str | None = None, by: str | None = None) -> Effect:
+    """A lasting effect enters ``state.effects``; ``Ev.EFFECT_STARTS`` says who played it (``by``, default the
+    phasing player), what it acts on and the last player-turn it lasts through (``until_turn``,
+    ``until_player``)."""
+    e = Effect(kind, source, by or ctx.player, target, value, until_turn, until_player)
     ctx.state.effects.append(e)
     ctx.emit(Ev.EFFECT_STARTS, **effect_data(e))
     return e
@@ -288,12 +291,16 @@ def _look_at_hand(ctx, card, target, e):
 def _leader_removed(ctx, card, target, e):
     leader: Unit = target
     if e.get("turns"):
+        # "N turns" are the owner's player-turns: the leader misses the owner's next N player-turns that start
+        # after this one and is back at the start of the owner's player-turn after them (``return_leaders``).
         n = roll_spec(ctx, e["turns"], f"{card.name}: turns away", unit=leader.id)
         release_cargo(ctx.state, leader)
         leader.carried_by = None
-        leader.away_until = ctx.state.turn + n
+        first = next_player_turn(ctx.state, ctx.player, leader.owner)
+        leader.away_until = first + n
         ctx.emit(Ev.LEADER_REMOVED, unit=leader.id, name=leader.name, who=leader.owner, until=leader.away_until,
-                 source=card.id)
+                 until_player=leader.owner, turns=n, source=card.id)
+        start_effect(ctx, "leader_removed", card.id, leader.id, n, first + n - 1, leader.owner)
     else:
         release_cargo(ctx.state, leader)
         ctx.state.remove_unit(leader.id)

@@ -397,7 +397,7 @@ class RuleCheck:
         defence, reaction."""
         card = self.tables.cards[use.card]
         tm = card.timing
-        phase, turn, role, trigger = tm.get("phase"), tm.get("turn"), tm.get("role"), tm.get("trigger", "none")
+        phase, trigger = tm.get("phase"), tm.get("trigger", "none")
         cpath = path + ("card",) if isinstance(self.raw(path), dict) else path
         own_turn = where in ("cards", "move", "sea_battle", "land_battle")
         problem = self.timing_problem(card, where, attack)
@@ -740,7 +740,7 @@ class RuleCheck:
         return max(n, 0), why
 
     def check_diplomacy(self) -> None:
-        st, m = self.state, self.map
+        st = self.state
         items = self.p.indexed("diplomacy")
         won_by_card = {}
         for _, use in self.p.indexed("cards"):
@@ -826,7 +826,7 @@ class RuleCheck:
 
     def check_move(self, section: str, i: int, mv: Move) -> None:
         """One move order, as ``pbem.phases.move`` carries it out (R-PH-MOVE)."""
-        st, m, sim = self.state, self.map, self.sim
+        m, sim = self.map, self.sim
         base = (section, i)
         first = len(self.findings)
         if self.cannot_move:

@@ -472,24 +472,3 @@ def expand_units(state, player: str, ids: Iterable[str]) -> list[str]:
         elif x not in out:
             out.append(x)
     return out
-
-
-# -- the demo campaign ---------------------------------------------------------------------------------
-
-REPO = Path(__file__).resolve().parent.parent
-DEMO_SPEC = REPO / "examples" / "demo-campaign.yaml"
-
-
-def demo_spec(path: Path | str = DEMO_SPEC) -> dict[str, Any]:
-    data = yamlio.load_data(path)
-    if not isinstance(data, dict) or not isinstance(data.get("players"), list):
-        raise OrderSyntaxError(f"{path}: a demo campaign file needs players: [...] and seed:")
-    return data
-
-
-def create_demo(root: Path | str, spec_path: Path | str = DEMO_SPEC):
-    """Create the demo campaign described by ``examples/demo-campaign.yaml`` in ``root`` (a new folder)."""
-    from .campaign import create
-    spec = demo_spec(spec_path)
-    return create(root, [str(p) for p in spec["players"]], seed=str(spec.get("seed")) if spec.get("seed") is not
-                  None else None, name=spec.get("name")).campaign

@@ -17,9 +17,12 @@ No rules logic lives here: the report reads the state and the events and words t
 from __future__ import annotations
 
 import io
+import multiprocessing
+import os
 import textwrap
 import time
 from collections import defaultdict
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -793,7 +796,7 @@ MARGIN_PT, FONT_PT, LEADING_PT = 40, 9.0, 11.2
 LINES_PER_PAGE = int((PAGE_H - 2 * MARGIN_PT - 16) // LEADING_PT)
 
 
-def pdf_report(map_svg: str, text: str, title: str) -> bytes:
+def pdf_report(map_svg: str, text: str, title: str, created: str | None = None) -> bytes:
     """The PDF report: the map (CairoSVG, a page of the map's size), then the text report on A4 pages.
 
     The text pages are drawn with cairo directly, one ``show_text`` per line: CairoSVG places text glyph by
@@ -808,6 +811,8 @@ def pdf_report(map_svg: str, text: str, title: str) -> bytes:
     try:
         pdf.set_metadata(cairocffi.PDF_METADATA_TITLE, title)
         pdf.set_metadata(cairocffi.PDF_METADATA_CREATOR, "pbem")
+        if created:
+            pdf.set_metadata(cairocffi.PDF_METADATA_CREATE_DATE, created)
     except (AttributeError, cairocffi.CairoError):  # cairo older than 1.16
         pass
 
@@ -854,20 +859,97 @@ class Written:
     seconds: float
 
 
+WORKERS_ENV = "PBEM_WORKERS"
+
+
+def worker_count(n_reports: int, workers: int | None = None) -> int:
+    """Processes to render ``n_reports`` with: ``workers``, else ``$PBEM_WORKERS``, else the CPUs this
+    process may use; never more than the reports, and 1 (serial, no pool) for a single report."""
+    if workers is None:
+        env = os.environ.get(WORKERS_ENV, "").strip()
+        if env:
+            try:
+                workers = int(env)
+            except ValueError:
+                raise UsageError(f"{WORKERS_ENV}={env!r}: not a number of processes") from None
+        else:
+            try:
+                workers = len(os.sched_getaffinity(0))
+            except (AttributeError, OSError):
+                workers = os.cpu_count() or 1
+    return max(1, min(workers, n_reports))
+
+
+@dataclass
+class _Job:
+    """Everything one report needs, shared by every report of a ``write_reports`` call.  Set in the parent
+    before the pool forks, so the workers inherit it (and the warm caches) instead of unpickling it."""
+
+    camp: Campaign
+    env: jinja2.Environment
+    camp_name: str
+    turn: int
+    game_map: GameMap
+    tables: Tables
+    after: GameState
+    before: GameState | None
+    records: Sequence[dict[str, Any]]
+    deadline: Any
+    formats: tuple[str, ...]
+    created: str
+
+
+_JOB: _Job | None = None
+
+
+def _write_player(job: _Job, pid: str | None) -> Written:
+    t0 = time.perf_counter()
+    folder = job.camp.reports_dir(job.turn, pid or MODERATOR)
+    files = write_one(job.env, folder, job.camp_name, job.turn, job.game_map, job.tables, job.after, job.before,
+                      job.records, pid, job.deadline, job.formats, created=job.created)
+    if pid is not None and "kit" in job.formats:
+        from .playerkit import write_kit
+        write_kit(job.camp, pid, job.turn + 1)
+    return Written(pid or MODERATOR, files, time.perf_counter() - t0)
+
+
+def _pool_task(pid: str | None) -> Written:
+    assert _JOB is not None, "a report worker started without its job (not forked from write_reports?)"
+    return _write_player(_JOB, pid)
+
+
+def _warm(job: _Job) -> None:
+    """Build what every report shares once, in the parent: the templates and the cached static map layer
+    (and its raster), so forked workers inherit them instead of each building its own."""
+    if "txt" in job.formats or "pdf" in job.formats:
+        job.env.get_template("report.txt.j2")
+    if "html" in job.formats:
+        job.env.get_template("report.html.j2")
+        job.env.loader.get_source(job.env, "report.css")
+    if {"svg", "html", "pdf", "png"} & set(job.formats):
+        mapsvg.static_layer(job.game_map)
+    if "png" in job.formats:
+        mapsvg.static_png(job.game_map)
+
+
 def write_reports(camp: Campaign, turn: int, players: list[str] | None = None,
-                  formats: Iterable[str] = FORMATS, moderator: bool | None = None) -> list[Written]:
+                  formats: Iterable[str] = FORMATS, moderator: bool | None = None,
+                  workers: int | None = None) -> list[Written]:
     """Write the reports of game ``turn`` for ``players`` (None: every player, and the moderator's).
 
     ``moderator``: also write the moderator's report (default: when ``players`` is None).  A name in
     ``players`` may be ``"moderator"``.
+
+    The reports are rendered by ``workers`` processes (default: ``$PBEM_WORKERS``, else one per CPU), each
+    writing whole reports; the result lists them in player order, and the files are the same bytes whatever
+    the number of workers.  A worker's exception is raised here.
     """
+    global _JOB
     formats = tuple(formats)
     bad = [f for f in formats if f not in FORMATS]
     if bad:
         raise UsageError(f"unknown report format {bad[0]!r} (known: {', '.join(FORMATS)})")
     after, before, records = load_turn(camp, turn)
-    game_map = camp.game_map
-    tables = load_tables()
     who: list[str | None]
     if players is None:
         who = list(after.turn_order)
@@ -884,19 +966,35 @@ def write_reports(camp: Campaign, turn: int, players: list[str] | None = None,
                 raise UsageError(f"{p!r}: not a player of this campaign ({', '.join(after.turn_order)})")
         if moderator and None not in who:
             who.append(None)
-    env = environment(camp.root / "templates")
-    deadline = camp.config.get("deadline")
-    out = []
-    for pid in who:
-        t0 = time.perf_counter()
-        folder = camp.reports_dir(turn, pid or MODERATOR)
-        files = write_one(env, folder, camp.config.get("name", after.campaign), turn, game_map, tables, after,
-                          before, records, pid, deadline, formats)
-        if pid is not None and "kit" in formats:
-            from .playerkit import write_kit
-            write_kit(camp, pid, turn + 1)
-        out.append(Written(pid or MODERATOR, files, time.perf_counter() - t0))
-    return out
+    job = _Job(camp=camp, env=environment(camp.root / "templates"),
+               camp_name=camp.config.get("name", after.campaign), turn=turn, game_map=camp.game_map,
+               tables=load_tables(), after=after, before=before, records=records,
+               deadline=camp.config.get("deadline"), formats=formats, created=_creation_date())
+    n = worker_count(len(who), workers)
+    if n == 1 or "fork" not in multiprocessing.get_all_start_methods():
+        return [_write_player(job, pid) for pid in who]
+    _warm(job)
+    # the moderator's report is the longest: start it first, so the workers finish together
+    order = sorted(range(len(who)), key=lambda i: who[i] is not None)
+    _JOB = job
+    try:
+        with ProcessPoolExecutor(max_workers=n, mp_context=multiprocessing.get_context("fork")) as pool:
+            futures = {i: pool.submit(_pool_task, who[i]) for i in order}
+            try:
+                return [futures[i].result() for i in range(len(who))]
+            except BaseException:
+                for f in futures.values():
+                    f.cancel()
+                raise
+    finally:
+        _JOB = None
+
+
+def _creation_date() -> str:
+    """The PDFs' creation date, one for every report of a call (``$SOURCE_DATE_EPOCH`` if set: reproducible)."""
+    epoch = os.environ.get("SOURCE_DATE_EPOCH", "").strip()
+    t = int(epoch) if epoch.isdigit() else int(time.time())
+    return time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(t))
 
 
 def load_turn(camp: Campaign, turn: int) -> tuple[GameState, GameState | None, list[dict[str, Any]]]:
@@ -913,7 +1011,7 @@ def load_turn(camp: Campaign, turn: int) -> tuple[GameState, GameState | None, l
 
 
 def render_all(env: jinja2.Environment, ctx: dict[str, Any], game_map: GameMap,
-               formats: Sequence[str]) -> dict[str, bytes]:
+               formats: Sequence[str], created: str | None = None) -> dict[str, bytes]:
     """The files of one report, by name, rendered in memory."""
     v = ctx["_view"]
     title = ctx["title"]
@@ -938,15 +1036,15 @@ def render_all(env: jinja2.Environment, ctx: dict[str, Any], game_map: GameMap,
         out["map.png"] = mapsvg.svg_to_png(mapsvg.map_svg(game_map, v, v["events"], title=map_title,
                                                           raster_base=True))
     if "pdf" in formats:
-        out["report.pdf"] = pdf_report(svg, text, title)
+        out["report.pdf"] = pdf_report(svg, text, title, created)
     return out
 
 
 def write_one(env: jinja2.Environment, folder: Path, camp_name: str, turn: int, game_map: GameMap, tables: Tables,
               after: GameState, before: GameState | None, records: Sequence[dict[str, Any]], player: str | None,
-              deadline: Any, formats: Sequence[str]) -> list[Path]:
+              deadline: Any, formats: Sequence[str], created: str | None = None) -> list[Path]:
     ctx = build_context(camp_name, turn, game_map, tables, after, before, records, player, deadline)
-    files = render_all(env, ctx, game_map, formats)
+    files = render_all(env, ctx, game_map, formats, created)
     paths = []
     for name in sorted(files):
         path = folder / name

@@ -17,7 +17,7 @@ from pbem.campaign import create
 from pbem.checker import Report, check_file, check_text, main
 from pbem.gamedata import load_map
 from pbem.model import GameState
-from pbem.orders import create_demo
+from demo_campaign import create_demo
 from pbem.storage import Campaign
 
 REPO = Path(__file__).resolve().parent.parent

@@ -2,7 +2,7 @@
 
 After every file the campaign's state and stored orders are asserted: a refused file changes nothing.
 """
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timezone
 
 import pytest
 from typer.testing import CliRunner
@@ -11,7 +11,7 @@ from pbem import yamlio
 from pbem.campaign import create
 from pbem.cli import app
 from pbem.cycle import set_deadline
-from pbem.intake import ingest, submit_bytes, submit_path
+from pbem.intake import ingest, submit_bytes
 
 NOW = datetime(2026, 11, 22, 12, 0, tzinfo=timezone.utc)
 

@@ -14,7 +14,8 @@ from pbem import yamlio
 from pbem.errors import OrderSyntaxError
 from pbem.gamedata import tables
 from pbem.model import GameState, Unit, UnitType
-from pbem.orders import demo_spec, expand_units, load_orders, orders_schema, parse_text
+from demo_campaign import demo_spec
+from pbem.orders import expand_units, load_orders, orders_schema, parse_text
 from pbem.ordertypes import PHASE_KEYS, Attack, CardUse, DefenceCard, Move, Orders, Recruit, Standing
 
 REPO = Path(__file__).resolve().parent.parent
@@ -258,10 +259,15 @@ def test_there_are_examples_of_every_section():
     assert want <= seen, sorted(want - seen)
 
 
-def test_demo_spec():
+def test_the_examples_demo_campaign_is_the_one_pbem_demo_starts_from(tmp_path):
+    from demo_campaign import create_demo as examples_demo
+    from pbem.campaign import create_demo
     spec = demo_spec()
     assert spec["players"] == ["athens", "sparta", "thebes", "corinth", "troy", "crete"]
     assert spec["seed"] == "2026"
+    a = examples_demo(tmp_path / "a").load_state().to_json()
+    b = create_demo(tmp_path / "b", players=6, seed="2026").load_state().to_json()
+    assert a == b
 
 
 # -- stacks named by their hex --------------------------------------------------------------------------
