@@ -45,7 +45,8 @@ def under_siege(state: GameState, game_map: GameMap, city_id: str) -> bool:
         return False
     h = game_map.cities[city_id].hex
     for x in (h, *game_map.neighbours[h]):
-        if enemy_combat_units(state, x, controller):
+        if any(u.owner != controller and u.away_until is None and is_combat_unit(state, u)
+               for u in state.hex_units(x)):
             return True
     return False
 

@@ -46,8 +46,8 @@ def held_traits(state: GameState, player: str) -> list[str]:
 
 
 def leaders_in_play(state: GameState, player: str) -> list[Unit]:
-    return [u for u in state.units.values()
-            if u.type is UnitType.LEADER and u.owner == player and u.away_until is None]
+    leader = UnitType.LEADER
+    return [u for u in state.units.values() if u.type is leader and u.owner == player and u.away_until is None]
 
 
 def trait_effects(state: GameState, tables: Tables, player: str, kind: str) -> Iterator[Found]:

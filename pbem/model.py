@@ -242,6 +242,11 @@ class GameState:
     def controlled_cities(self, player: str) -> list[str]:
         return [cid for cid, c in self.cities.items() if c.controller == player]
 
+    def hex_units(self, hex_id: str):
+        """The units in a hex in no particular order (for any()/all() questions; use units_at for order)."""
+        here = self._index().get(hex_id)
+        return here.values() if here else ()
+
     def active_players(self) -> list[str]:
         return [p for p in self.turn_order if self.players[p].eliminated_turn is None]
 

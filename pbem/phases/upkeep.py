@@ -27,8 +27,11 @@ LEAN_TERRAIN = ("farms", "fishing_village")  # -1 to the upkeep roll
 
 def resolve(ctx) -> None:
     state, me = ctx.state, ctx.me
+    # Upkeep moves no enemy, so which cities are friendly is fixed for the phase: ask once.
+    friendly = {cid for cid in state.controlled_cities(ctx.player)
+                if board.friendly_city(state, ctx.game_map, cid, ctx.player)}
     for unit in priority(ctx):
-        reason = why_unpaid(ctx, unit)
+        reason = why_unpaid(ctx, unit, friendly)
         if reason is None:
             me.gold -= upkeep_cost(unit)
             cleared = unit.starvation
@@ -67,10 +70,13 @@ def priority(ctx) -> list[Unit]:
     return [units[uid] for uid in order]
 
 
-def why_unpaid(ctx, unit: Unit) -> str | None:
+def why_unpaid(ctx, unit: Unit, friendly: set[str] | None = None) -> str | None:
+    """None if ``unit`` is paid, else why not.  ``friendly``: the friendly cities, if already known."""
     state, gm = ctx.state, ctx.game_map
     near = (unit.hex, *gm.neighbours[unit.hex])
-    if not any(board.friendly_city(state, gm, c.id, ctx.player) for h in near if (c := gm.city_at.get(h))):
+    def is_friendly(cid: str) -> bool:
+        return cid in friendly if friendly is not None else board.friendly_city(state, gm, cid, ctx.player)
+    if not any(is_friendly(c.id) for h in near if (c := gm.city_at.get(h))):
         return "no friendly city in or next to its hex"
     if board.surrounded(state, gm, unit.hex, ctx.player):
         return "completely surrounded"
