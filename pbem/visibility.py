@@ -87,6 +87,11 @@ SAFE_KEYS = frozenset({
 UNIT_LIST_KEYS = ("units", "unit", "attackers", "defenders", "lost", "destroyed_units", "retreated", "survivors",
                   "captured_units", "aboard", "cargo")
 HEX_KEYS = ("hex", "target", "from", "to", "at", "where")
+# Keys whose value is a player id.  A player's id is also their home city's id, so a record names the player
+# only through these keys; a city is theirs only while they hold it (``city`` and ``target``).
+PLAYER_KEYS = ("who", "by", "owner", "attacker", "defender", "controller", "target", "victim", "captor", "winner",
+               "loser", "new_controller", "old_controller", "previous")
+CITY_KEYS = ("city", "target")
 
 
 # -- the map view -----------------------------------------------------------------------------------------
@@ -205,7 +210,8 @@ class _Knowledge:
         self.player = player
         self.game_map = game_map
         self.seen: set[str] = set()
-        self.mine: set[str] = {player}  # the player and their units' ids
+        self.mine: set[str] = set()  # their units' ids (before or after the turn)
+        self.known: set[str] = set()  # every unit id of the states: an id not among them was made and lost
         self.cities: set[str] = set()  # the cities they hold (events_for narrows it record by record)
         self.unit_types: dict[str, str] = {}
         self.leader_names: dict[str, str] = {}
@@ -216,21 +222,35 @@ class _Knowledge:
             if game_map is not None:
                 self.seen |= sight(s, game_map, player)
             self.mine |= {u.id for u in s.units.values() if u.owner == player}
+            self.known |= set(s.units)
             self.cities |= set(s.controlled_cities(player))
             for u in s.units.values():
                 self.unit_types[u.id] = u.type.value
                 if u.name:
                     self.leader_names[u.id] = u.name
 
+    def names_player(self, rec: dict[str, Any]) -> bool:
+        """Is the player named in a player-valued key (not merely their home city's name in ``city``)?"""
+        for k in PLAYER_KEYS:
+            v = rec.get(k)
+            if v == self.player or (isinstance(v, list) and self.player in v):
+                return True
+        return False
+
     def touches(self, rec: dict[str, Any]) -> bool:
-        """Does the record name the player, one of their units or one of their cities?"""
-        found = _strings(rec)
-        if found & (self.mine | self.cities):
+        """Does the record name the player, one of their units or a city they hold?"""
+        if self.names_player(rec):
             return True
-        return self.prefix is not None and any(UNIT_ID.match(x) and x.startswith(self.prefix) for x in found)
+        if any(isinstance(rec.get(k), str) and rec[k] in self.cities for k in CITY_KEYS):
+            return True
+        return any(UNIT_ID.match(x) and self.owns(x) for x in _strings(rec))
 
     def owns(self, uid: str) -> bool:
-        return uid in self.mine or (self.prefix is not None and uid.startswith(self.prefix))
+        """Theirs in a state, or (made and lost within the turn, in no state) carrying their prefix.  A unit
+        captured from them keeps its id but is decided by its owner in the states."""
+        if uid in self.mine:
+            return True
+        return uid not in self.known and self.prefix is not None and uid.startswith(self.prefix)
 
     def hexes(self, rec: dict[str, Any]) -> set[str]:
         out: set[str] = set()
@@ -350,12 +370,18 @@ def _owner_of(rec: dict[str, Any], records: Sequence[dict[str, Any]], i: int) ->
     return None
 
 
-def _redact(rec: dict[str, Any], know: _Knowledge) -> dict[str, Any]:
-    """A copy keeping the frame and the SAFE_KEYS, unit lists turned into counts, no foreign unit ids."""
+def _redact(rec: dict[str, Any], know: _Knowledge, minimal: bool = False) -> dict[str, Any]:
+    """A copy keeping the frame and the SAFE_KEYS, unit lists turned into counts, no foreign unit ids.
+
+    ``minimal``: a public event out of sight (a card played far away): no units and no hexes at all.
+    """
     out: dict[str, Any] = {k: rec[k] for k in FRAME_KEYS + ("event",) if k in rec}
     out["redacted"] = True
     for k, v in rec.items():
         if k in out or k == "redacted":
+            continue
+        if minimal and (k in UNIT_LIST_KEYS or k == "path" or (k in HEX_KEYS and isinstance(v, str) and (
+                know.game_map is None or v in know.game_map.terrain))):
             continue
         if k in UNIT_LIST_KEYS:
             ids = [v] if isinstance(v, str) else [x for x in v if isinstance(x, str)] if isinstance(v, list) else []
@@ -438,15 +464,19 @@ def events_for(records: Sequence[dict[str, Any]], player: str | None, game_map: 
             continue
         if zones.get(i) in fought:
             decisions[i] = "whole"
+        elif player in (_private_to(r) or ()):
+            decisions[i] = "whole"
         elif r.get("player") == player:
             decisions[i] = "whole"
         elif kind in PRIVATE_KINDS:
-            if player in _strings(r):
+            if know.names_player(r):
                 decisions[i] = "whole"
         elif know.touches(r):
             decisions[i] = "whole"
-        elif kind in PUBLIC_KINDS or (kind in SIGHT_KINDS and know.in_sight(r)):
+        elif kind in SIGHT_KINDS and know.in_sight(r):
             decisions[i] = "redacted"
+        elif kind in PUBLIC_KINDS:
+            decisions[i] = "redacted" if know.in_sight(r) else "public"
     out: list[dict[str, Any]] = []
     for i, r in enumerate(records):
         if is_roll(r):
@@ -468,9 +498,13 @@ def events_for(records: Sequence[dict[str, Any]], player: str | None, game_map: 
             c = dict(r)
             if i in zones and zones[i] in fought:
                 c["in_battle"] = records[zones[i]].get("seq")
+            if "gold" in c and c.get("who", c.get("player")) != player:
+                del c["gold"]  # a treasury total is for its owner's eyes only
             out.append(c)
         elif d == "redacted":
             out.append(_redact(r, know))
+        elif d == "public":
+            out.append(_redact(r, know, minimal=True))
     return out
 
 
