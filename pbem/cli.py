@@ -192,6 +192,8 @@ def submit(
     campaign_dir: Annotated[Path, typer.Argument(help="The campaign folder.")],
     files: Annotated[list[Path], typer.Argument(help="Order files a player sent.")],
     late_ok: Annotated[bool, typer.Option("--late-ok", help="Accept files after the deadline (moderator's call).")] = False,
+    fix: Annotated[bool, typer.Option("--fix", help="The moderator replaces a file of a rolled-back turn or a "
+                                                    "computer player's seat (audited).")] = False,
 ) -> None:
     """Authenticate, check and store order files for the current turn; print the answer for each.
     Exit 0: all accepted; 1: some refused (each answer says why)."""
@@ -203,7 +205,7 @@ def submit(
         refused = 0
         with camp.lock():
             for f in files:
-                answer = submit_path(camp, f, datetime.now(timezone.utc), late_ok)
+                answer = submit_path(camp, f, datetime.now(timezone.utc), late_ok, fix)
                 reply(camp, answer)
                 typer.echo(answer.text(), nl=False)
                 refused += not answer.accepted
@@ -262,8 +264,10 @@ def seat(
         from .storage import Campaign
         camp = Campaign.open(campaign_dir)
         with camp.lock():
-            set_seat(camp, player.strip().lower(), who.strip().lower())
+            secret = set_seat(camp, player.strip().lower(), who.strip().lower())
         typer.echo(f"{player} is now played by: {who}")
+        if who.strip().lower() == "human":
+            typer.echo(f"New secret for {player} (hand it to the new player; the old one no longer works): {secret}")
     guarded(body)
 
 

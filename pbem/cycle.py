@@ -123,7 +123,10 @@ def seats(camp: Campaign) -> dict[str, str]:
     return {p: str(s) for p, s in (camp.config.get("seats") or {}).items()}
 
 
-def set_seat(camp: Campaign, player: str, seat: str) -> None:
+def set_seat(camp: Campaign, player: str, seat: str) -> str:
+    """Hand a faction to the computer player or to a (new) human.  The faction's secret is replaced, so whoever
+    played it before can no longer send orders for it; returns the new secret (to hand to the new player)."""
+    import secrets as pysecrets
     state = camp.load_state()
     if player not in state.players:
         raise UsageError(f"player {player!r} is not in this campaign ({', '.join(state.turn_order)})")
@@ -132,7 +135,12 @@ def set_seat(camp: Campaign, player: str, seat: str) -> None:
     table = seats(camp)
     table[player] = seat
     camp.write_config(config_with(camp, seats=table))
-    camp.audit(f"seat of {player} set to {seat}")
+    player_secrets = camp.player_secrets()
+    raw = pysecrets.token_hex(8)
+    player_secrets[player] = "-".join(raw[i:i + 4] for i in range(0, 16, 4))
+    camp.write_secrets(camp.secret_seed(), player_secrets)
+    camp.audit(f"seat of {player} set to {seat}; the faction's secret was replaced")
+    return player_secrets[player]
 
 
 def bot_orders(camp: Campaign) -> list[str]:

@@ -62,7 +62,17 @@ def check_name(name: str) -> str | None:
     return None
 
 
-def submit_bytes(camp: Campaign, raw: bytes, source: str, now: datetime, late_ok: bool = False) -> Answer:
+def frozen(camp: Campaign, turn: int) -> bool:
+    """A turn that was adjudicated once and rolled back: its order files are fixed (their hashes seed its dice,
+    R-TURN-6), so a player cannot send a new file to get new dice.  Only the moderator replaces one."""
+    return (camp.orders_dir(turn) / FROZEN).exists()
+
+
+FROZEN = ".frozen"
+
+
+def submit_bytes(camp: Campaign, raw: bytes, source: str, now: datetime, late_ok: bool = False,
+                 moderator_fix: bool = False) -> Answer:
     """Authenticate, check and store one order file.  The caller holds the campaign lock."""
     name = source
     bad = check_name(name)
@@ -84,7 +94,8 @@ def submit_bytes(camp: Campaign, raw: bytes, source: str, now: datetime, late_ok
         return _refuse(camp, source, f"player {player!r} is not in this campaign ({', '.join(state.turn_order)})")
     secrets = camp.player_secrets()
     given = data.get("secret")
-    if not isinstance(given, str) or not hmac.compare_digest(given.strip().encode(), secrets.get(player, "").encode()):
+    stored = secrets.get(player) or ""
+    if not stored or not isinstance(given, str) or not hmac.compare_digest(given.strip().encode(), stored.encode()):
         what = "no secret" if not given else "a wrong secret"
         return _refuse(camp, source, f"{what} for {player}: the file is refused and the moderator told", player)
     if data.get("campaign") != camp.config["name"]:
@@ -100,6 +111,13 @@ def submit_bytes(camp: Campaign, raw: bytes, source: str, now: datetime, late_ok
                                      f"({why})", player)
     if state.players[player].eliminated_turn is not None:
         return _refuse(camp, source, f"{player} is out of the game", player, turn)
+    from .cycle import seats
+    if seats(camp).get(player) == "bot" and not moderator_fix:
+        return _refuse(camp, source, f"{player} is played by the computer player now; ask the moderator", player,
+                       turn)
+    if frozen(camp, turn) and not moderator_fix:
+        return _refuse(camp, source, f"game turn {turn} is being run again by the moderator; its order files are "
+                                     f"fixed and only the moderator may replace one", player, turn)
     due = campaign_deadline(camp)
     if due is not None and now > due and not late_ok:
         return _refuse(camp, source, f"late: the deadline was {fmt(due)}", player, turn)
@@ -121,7 +139,8 @@ def submit_bytes(camp: Campaign, raw: bytes, source: str, now: datetime, late_ok
         target.rename(folder / f"{player}.v{n}.yaml")
     atomic_write(target, raw)
     digest = hashlib.sha256(raw).hexdigest()
-    camp.audit(f"intake accepted {source} for {player} turn {turn} (sha256 {digest[:16]})")
+    camp.audit(f"intake accepted {source} for {player} turn {turn} (sha256 {digest[:16]})"
+               + (" as a moderator's fix" if moderator_fix else ""))
     msg = f"stored; sha256 {digest[:16]}. You may send a new file until the deadline: the last one counts."
     return Answer(source, True, player, turn, msg, findings, target)
 
@@ -137,7 +156,8 @@ def reply(camp: Campaign, answer: Answer) -> Path:
     return path
 
 
-def submit_path(camp: Campaign, path: Path, now: datetime, late_ok: bool = False) -> Answer:
+def submit_path(camp: Campaign, path: Path, now: datetime, late_ok: bool = False,
+                moderator_fix: bool = False) -> Answer:
     path = Path(path)
     source = path.name
     if path.is_symlink():
@@ -151,7 +171,7 @@ def submit_path(camp: Campaign, path: Path, now: datetime, late_ok: bool = False
         raw = path.read_bytes()
     except OSError as exc:
         return _refuse(camp, source, f"cannot be read ({exc.strerror})")
-    return submit_bytes(camp, raw, source, now, late_ok)
+    return submit_bytes(camp, raw, source, now, late_ok, moderator_fix)
 
 
 def ingest(camp: Campaign, drop: Path, now: datetime, late_ok: bool = False) -> list[Answer]:

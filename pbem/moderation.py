@@ -47,6 +47,11 @@ def rollback(camp: Campaign, turn: int, reason: str) -> Path:
                 target = dest / src.relative_to(camp.root)
                 target.parent.mkdir(parents=True, exist_ok=True)
                 shutil.move(str(src), target)
+    from .intake import FROZEN
+    for t in range(turn, snaps[-1]):  # these turns were adjudicated: their order files stay as they were
+        folder = camp.orders_dir(t)
+        folder.mkdir(parents=True, exist_ok=True)
+        atomic_write(folder / FROZEN, f"rolled back: {reason}\n")
     camp.audit(f"rollback to turn {turn} (later turns moved to {dest.relative_to(camp.root)}): {reason}")
     return dest
 

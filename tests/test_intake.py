@@ -143,3 +143,36 @@ def test_run_turn_waits_for_orders_or_the_deadline(camp):
     result, msg = run_turn(camp, NOW, reports=False)
     assert result is not None and camp.current_turn == 3
     assert camp.load_state().players["athens"].nmr_streak == 1
+
+
+def test_a_new_seat_gets_a_new_secret_and_the_old_one_stops_working(camp):
+    from pbem.cycle import set_seat
+    old = camp.player_secrets()["athens"]
+    new = set_seat(camp, "athens", "human")
+    assert new != old and camp.player_secrets()["athens"] == new
+    a = submit_bytes(camp, order_text(camp, "athens", secret=old), "a.yaml", NOW)
+    assert not a.accepted and "wrong secret" in a.text()
+    assert submit_bytes(camp, order_text(camp, "athens", secret=new), "a.yaml", NOW).accepted
+
+
+def test_a_computer_players_seat_takes_no_human_files(camp):
+    from pbem.cycle import set_seat
+    set_seat(camp, "troy", "bot")
+    a = submit_bytes(camp, order_text(camp, "troy"), "t.yaml", NOW)
+    assert not a.accepted and "computer player" in a.text()
+    assert submit_bytes(camp, order_text(camp, "troy"), "t.yaml", NOW, moderator_fix=True).accepted
+
+
+def test_after_a_rollback_players_cannot_resend_to_reroll_the_dice(camp):
+    from pbem.cycle import run_turn
+    from pbem.moderation import rollback
+    for p in ("athens", "sparta", "troy"):
+        assert submit_bytes(camp, order_text(camp, p), f"{p}.yaml", NOW).accepted
+    run_turn(camp, NOW, reports=False)
+    rollback(camp, 1, "a misfiled order")
+    before = snapshot(camp)
+    again = order_text(camp, "athens") + b"# please roll again\n"
+    a = submit_bytes(camp, again, "a.yaml", NOW)
+    assert not a.accepted and "only the moderator" in a.text() and snapshot(camp) == before
+    assert submit_bytes(camp, again, "a.yaml", NOW, moderator_fix=True).accepted  # audited
+    assert "as a moderator's fix" in (camp.root / "audit.log").read_text()
