@@ -83,3 +83,24 @@ def test_R_UNIT_1_the_unit_table_and_readable_unique_ids():
     assert len(set(ids)) == len(ids)
     assert not UnitType.LEADER.counts_for_stacking and not UnitType.BAGGAGE.counts_for_stacking
     assert UnitType.ARMY.needs_upkeep and not UnitType.FLEET.needs_upkeep
+
+
+def test_R_SET_4_an_experience_trait_is_rerolled_if_a_minor_city_already_gives_it():
+    from scenario import run_phase
+    s = make_state(gold=0)
+    s.cities["megara"].controller = "athens"
+    s.cities["megara"].trait = "hoplites"  # 32: Athens already holds Hoplites through Megara
+    # experience roll 10, then 1D6 5 (a trait), D66 3-2 (Hoplites: re-roll), 3-3 (Peltasts)
+    ctx = run_phase("recruit", s, "athens", dice=[10, 5, 3, 2, 3, 3], orders=orders("athens"))
+    assert "hoplites" not in s.players["athens"].traits and "peltasts" in s.players["athens"].traits
+    assert ctx.dice.remaining == 0
+
+
+def test_R_WIN_1_a_player_with_no_city_and_only_an_exiled_leader_is_out():
+    s = make_state(("athens", "sparta", "troy"), gold=0)
+    s.cities["athens"].controller = "sparta"
+    leader = add(s, "athens", "leader", "0302")
+    leader.away_until = 5
+    add(s, "sparta", "army", "0302")
+    run_turn(s, {p: None for p in s.turn_order}, Dice(b"exile"))
+    assert s.players["athens"].eliminated_turn == 1

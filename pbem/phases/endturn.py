@@ -43,7 +43,9 @@ def eliminate(ctx: "TurnContext") -> None:
         p = state.players[pid]
         if p.eliminated_turn is not None:
             continue
-        if not state.controlled_cities(pid) and not any(u.owner == pid for u in state.units.values()):
+        # units in play only: an exiled leader with no city to return to does not keep a player in the game
+        if not state.controlled_cities(pid) and not any(u.owner == pid and u.away_until is None
+                                                        for u in state.units.values()):
             p.eliminated_turn = state.turn
             ctx.emit(Ev.ELIMINATED, who=pid)
 
