@@ -509,3 +509,17 @@ def test_R_PH_MOVE_unused_movement_card_in_orders_cards_is_reported_and_kept():
     [f] = failed(ctx)
     assert f["section"] == "cards" and "no move of the stack" in f["reason"]
     assert "forced_march" in s.players["athens"].hand
+
+
+def test_R_PH_MOVE_a_unit_that_marched_may_not_also_sail_aboard_in_the_same_phase():
+    """Review finding: `load` once let an Army march and then board a moving ship in one phase."""
+    s = make_state()
+    add(s, "athens", "army", "0503")
+    add(s, "athens", "transport", "0302")
+    o = orders("athens", first_move=[
+        {"units": ["ATH-A1"], "path": ["0402", "0302"]},
+        {"units": ["ATH-T1"], "load": ["ATH-A1"], "path": ["0301", "0201", "0101", "0102", "0103", "0104"]}])
+    ctx = run_phase("first_move", s, "athens", orders=o)
+    failed = [r for r in ctx.log.records if r.get("event") == "order_failed"]
+    assert failed and "already moved" in failed[0]["reason"]
+    assert s.units["ATH-A1"].hex == "0302" and s.units["ATH-T1"].hex == "0302"

@@ -177,6 +177,9 @@ def move(ctx: "TurnContext", section: str, mv: Move) -> str | None:
             if c in group and x not in group:
                 group.add(x)
                 grew = True
+    again = sorted(x for x in group if x in moved)  # cargo and boarders too: one move order a unit a phase
+    if again:
+        return f"{again[0]} has already moved this phase"
     members = [here[x] for x in sorted(group)]
     for f in fleets:
         if not any(here[x].type is R for x, c in carrier.items() if c == f.id):
