@@ -144,6 +144,10 @@ def test_R_PH_DIP_REVOLT_calls_the_revolt_battle_only_when_the_controller_has_un
     def fake(result):
         def revolt_battle(ctx, city_id, rebels):
             calls.append((city_id, rebels))
+            if result:  # the city is lost: its defenders are gone, as the real battle leaves it
+                h = ctx.game_map.cities[city_id].hex
+                for u in [u for u in ctx.state.units_at(h) if u.owner == ctx.state.cities[city_id].controller]:
+                    ctx.state.remove_unit(u.id)
             return result
         return types.SimpleNamespace(revolt_battle=revolt_battle)
 

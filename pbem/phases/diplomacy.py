@@ -114,7 +114,43 @@ def revolt(ctx, cid: str, cause: str) -> None:
     if any(u.owner == controller for u in state.units_at(h)):
         from ..battle import revolt_battle  # the land battle of R-BAT-1, R-BAT-3
         held = not revolt_battle(ctx, cid, rebels)
+    # Decision: the rebels fight Armies and Rowers; a manned Fleet or a Transport with an Army in port also
+    # holds the city (R-PH-DIP-REVOLT: "holds no units of its controller"), leaders and baggage do not.
+    if not held and any(u.owner == controller and holds_city(state, u) for u in state.units_at(h)):
+        held = True
     if not held:
         city.controller = None
         city.hostile = False
         ctx.emit(Ev.NEUTRALISED, city=cid, was=controller)
+        clear_neutral_city(ctx, h, controller)
+
+
+def holds_city(state, u) -> bool:
+    from ..board import is_manned
+    from ..model import UnitType
+    if u.type in (UnitType.ARMY, UnitType.ROWERS):
+        return u.carried_by is None or not state.units[u.carried_by].type.is_ship
+    if u.type is UnitType.FLEET:
+        return is_manned(state, u)
+    if u.type is UnitType.TRANSPORT:
+        return any(c.type in (UnitType.ARMY, UnitType.ROWERS) for c in state.cargo(u.id))
+    return False
+
+
+def clear_neutral_city(ctx, h: str, former: str) -> None:
+    """What the former controller leaves in a city gone neutral: leaders go to their nearest city (none: they
+    are lost); Baggage and empty ships are seized by the rebels.  A neutral city holds no player's units."""
+    from ..model import UnitType
+    from ..movement import destroy_unit, leader_home
+    state = ctx.state
+    for u in [u for u in state.units_at(h) if u.owner == former and u.carried_by is None]:
+        if u.id not in state.units:
+            continue
+        if u.type is UnitType.LEADER:
+            to = leader_home(state, ctx.game_map, former, h)
+            if to is not None:
+                state.place(u, to)
+                ctx.emit(Ev.LEADER_RETURNS, unit=u.id, who=former, hex=to, cause="revolt")
+                continue
+        gone = destroy_unit(ctx, u, "revolt")
+        ctx.emit(Ev.CAPTURED, units=gone, who=former, by=None, hex=h, cause="seized by the rebels")
