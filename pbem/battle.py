@@ -445,7 +445,9 @@ def take_city(ctx: "TurnContext", battle: Battle, atk: Attack, trigger_cards: li
         return "no attacking unit is left to move in"
     old = state.cities[cid].controller
     city = state.cities[cid]
-    city.controller, city.hostile = me, True
+    # R-BAT-4: a captured city is hostile.  Decision: not a player's own home city when he retakes it (its
+    # people welcome him back; a home city is never a diplomacy target, so it could never lose the counter).
+    city.controller, city.hostile = me, city.home_of != me
     start = mover.hex
     place_with_cargo(state, mover, h)
     ctx.emit(Ev.CITY_TAKEN, city=cid, hex=h, by=me, **{"from": old}, unit=mover.id, unit_from=start,

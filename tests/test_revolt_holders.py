@@ -33,3 +33,19 @@ def test_R_PH_DIP_REVOLT_a_city_gone_neutral_keeps_no_players_units():
     assert s.units[leader.id].hex == TINY.cities["athens"].hex  # back to his home city
     assert bag.id not in s.units and empty.id not in s.units  # seized by the rebels
     assert not [u for u in s.units_at("1007") if u.owner is not None]
+
+
+def test_R_BAT_4_a_player_retaking_his_own_home_city_finds_it_not_hostile():
+    s = make_state(gold=10)
+    s.cities["athens"].controller = "sparta"
+    s.cities["athens"].hostile = True
+    add(s, "athens", "army", "0402")
+    run_phase("land_battle", s, "athens", dice=[10, 1],
+              orders=orders("athens", land_battle=[{"units": ["ATH-A1"], "target": "0302"}]))
+    assert s.cities["athens"].controller == "athens" and s.cities["athens"].hostile is False
+    # and a captured enemy home city is hostile as usual
+    s.cities["sparta"].controller, s.cities["sparta"].hostile = "sparta", False
+    add(s, "athens", "army", "0504")
+    run_phase("land_battle", s, "athens", dice=[10, 1],
+              orders=orders("athens", land_battle=[{"units": ["ATH-A2"], "target": "0505"}]))
+    assert s.cities["sparta"].controller == "athens" and s.cities["sparta"].hostile is True
