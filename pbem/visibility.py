@@ -52,7 +52,7 @@ from collections import Counter
 from typing import Any, Iterable, Sequence
 
 from .gamedata import GameMap
-from .model import TYPE_BY_LETTER, GameState, UnitType, sorted_ids
+from .model import TYPE_BY_LETTER, Effect, GameState, UnitType, sorted_ids
 
 FRAME_KEYS = ("seq", "turn", "player", "phase")
 UNIT_ID = re.compile(r"^[A-Z]{2,4}-[A-Z]+\d+$")
@@ -561,6 +561,8 @@ def redact(state: GameState, game_map: GameMap, player: str) -> GameState:
         p.gold, p.hand, p.traits, p.standing, p.used_once = 0, [], [], {}, []
     out.next_id = {k: v for k, v in out.next_id.items() if k.startswith(f"{state.players[player].abbr}-")}
     out.deck, out.discard = [], []
+    touching = {id(e) for e in state.effects if e.to_dict() in _touching_effects(state, player)}
+    out.effects = [Effect.from_dict(e.to_dict()) for e in state.effects if id(e) in touching]
     rename: dict[str, str] = {}
     counter: dict[str, int] = {}
     for uid in sorted(state.units):
