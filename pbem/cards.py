@@ -7,15 +7,17 @@ it is in the hand and that its target fits the card's target kind, then moves it
 ``EFFECTS``; no card is special-cased).  A card that cannot be played is skipped whole (R-TURN-4).
 
 Timing: the own-turn cards of ``orders.cards`` whose timing phase is ``diplomacy`` or ``any`` are played at
-the start of the Diplomacy phase, in the order listed (``play_own_turn_cards``).  Cards of the move and
-battle phases are played by those phases and skipped here.
+the start of the Diplomacy phase, in the order listed (``play_own_turn_cards``).  Movement cards and Treasure
+are left to the move and land battle phases; any other card there (a battle card, a reaction) is reported
+failed, as it is never played from that list.
 
 Lasting effects live in ``state.effects`` as ``Effect(kind, source, player, target, value, until_turn,
 until_player)``: ``player`` played it, ``target`` is what it acts on (a city id for ``income_block``, a
-player id for ``diplomacy_rolls`` and ``cannot_move_or_attack``), and it lasts through the end of
-``until_player``'s player-turn in game turn ``until_turn`` (``until_player`` None: through the end of game
-turn ``until_turn``; ``until_turn`` 0: until the phase that reads it consumes it).  Expired effects are
-removed at the start of every player-turn (``expire_effects``, from the Draw phase).
+player id for ``diplomacy_rolls`` and ``cannot_move_or_attack``, a hex for ``cannot_attack``, a leader id for
+``leader_removed``), and it lasts through the end of ``until_player``'s player-turn in game turn
+``until_turn`` (``until_player`` None: through the end of game turn ``until_turn``; ``until_turn`` 0: until
+the phase that reads it consumes it).  Expired effects are removed at the start of every player-turn
+(``expire_effects``, from the Draw phase).
 """
 from __future__ import annotations
 
@@ -397,17 +399,31 @@ EFFECTS: dict[str, tuple[Check | None, Apply]] = {
 
 # -- the dispatcher ------------------------------------------------------------------------------------
 
-def own_turn_card(card: Card) -> bool:
-    """Is this card played by ``play_own_turn_cards`` (not by the move or battle phases)?"""
-    return card.timing.get("phase") in OWN_TURN_PHASES
+def left_to_later_phase(card: Card) -> bool:
+    """A card of ``orders.cards`` that a later phase of the player-turn plays: a movement card (the first move of
+    the stack it names) or a card played on capturing a city (Treasure, in the Land Battle phase)."""
+    t = card.timing
+    return t.get("phase") == "move" or t.get("trigger") == "city_captured"
 
 
 def why_not_now(card: Card) -> str | None:
+    """Why ``card`` is not played from ``orders.cards`` at the start of the Diplomacy phase (None: it is)."""
     t = card.timing
+    trigger = t.get("trigger", "none")
+    if trigger == "revolt":
+        return "it is played in other players' turns, against a revolt in your city (standing executions)"
+    if trigger == "attack":
+        return "it is played in other players' turns, when an attack on you is declared (standing reactions)"
+    if trigger == "battle_lost":
+        return ("it is played right after a battle your side won: name it in the cards of your attack, or in "
+                "standing reactions")
+    if t.get("phase") == "battle":
+        return ("it is a battle card: name it in the cards of an attack"
+                + (", or in standing defence_cards" if t.get("role") in ("defense", "any") else ""))
     if t.get("turn") == "other":
         return "it is played in other players' turns, from standing orders"
-    if t.get("trigger", "none") != "none":
-        return f"it is played only as a reaction ({t['trigger']})"
+    if trigger != "none":
+        return f"it is played only as a reaction ({trigger})"
     if t.get("phase") not in OWN_TURN_PHASES:
         return f"it is played in the {t.get('phase')} phase"
     unknown = [e["kind"] for e in card.effects if e["kind"] not in EFFECTS]
@@ -454,10 +470,11 @@ def play_card(ctx: "TurnContext", use: CardUse, section: str, index: int | None)
 
 
 def play_own_turn_cards(ctx: "TurnContext") -> None:
-    """The Diplomacy and any-phase cards of ``orders.cards``, in the order listed; move and battle cards are
-    left to their phases."""
+    """The Diplomacy and any-phase cards of ``orders.cards``, in the order listed.  Movement cards and Treasure
+    are left to the phases that play them; any other card that is not played here (a battle card, a reaction)
+    is reported failed and stays in the hand (R-TURN-4)."""
     for i, use in enumerate(ctx.my_orders.cards):
         card = ctx.tables.cards.get(use.card)
-        if card is not None and not own_turn_card(card):
+        if card is not None and left_to_later_phase(card):
             continue
         play_card(ctx, use, "cards", i)

@@ -431,6 +431,10 @@ class RuleCheck:
                         "standing.executions: true plays it for you")
             if trigger == "city_captured":
                 return None  # played when a land attack of this turn captures a city
+            if trigger == "battle_lost":
+                return (f"{name} is played right after a battle your side wins",
+                        "name it, with the enemy leader as target, in the cards of your attack, or in "
+                        "standing.reactions for attacks on you")
             if trigger != "none" or turn == "other":
                 return (f"{name} is played in other players' turns", "put it in standing.reactions")
             return None
@@ -440,6 +444,11 @@ class RuleCheck:
                         "movement cards: forced_march, marathon, relieving_force")
             return None
         if where in ("sea_battle", "land_battle"):
+            if trigger == "revolt":
+                return (f"{name} is played against a revolt in your city",
+                        "standing.executions: true plays it for you")
+            if trigger == "attack":
+                return (f"{name} is played when an attack on you is declared", "put it in standing.reactions")
             if not in_battle:
                 if phase == "move":
                     return (f"{name} is a movement card", "put it in the cards of a move")
@@ -479,8 +488,12 @@ class RuleCheck:
             if target is not None:
                 self.warn(tpath, f"{card.name} takes no target here; '{target}' is ignored")
             return
+        own = self.state.players[self.me].abbr
         if where == "reaction" and trigger == "attack":  # Hesitation: optionally only against one stack
-            if target is not None and not is_hex_id(target) and "-" not in target:
+            if target is not None and not is_hex_id(target) and target.split("-")[0] == own:
+                self.error(tpath, f"{target} is one of your units; {card.name} stops an attack on you",
+                           "name an enemy stack (one of its unit ids or its hex), or leave the target out")
+            elif target is not None and not is_hex_id(target) and "-" not in target:
                 self.error(tpath, f"'{target}' is not a hex or unit id",
                            "leave the target out to stop any attack on you, or name a hex")
             elif target is not None and is_hex_id(target) and target not in self.map.terrain:
@@ -508,6 +521,10 @@ class RuleCheck:
             return
         if kind in ("leader", "own_leader"):
             u = self.sim.units.get(target)
+            if trigger == "battle_lost" and target.split("-")[0] == own:
+                self.error(tpath, f"{target} is one of your leaders; {card.name} discards a leader of the side "
+                                  f"that loses", "name an enemy leader")
+                return
             if kind == "own_leader" or target.split("-")[0] == st.players[self.me].abbr:
                 if u is None or u.type is not UnitType.LEADER:
                     self.error(tpath, f"'{target}' is not one of your leaders",
@@ -1336,6 +1353,27 @@ class RuleCheck:
         return h in self.seen and any(u.owner != self.me and u.owner is not None and u.type.is_ship
                                       and u.carried_by is None for u in self.state.units_at(h))
 
+    def never_counts(self, card: Card, h: str) -> str | None:
+        """Why a battle card can never act in a battle fought for hex ``h`` (its terrain decides), else None."""
+        t, city = self.map.terrain[h], self.map.city_at.get(h)
+        arenas = ({"land"} if t.land and t.passable else set()) | ({"sea"} if self.map.ship_may_enter(h) else set())
+        reasons = []
+        for e in card.effects:
+            if e["kind"] not in ("battle_total", "roll_modifier"):
+                continue
+            battle = e.get("battle", "any")
+            units = e.get("units", "all")
+            if battle != "any" and battle not in arenas:
+                reasons.append(f"it counts in {battle} battles only, and {h} is {t.name}")
+            elif e.get("vs") == "city" and city is None:
+                reasons.append(f"it counts in battles for a city only, and {h} holds none")
+            elif units == "army" and "land" not in arenas or units in ("fleet", "ships") and "sea" not in arenas:
+                reasons.append(f"it acts on {'Armies' if units == 'army' else 'Fleets'}, which do not fight in "
+                               f"{h} ({t.name})")
+            else:
+                return None
+        return reasons[0] if reasons else None
+
     # -- standing orders ----------------------------------------------------------------------------
     def check_standing(self) -> None:
         data = self.p.data
@@ -1351,6 +1389,11 @@ class RuleCheck:
             self.check_card(path, CardUse(dc.card, None, dc.if_needed), "defence")
             if dc.hex is not None and dc.hex not in self.map.terrain:
                 self.error(path + ("hex",), f"{dc.hex} is not a hex of this map", self.map_size_hint())
+            elif dc.hex is not None:
+                why = self.never_counts(self.tables.cards[dc.card], dc.hex)
+                if why:
+                    self.error(path + ("hex",), f"{self.tables.cards[dc.card].name} never counts in a battle in "
+                                                f"{dc.hex}: {why}", "name a hex where it can act, or none")
         for i, use in self.p.indexed("standing", "reactions"):
             self.check_card(("standing", "reactions", i), use, "reaction")
         for frm, prefs in st.retreat.items():

@@ -47,7 +47,9 @@ CASES = [
 ]
 
 
-def fight(holder: str, kind: str, ident: str, situation: str):
+def fight(holder: str, kind: str, ident: str, situation: str, via: str = "home"):
+    """One battle; the holder has the trait (from its home city, or with ``via="minor"`` as the trait of Delos,
+    a minor city it controls, R-SET-4) or a leader with the skill in its stack.  Returns the battle event."""
     s = make_state()
     s.cities["megara"].controller = "sparta"
     att_hex, def_hex, phase, dice = SETUPS[situation]
@@ -65,8 +67,10 @@ def fight(holder: str, kind: str, ident: str, situation: str):
         units = [add(s, "athens", "army", att_hex), add(s, "sparta", "army", def_hex)]
         if kind == "skill":
             add(s, who, "leader", att_hex if holder == "att" else def_hex, skills=[ident])
-    if kind == "trait":
+    if kind == "trait" and via == "home":
         s.players[who].traits = [ident]
+    elif kind == "trait":
+        s.cities["delos"].controller, s.cities["delos"].trait = who, ident
     ctx = run_phase(phase, s, "athens", dice=dice,
                     orders=orders("athens", **{phase: [{"units": [units[0].id], "target": def_hex}]}))
     [b] = events(ctx, "battle")

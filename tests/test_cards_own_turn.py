@@ -34,13 +34,16 @@ def test_R_TURN_4_a_card_with_a_wrong_target_stays_in_hand():
     assert s.effects == [] and s.discard == []
 
 
-def test_R_PH_DIP_cards_of_the_move_and_battle_phases_are_left_to_them_and_reactions_fail():
+def test_R_PH_DIP_movement_cards_are_left_to_the_moves_battle_cards_and_reactions_fail():
     s = make_state()
-    give(s, "athens", "forced_march", "break_formation", "executions", "hesitation")
-    ctx = play(s, "forced_march", "break_formation", "executions", "hesitation")
-    [f] = events(ctx, "order_failed")
-    assert f["index"] == 2 and "other players' turns" in f["reason"]
-    assert len(s.players["athens"].hand) == 4 and not events(ctx, "card_played")
+    give(s, "athens", "forced_march", "break_formation", "executions", "hesitation", "failure", "treasure")
+    ctx = play(s, "forced_march", "break_formation", "executions", "hesitation", "failure", "treasure")
+    failed = {f["index"]: f["reason"] for f in events(ctx, "order_failed")}
+    assert sorted(failed) == [1, 2, 3, 4], "R-TURN-4: never played from this list, so reported"
+    assert "battle card" in failed[1] and "standing defence_cards" in failed[1]
+    assert "other players' turns" in failed[2] and "standing reactions" in failed[3]
+    assert "cards of your attack" in failed[4]
+    assert len(s.players["athens"].hand) == 6 and not events(ctx, "card_played")
 
 
 def test_R_PH_DIP_any_phase_cards_are_played_at_the_start_of_the_diplomacy_phase_only():
