@@ -374,6 +374,40 @@ def archive(
 
 
 @app.command()
+def verify(
+    campaign_dir: Annotated[Path, typer.Argument(help="A campaign folder or an unpacked archive.")],
+    turn: Annotated[Optional[int], typer.Option(help="Only this game turn.")] = None,
+    key: Annotated[Optional[str], typer.Option(help="The turn's published key (`pbem turn-key`), with --turn.")] = None,
+) -> None:
+    """Replay adjudicated turns and check they come out exactly as stored (R-TURN-6). Exit 1 on a mismatch."""
+    def body() -> int:
+        from .storage import Campaign
+        from .verify import verify as do_verify
+        camp = Campaign.open(campaign_dir)
+        verdicts = do_verify(camp, turn, key)
+        for v in verdicts:
+            typer.echo(f"turn {v.turn}: {'OK' if v.ok else 'MISMATCH'}: {v.detail}")
+        return 0 if all(v.ok for v in verdicts) else 1
+    guarded(body)
+
+
+@app.command("turn-key")
+def turn_key_cmd(
+    campaign_dir: Annotated[Path, typer.Argument(help="The campaign folder.")],
+    turn: Annotated[int, typer.Argument(help="An adjudicated game turn.")],
+) -> None:
+    """Print the key of an adjudicated turn: publish it and anyone with the archive can check that turn's dice
+    (`pbem verify --turn T --key KEY`) without learning any other turn's."""
+    def body() -> None:
+        from .storage import Campaign
+        from .verify import published_key
+        camp = Campaign.open(campaign_dir)
+        typer.echo(published_key(camp, turn))
+        camp.audit(f"turn key of turn {turn} published")
+    guarded(body)
+
+
+@app.command()
 def demo(
     campaign_dir: Annotated[Path, typer.Argument(help="Folder for the demo campaign (a previous demo there is replaced).")]
     = Path("pbem-demo"),

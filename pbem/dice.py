@@ -10,6 +10,7 @@ Rules code never imports ``random``: it is handed a ``Dice`` (or a ``ScriptedDic
 from __future__ import annotations
 
 import hashlib
+import hmac
 from dataclasses import dataclass, field
 from typing import Any, Iterable, MutableSequence, Sequence, TypeVar
 
@@ -22,14 +23,25 @@ def setup_seed(secret: bytes) -> bytes:
     return hashlib.sha256(b"pbem/setup/" + secret).digest()
 
 
+def turn_key(secret: bytes, turn: int) -> bytes:
+    """The key of one game turn, HMAC-SHA256(secret seed, "pbem/turn-key/T").  Publishing it lets anyone
+    check that turn's dice without learning the secret seed or any other turn's dice."""
+    return hmac.new(secret, f"pbem/turn-key/{turn}".encode(), hashlib.sha256).digest()
+
+
+def seed_from_key(key: bytes, turn: int, order_hashes: Sequence[str]) -> bytes:
+    """HMAC-SHA256(turn key, "pbem/turn/T/" + the order hashes joined by "/")."""
+    text = f"pbem/turn/{turn}/" + "/".join(order_hashes)
+    return hmac.new(key, text.encode(), hashlib.sha256).digest()
+
+
 def turn_seed(secret: bytes, turn: int, order_hashes: Sequence[str]) -> bytes:
     """R-TURN-6: secret seed, game turn and the hashes of the accepted order files, in turn order.
 
     ``order_hashes`` holds one entry per player in turn order: the SHA-256 hex of the accepted file, or
-    ``"-"`` for a player without one (NMR).
+    ``"-"`` for a player without one (NMR).  Nobody can know the dice before the last file is in.
     """
-    text = f"pbem/turn/{turn}/" + "/".join(order_hashes)
-    return hashlib.sha256(secret + text.encode()).digest()
+    return seed_from_key(turn_key(secret, turn), turn, order_hashes)
 
 
 def seed_fingerprint(secret: bytes) -> str:
