@@ -24,7 +24,7 @@ import time
 from collections import defaultdict
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
-from importlib import resources
+from .resources import folder
 from pathlib import Path
 from typing import Any, Iterable, Sequence
 
@@ -760,7 +760,7 @@ def _turn_of(rec: dict[str, Any], pid: str) -> bool:
 
 def _package_template(name: str) -> str | None:
     try:
-        f = resources.files("pbem.templates").joinpath(name)
+        f = folder("templates").joinpath(name)
         return f.read_text(encoding="utf-8") if f.is_file() else None
     except (FileNotFoundError, OSError):
         return None
