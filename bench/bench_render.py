@@ -1,12 +1,18 @@
-"""Render benchmark: the map PNG and the report PDF of all 12 players of one turn, on one core.
+"""Render benchmark: the map PNG and the report PDF of all 12 players of one turn, then whole turns.
 
     .venv/bin/python bench/bench_render.py [--repeat N]
 
 Creates a 12-player campaign on the default Aegean in a temporary folder, adjudicates turn 1, adds a few
-moves and a battle to the log, then times, per player: the SVG string, the PNG with the terrain drawn as
-vectors, the PNG with the terrain as the cached raster base (what reports use), the PDF (map page with the
-raster base + text pages) and the PDF with a vector map page.  Prints the median per map and the total for
-the 12.  Targets (issue #7): PNGs of 12 players <= 1.5 s, PDFs <= 3 s.
+moves and a battle to the log, then times, per player, on one core: the map's layers (SVG strings), the
+whole SVG, the PNG drawn whole by CairoSVG with the terrain as vectors, the same with the terrain as the
+cached raster base (``raster_base``), the PNG as reports make it (the viewer's layers drawn on the cached
+raster of the static and turn layers, then ``png_bytes``; ``png_layers`` is the drawing, ``png_encode`` the
+encoding), the PDF with that image as its map page (what reports use) and the PDF with a vector map page.
+Prints the median per map and the total for the 12.  Targets (issue #7): PNGs of 12 players <= 1.5 s,
+PDFs <= 3 s.
+
+Last, "12 players, all formats, one turn": ``write_reports`` of the 12 players and the moderator, every
+format, with 1 and with 2 worker processes (median of ``--repeat`` runs, at least 3), wall time.
 """
 from __future__ import annotations
 
@@ -60,13 +66,16 @@ def main() -> None:
         t_ctx = time.perf_counter() - t0
         # warm the caches (static layer, its PNG) once, as the first report of a run does
         t0 = time.perf_counter()
-        mapsvg.svg_to_png(mapsvg.map_svg(game_map, contexts[0]["_view"], raster_base=True))
+        mapsvg.map_png(game_map, contexts[0]["_view"], title="Turn 1")
         t_warm = time.perf_counter() - t0
-        times: dict[str, list[float]] = {k: [] for k in ("svg", "png_vector", "png_raster", "pdf_raster",
-                                                          "pdf_vector", "text")}
+        times: dict[str, list[float]] = {k: [] for k in ("layers", "svg", "png_vector", "png_raster", "png_layers",
+                                                          "png_encode", "text", "pdf_image", "pdf_vector")}
         for _ in range(args.repeat):
             for ctx in contexts:
                 v = ctx["_view"]
+                t = time.perf_counter()
+                layers = mapsvg.layers(game_map, v, v["events"], title="Turn 1")
+                times["layers"].append(time.perf_counter() - t)
                 t = time.perf_counter()
                 mapsvg.map_svg(game_map, v, v["events"])
                 times["svg"].append(time.perf_counter() - t)
@@ -77,23 +86,35 @@ def main() -> None:
                 mapsvg.svg_to_png(mapsvg.map_svg(game_map, v, v["events"], raster_base=True))
                 times["png_raster"].append(time.perf_counter() - t)
                 t = time.perf_counter()
+                image = layers.image()
+                times["png_layers"].append(time.perf_counter() - t)
+                t = time.perf_counter()
+                mapsvg.png_bytes(image)
+                times["png_encode"].append(time.perf_counter() - t)
+                t = time.perf_counter()
                 text = env.get_template("report.txt.j2").render(**ctx)
                 times["text"].append(time.perf_counter() - t)
                 t = time.perf_counter()
-                report.pdf_report(mapsvg.map_svg(game_map, v, v["events"], raster_base=True), text, ctx["title"])
-                times["pdf_raster"].append(time.perf_counter() - t)
+                report.pdf_report(None, text, ctx["title"], map_image=image)
+                times["pdf_image"].append(time.perf_counter() - t)
                 t = time.perf_counter()
                 report.pdf_report(mapsvg.map_svg(game_map, v, v["events"]), text, ctx["title"])
                 times["pdf_vector"].append(time.perf_counter() - t)
         n = len(contexts)
         print(f"12 players, {args.repeat} run(s); view+context of 12: {t_ctx * 1000:.0f} ms; "
-              f"first map (builds the cached terrain layer and its PNG): {t_warm * 1000:.0f} ms")
+              f"first map (builds the cached layers and their raster): {t_warm * 1000:.0f} ms")
         for k, ts in times.items():
             med = statistics.median(ts)
             print(f"  {k:<11} median {med * 1000:6.1f} ms per player   12 players: {med * n:5.2f} s")
-        t0 = time.perf_counter()
-        report.write_reports(camp, 1)
-        print(f"  write_reports(all 5 formats, 12 players + moderator): {time.perf_counter() - t0:.2f} s")
+        print("  12 players, all formats, one turn (write_reports, 12 players + moderator, wall):")
+        for workers in (1, 2):
+            runs = []
+            for _ in range(max(3, args.repeat)):
+                t0 = time.perf_counter()
+                report.write_reports(camp, 1, workers=workers)
+                runs.append(time.perf_counter() - t0)
+            print(f"    workers={workers}: median {statistics.median(runs):.2f} s  "
+                  f"(runs: {', '.join(f'{r:.2f}' for r in runs)})")
 
 
 if __name__ == "__main__":

@@ -172,3 +172,33 @@ def test_events_for_feeds_the_map_only_what_the_player_saw():
     svg = mapsvg.map_svg(TINY, view(s, TINY, "athens"), events)
     assert "0904" not in [e.get("path", [None])[-1] for e in events]
     assert svg.count('stroke-dasharray="6,4"') == 1  # only the Spartan move is someone else's
+
+
+def pixels(png: bytes):
+    import io
+    from PIL import Image
+    return Image.open(io.BytesIO(png)).convert("RGB")
+
+
+def test_the_layered_png_is_the_picture_of_the_whole_svg():
+    """map_png draws the viewer's layers on the cached raster of the static and the turn's layers: the same
+    pixels as CairoSVG drawing the whole vector SVG."""
+    from PIL import ImageChops
+    for viewer in ("athens", None):
+        s = world()
+        v = view(s, TINY, viewer, records=MOVES, before=s)
+        whole = pixels(mapsvg.svg_to_png(mapsvg.map_svg(TINY, v, v["events"], title="Turn 1")))
+        layered = mapsvg.map_png(TINY, v, v["events"], title="Turn 1")
+        assert layered[:8] == b"\x89PNG\r\n\x1a\n"
+        assert ImageChops.difference(whole, pixels(layered)).getbbox() is None
+
+
+def test_layers_split_the_map_into_static_turn_and_viewer_parts():
+    s = world()
+    athens = mapsvg.layers(TINY, view(s, TINY, "athens"), title="Turn 1")
+    sparta = mapsvg.layers(TINY, view(s, TINY, "sparta"), title="Turn 1")
+    assert athens.key == sparta.key and athens.turn == sparta.turn  # shared: cached once per turn
+    assert athens.viewer != sparta.viewer
+    assert "Map marks" in mapsvg.static_layer(TINY) and "Map marks" not in "".join(athens.viewer)
+    assert "Players (cities)" in mapsvg.static_layer(TINY) and "Athenians (" in athens.turn
+    assert "Turn 1" in athens.turn

@@ -525,3 +525,78 @@ def test_main_before_any_turn_is_adjudicated(tmp_path):
     with pytest.raises(CampaignError, match="no turn has been adjudicated"):
         report.main(camp.root)
 
+
+
+# -- rendering in parallel ----------------------------------------------------------------------------------
+
+def all_files(folder: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(folder)): p.read_bytes() for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def test_reports_are_the_same_bytes_whatever_the_number_of_workers(tmp_path, monkeypatch):
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1700000000")  # the PDFs' creation date
+    camp = tiny_campaign(tmp_path / "w")
+    got = {}
+    for n in (1, 2, 3):
+        shutil.rmtree(camp.reports_dir(1), ignore_errors=True)
+        written = report.write_reports(camp, 1, workers=n)
+        assert [w.player for w in written] == ["athens", "sparta", "moderator"]  # turn order, then the moderator
+        got[n] = all_files(camp.reports_dir(1))
+    assert len(got[1]) > 15 and got[1] == got[2] == got[3]
+
+
+def test_worker_count_follows_the_argument_then_the_environment():
+    assert report.worker_count(13, 2) == 2
+    assert report.worker_count(1, 4) == 1  # a single report: no pool
+    assert report.worker_count(3, 8) == 3
+
+
+def test_pbem_workers_1_renders_in_this_process(tmp_path, monkeypatch):
+    monkeypatch.setenv("PBEM_WORKERS", "1")
+    assert report.worker_count(13) == 1
+    camp = tiny_campaign(tmp_path / "s")
+    seen = []
+    real = report.render_all
+    monkeypatch.setattr(report, "render_all", lambda *a, **k: seen.append(os.getpid()) or real(*a, **k))
+    report.write_reports(camp, 1, formats=("txt",))
+    assert seen == [os.getpid()] * 3
+    monkeypatch.setenv("PBEM_WORKERS", "many")
+    with pytest.raises(UsageError, match="PBEM_WORKERS"):
+        report.write_reports(camp, 1, formats=("txt",))
+
+
+def test_a_worker_exception_is_raised_in_the_parent(tmp_path, monkeypatch):
+    camp = tiny_campaign(tmp_path / "x")
+    real = report.render_all
+
+    def failing(env, ctx, *a, **k):
+        if ctx["viewer"] == "athens":
+            raise RuntimeError("the Athenian map caught fire")
+        return real(env, ctx, *a, **k)
+
+    monkeypatch.setattr(report, "render_all", failing)  # the forked workers inherit the patch
+    with pytest.raises(RuntimeError, match="caught fire"):
+        report.write_reports(camp, 1, formats=("txt",), workers=2)
+
+
+def test_a_worker_that_dies_is_an_error_not_a_hang(tmp_path, monkeypatch):
+    from concurrent.futures.process import BrokenProcessPool
+    camp = tiny_campaign(tmp_path / "d")
+    monkeypatch.setattr(report, "render_all", lambda *a, **k: os._exit(3))
+    with pytest.raises(BrokenProcessPool):
+        report.write_reports(camp, 1, formats=("txt",), workers=2)
+
+
+def test_pdf_map_page_is_the_png_when_there_is_one_else_vectors(tmp_path):
+    camp = tiny_campaign(tmp_path / "p")
+    report.write_reports(camp, 1, ["athens"], formats=("png", "pdf"))
+    folder = camp.reports_dir(1, "athens")
+    raster = (folder / "report.pdf").read_bytes()
+    report.write_reports(camp, 1, ["athens"], formats=("pdf",))
+    vector = (folder / "report.pdf").read_bytes()
+    assert b"/Subtype /Image" in raster and b"/Subtype /Image" not in vector
+    for pdf in (raster, vector):
+        assert pdf.count(b"/Type /Page ") + pdf.count(b"/Type /Page\n") >= 2
+        assert "TREASURY" in pdf_text(pdf)
+    sizes = [re.findall(rb"/MediaBox \[ ?0 0 ([\d.]+) ([\d.]+) ?\]", pdf)[0] for pdf in (raster, vector)]
+    assert sizes[0] == sizes[1]  # the map page has the map's size either way
