@@ -97,11 +97,12 @@ def status(camp: Campaign) -> Status:
     folder = camp.orders_dir(state.turn)
     active = state.active_players()
     submitted = [p for p in active if (folder / f"{p}.yaml").is_file()]
-    missing = [p for p in active if p not in submitted and state.players[p].seat != "bot"]
+    table = seats(camp)
+    missing = [p for p in active if p not in submitted and table.get(p) != "bot"]
     after = int(camp.config.get("civil_disorder_after", 3))
     streaks = {p: state.players[p].nmr_streak for p in active}
     return Status(state.turn, state.finished, deadline(camp), submitted, missing, streaks,
-                  [p for p, n in streaks.items() if n >= after], {p: state.players[p].seat for p in active})
+                  [p for p, n in streaks.items() if n >= after], {p: table.get(p, "human") for p in active})
 
 
 def next_deadline(camp: Campaign, previous: datetime | None, now: datetime) -> str | None:

@@ -124,7 +124,6 @@ class Player:
     traits: list[str] = field(default_factory=list)  # the home city's own traits
     turn_roll: int = 0
     nmr_streak: int = 0
-    seat: str = "human"  # human | bot | civil_disorder
     eliminated_turn: int | None = None
     standing: dict[str, Any] = field(default_factory=dict)  # standing orders (R-STAND-1)
     used_once: list[str] = field(default_factory=list)  # one-time trait effects already taken (Silver Mines)
@@ -134,7 +133,7 @@ class Player:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "Player":
-        return cls(**d)
+        return cls(**{k: v for k, v in d.items() if k != "seat"})  # seats live in campaign.yaml (older files)
 
 
 @dataclass

@@ -128,7 +128,7 @@ def public(state: GameState) -> dict[str, Any]:
     for pid in state.turn_order:
         p = state.players[pid]
         players[pid] = {"name": p.name, "home": p.home, "abbr": p.abbr, "cities": len(state.controlled_cities(pid)),
-                        "eliminated_turn": p.eliminated_turn, "hand_size": len(p.hand), "seat": p.seat,
+                        "eliminated_turn": p.eliminated_turn, "hand_size": len(p.hand),
                         "nmr_streak": p.nmr_streak}
     return {
         "campaign": state.campaign, "turn": state.turn, "last_turn": state.last_turn,

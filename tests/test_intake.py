@@ -176,3 +176,11 @@ def test_after_a_rollback_players_cannot_resend_to_reroll_the_dice(camp):
     assert not a.accepted and "only the moderator" in a.text() and snapshot(camp) == before
     assert submit_bytes(camp, again, "a.yaml", NOW, moderator_fix=True).accepted  # audited
     assert "as a moderator's fix" in (camp.root / "audit.log").read_text()
+
+
+def test_status_counts_computer_players_as_in(camp):
+    from pbem.cycle import set_seat, status
+    set_seat(camp, "troy", "bot")
+    st = status(camp)
+    assert "troy" not in st.missing and st.seats["troy"] == "bot"
+    assert "Computer players: troy" in st.render(NOW)
