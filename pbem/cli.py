@@ -34,7 +34,11 @@ def guarded(fn: Callable[[], int | None]) -> None:
     except PbemError as exc:
         fail(str(exc), exc.exit_code)
     except KeyboardInterrupt:
-        fail("interrupted; nothing was changed by the unfinished step", 130)
+        fail("interrupted; a turn is committed whole or not at all: check with `pbem status` (and `pbem report` "
+             "if reports are missing)", 130)
+    except OSError as exc:  # a file or folder the user named (or the campaign's) cannot be used
+        where = exc.filename or "a file"
+        fail(f"{where}: {exc.strerror or exc}", 2)
     except BrokenPipeError:
         raise typer.Exit(0)
     if code:
@@ -294,11 +298,22 @@ def bot(
                               state.turn, camp.player_secrets().get(pid, ""))
         text = "# yaml-language-server: $schema=https://pbem.invalid/schemas/orders.schema.json\n" + yamlio.dump(orders)
         if output:
+            _outside(camp, output)
             atomic_write(output, text)
             typer.echo(f"Orders for {pid}, turn {state.turn}, written to {output}")
         else:
             typer.echo(text, nl=False)
     guarded(body)
+
+
+def _outside(camp, path: Path) -> None:
+    """Refuse to write a file the user named inside the campaign folder (it could replace campaign data)."""
+    from .errors import UsageError
+    root, target = camp.root.resolve(), Path(path).resolve()
+    if target == root or root in target.parents:
+        raise UsageError(f"{path}: write it outside the campaign folder")
+    if target.is_dir():
+        raise UsageError(f"{path}: is a folder; name a file")
 
 
 def _pairs(items: list[str] | None, what: str, number: bool = False) -> dict:
@@ -367,6 +382,8 @@ def archive(
         from .moderation import archive as do_archive
         from .storage import Campaign
         camp = Campaign.open(campaign_dir)
+        if output is not None:
+            _outside(camp, output)
         with camp.lock():
             out = do_archive(camp, output, reveal_seed)
         typer.echo(f"Archived to {out}")

@@ -17,7 +17,10 @@ def parse_when(text: str, now: datetime) -> datetime:
     t = str(text).strip()
     if t.startswith("+") and t[-1:] in ("d", "h") and t[1:-1].isdigit():
         n = int(t[1:-1])
-        return now + (timedelta(days=n) if t.endswith("d") else timedelta(hours=n))
+        try:
+            return now + (timedelta(days=n) if t.endswith("d") else timedelta(hours=n))
+        except OverflowError:
+            raise UsageError(f"deadline {text!r}: too far in the future") from None
     try:
         when = datetime.fromisoformat(t.replace("Z", "+00:00").replace(" ", "T"))
     except ValueError:
@@ -99,7 +102,11 @@ def status(camp: Campaign) -> Status:
     submitted = [p for p in active if (folder / f"{p}.yaml").is_file()]
     table = seats(camp)
     missing = [p for p in active if p not in submitted and table.get(p) != "bot"]
-    after = int(camp.config.get("civil_disorder_after", 3))
+    try:
+        after = int(camp.config.get("civil_disorder_after", 3))
+    except (TypeError, ValueError):
+        from .errors import CampaignError
+        raise CampaignError(f"{camp.config_path}: civil_disorder_after must be a whole number") from None
     streaks = {p: state.players[p].nmr_streak for p in active}
     return Status(state.turn, state.finished, deadline(camp), submitted, missing, streaks,
                   [p for p, n in streaks.items() if n >= after], {p: table.get(p, "human") for p in active})
@@ -110,7 +117,10 @@ def next_deadline(camp: Campaign, previous: datetime | None, now: datetime) -> s
     if not days:
         return None
     base = max(previous, now) if previous else now
-    return (base + timedelta(days=int(days))).strftime("%Y-%m-%dT%H:%MZ")
+    try:
+        return (base + timedelta(days=int(days))).strftime("%Y-%m-%dT%H:%MZ")
+    except (OverflowError, ValueError):
+        return None  # no next deadline can be set past the calendar's end: the moderator sets one
 
 
 def config_with(camp: Campaign, **changes: Any) -> dict[str, Any]:

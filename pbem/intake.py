@@ -180,6 +180,9 @@ def ingest(camp: Campaign, drop: Path, now: datetime, late_ok: bool = False) -> 
     drop = Path(drop)
     if not drop.is_dir():
         raise UsageError(f"--from {drop}: no such folder")
+    root, d = camp.root.resolve(), drop.resolve()
+    if d == root or root in d.parents:
+        raise UsageError(f"--from {drop}: the drop folder may not be the campaign folder or inside it")
     entries = [p for p in drop.iterdir() if not p.name.startswith(".") and p.name not in ("accepted", "refused")]
     entries.sort(key=lambda p: (p.lstat().st_mtime, p.name))
     answers = []

@@ -153,8 +153,10 @@ class Campaign:
             raise CampaignError(f"{path}: no snapshot for turn {turn} (have: {have})")
         try:
             return GameState.from_json(path.read_text(encoding="utf-8"))
-        except (ValueError, KeyError, TypeError) as exc:
+        except (ValueError, KeyError, TypeError, AttributeError) as exc:
             raise DataError(f"{path}: damaged state file ({exc})") from None
+        except IsADirectoryError:
+            raise DataError(f"{path}: is a folder, not a state file") from None
 
     def save_state(self, state: GameState) -> Path:
         path = self.snapshot_path(state.turn)

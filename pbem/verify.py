@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from pathlib import Path
 
 from .adjudicator import adjudicate
 from .dice import Dice, seed_from_key, turn_key
@@ -43,7 +42,10 @@ def replay_turn(camp: Campaign, turn: int, key: bytes) -> Verdict:
     orders, hashes = accepted_orders(camp, before)
     after = before.copy()
     log = adjudicate(after, camp.game_map, tables(), orders, Dice(seed_from_key(key, turn, hashes)))
-    stored_state = camp.snapshot_path(turn + 1).read_text(encoding="utf-8")
+    path = camp.snapshot_path(turn + 1)
+    first_fix = path.with_name(f"{path.stem}.fix-1.json")  # `pbem adjust` kept the adjudicated original
+    adjusted = first_fix.is_file()
+    stored_state = (first_fix if adjusted else path).read_text(encoding="utf-8")
     stored_log = camp.log_path(turn).read_text(encoding="utf-8") if camp.log_path(turn).is_file() else ""
     new_log = "".join(json.dumps(r, sort_keys=True, ensure_ascii=False) + "\n" for r in log.records)
     if after.to_json() != stored_state:
@@ -51,7 +53,8 @@ def replay_turn(camp: Campaign, turn: int, key: bytes) -> Verdict:
     if new_log != stored_log:
         return Verdict(turn, False, "the replayed log differs from the stored log")
     rolls = sum(1 for r in log.records if "roll" in r)
-    return Verdict(turn, True, f"replayed exactly ({rolls} dice)")
+    note = "; the moderator adjusted the result afterwards (see audit.log)" if adjusted else ""
+    return Verdict(turn, True, f"replayed exactly ({rolls} dice){note}")
 
 
 def verify(camp: Campaign, turn: int | None = None, key_hex: str | None = None) -> list[Verdict]:

@@ -59,10 +59,16 @@ def read_text(path: Path | str, source: str | None = None, max_bytes: int = MAX_
     path = Path(path)
     source = source or str(path)
     try:
-        size = path.stat().st_size
-        if size > max_bytes:
-            raise YamlError(source, f"file is {size} bytes; the limit is {max_bytes} bytes")
-        raw = path.read_bytes()
+        import stat as _stat
+        st = path.stat()
+        if _stat.S_ISDIR(st.st_mode):
+            raise IsADirectoryError
+        if not _stat.S_ISREG(st.st_mode):
+            raise YamlError(source, "is not a regular file (a device, pipe or socket); give a text file")
+        if st.st_size > max_bytes:
+            raise YamlError(source, f"file is {st.st_size} bytes; the limit is {max_bytes} bytes")
+        with open(path, "rb") as fh:
+            raw = fh.read(max_bytes + 1)
     except FileNotFoundError:
         raise YamlError(source, "no such file") from None
     except IsADirectoryError:

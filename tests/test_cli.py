@@ -151,3 +151,28 @@ def test_the_installed_command_runs_as_a_process(tmp_path):
     r = subprocess.run([sys.executable, "-m", "pbem.cli", "new", str(tmp_path / "c"), "--players", "athens,x"],
                        capture_output=True, text=True)
     assert r.returncode == 2 and r.stderr.startswith("pbem: ") and "Traceback" not in r.stderr
+
+
+def test_outputs_and_drop_folders_inside_the_campaign_are_refused(tmp_path):
+    assert pbem("new", tmp_path / "c", "--players", "athens,sparta", "--seed", "2").exit_code == 0
+    c = tmp_path / "c"
+    for args, message in (
+        (["ingest", c, "--from", c / "state"], "may not be the campaign folder"),
+        (["ingest", c, "--from", c], "may not be the campaign folder"),
+        (["archive", c, "-o", c / "campaign.yaml"], "outside the campaign folder"),
+        (["bot", c, "athens", "-o", c / "map.yaml"], "outside the campaign folder"),
+        (["bot", c, "athens", "-o", tmp_path], "is a folder"),
+        (["deadline", c, "+99999999d"], "too far in the future"),
+    ):
+        r = pbem(*args)
+        assert r.exit_code == 2 and message in r.output, (args, r.output)
+    assert pbem("show", c).exit_code == 0  # nothing was moved or overwritten
+
+
+def test_check_refuses_devices_and_pipes_without_reading_them(tmp_path):
+    import os
+    fifo = tmp_path / "pipe.yaml"
+    os.mkfifo(fifo)
+    for path in ("/dev/zero", fifo):
+        r = pbem("check", path)
+        assert r.exit_code == 2 and "not a regular file" in r.output

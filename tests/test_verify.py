@@ -48,3 +48,11 @@ def test_R_TURN_6_the_turn_seed_is_keyed_per_turn():
     assert turn_seed(secret, 5, ["a", "-"]) == seed_from_key(turn_key(secret, 5), 5, ["a", "-"])
     assert turn_key(secret, 5) != turn_key(secret, 6)
     assert turn_key(secret, 5) not in (secret,) and len(turn_key(secret, 5)) == 32
+
+
+def test_a_moderators_adjustment_is_not_taken_for_a_mismatch(played):
+    from pbem.moderation import adjust
+    adjust(played, "lost in the post", gold={"athens": 1})
+    verdicts = {v.turn: v for v in verify(played)}
+    assert all(v.ok for v in verdicts.values())
+    assert "adjusted" in verdicts[3].detail
