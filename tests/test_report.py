@@ -194,6 +194,8 @@ def pdf_text(data: bytes) -> str:
     space where a TJ array moves on by more than a fifth of an em."""
     out = []
     for m in re.finditer(rb"<<(.*?)>>\s*stream\r?\n(.*?)\r?\nendstream", data, re.S):
+        if b"/Image" in m.group(1):  # pictures (the map page) hold no text
+            continue
         body = m.group(2)
         if b"FlateDecode" in m.group(1):
             try:
