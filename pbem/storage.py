@@ -201,6 +201,7 @@ class Campaign:
 
     # -- audit and lock ----------------------------------------------------------------------------
     def audit(self, line: str) -> None:
+        line = " ".join(line.split())  # one line per action, whatever a --reason holds
         stamp = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
         with open(self.root / "audit.log", "a", encoding="utf-8") as fh:
             fh.write(f"{stamp} {line}\n")

@@ -67,6 +67,8 @@ def verify(camp: Campaign, turn: int | None = None, key_hex: str | None = None) 
             raise UsageError("--key belongs to one turn: give --turn too")
         try:
             key = bytes.fromhex(key_hex.strip())
+            if len(key) != 32:
+                raise ValueError
         except ValueError:
             raise UsageError("--key: write the turn key as printed by `pbem turn-key` (64 hex digits)") from None
         return [replay_turn(camp, turn, key)]
@@ -79,6 +81,6 @@ def verify(camp: Campaign, turn: int | None = None, key_hex: str | None = None) 
 
 def published_key(camp: Campaign, turn: int) -> str:
     """The key of an adjudicated turn, to publish (never of the current or a future turn)."""
-    if turn + 1 not in camp.snapshots():
+    if turn < 1 or turn + 1 not in camp.snapshots():
         raise UsageError(f"turn {turn} has not been adjudicated; its key would tell its dice in advance")
     return turn_key(camp.secret_seed(), turn).hex()

@@ -56,3 +56,11 @@ def test_a_moderators_adjustment_is_not_taken_for_a_mismatch(played):
     verdicts = {v.turn: v for v in verify(played)}
     assert all(v.ok for v in verdicts.values())
     assert "adjusted" in verdicts[3].detail
+
+
+def test_turn_keys_of_no_turn_and_malformed_keys_are_refused(played):
+    with pytest.raises(UsageError, match="has not been adjudicated"):
+        published_key(played, 0)
+    for bad in ("", "zz", "00" * 31):
+        with pytest.raises(UsageError, match="write the turn key"):
+            verify(played, 1, bad)
