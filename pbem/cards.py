@@ -86,8 +86,7 @@ def expire_effects(ctx: "TurnContext") -> None:
 
 def roll_spec(ctx: "TurnContext", spec: str, purpose: str, **context: Any) -> int:
     """Roll a table's dice field ("2D6") and return the sum; each die is logged."""
-    count, _, sides = spec.upper().partition("D")
-    return sum(ctx.dice.dice(int(count), int(sides), purpose, **context))
+    return sum(ctx.dice.roll_spec(spec, purpose, **context))
 
 
 def draw_card(ctx: "TurnContext", player: str) -> str | None:

@@ -119,6 +119,11 @@ class Dice:
         """Roll ``count`` dice of ``sides`` (e.g. 3D6 for plunder), each logged."""
         return [self.roll(sides, purpose, **context) for _ in range(count)]
 
+    def roll_spec(self, spec: str, purpose: str, **context: Any) -> list[int]:
+        """A table's dice field: roll_spec("2D6", ...) -> two 1D6 results, each logged."""
+        count, _, sides = spec.upper().partition("D")
+        return self.dice(int(count or 1), int(sides), purpose, **context)
+
     def shuffle(self, items: MutableSequence[T], purpose: str) -> None:
         """Fisher-Yates in place; logged as one entry (the draws are not dice anyone reads)."""
         for i in range(len(items) - 1, 0, -1):

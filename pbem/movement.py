@@ -69,8 +69,8 @@ def cannot_move_or_attack(state: GameState, player: str) -> Effect | None:
 
 def play_card(ctx: "TurnContext", player: str, card: str, **data: Any) -> None:
     """A played card leaves the hand for the discard pile; the report says so (Ev.CARD_PLAYED)."""
-    ctx.state.players[player].hand.remove(card)
-    ctx.state.discard.append(card)
+    from .cards import discard_from_hand
+    discard_from_hand(ctx.state, player, card)
     ctx.emit(Ev.CARD_PLAYED, by=player, card=card, **data)
 
 
@@ -79,15 +79,8 @@ def card_effects(ctx: "TurnContext", card: str, kind: str) -> list[dict[str, Any
     return [e for e in c.effects if e["kind"] == kind] if c else []
 
 
-def dice_spec(spec: str) -> tuple[int, int]:
-    """'2D10' -> (2, 10)."""
-    n, _, s = spec.upper().partition("D")
-    return int(n or 1), int(s)
-
-
 def roll_spec(ctx: "TurnContext", spec: str, purpose: str, **context: Any) -> list[int]:
-    n, s = dice_spec(spec)
-    return ctx.dice.dice(n, s, purpose, **context)
+    return ctx.dice.roll_spec(spec, purpose, **context)
 
 
 # -- carrying -------------------------------------------------------------------------------------------
