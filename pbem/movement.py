@@ -41,18 +41,14 @@ ARMY_BAGGAGE, FLEET_BAGGAGE, TRANSPORT_BAGGAGE = 4, 2, 8
 # -- lasting effects and cards ------------------------------------------------------------------------
 
 def effect_in_force(state: GameState, e: Effect, player_now: str | None) -> bool:
-    """An effect lasts through the end of ``until_player``'s player-turn in game turn ``until_turn``.
-
-    Effects that are removed when they end are simply absent; this check also covers one whose end has
-    passed but that is still in the list.  ``until_turn == 0`` means no end recorded (in force).
-    """
+    """An effect lasts through the end of ``until_player``'s player-turn in game turn ``until_turn`` (the same
+    clock ``cards.expire_effects`` removes it by); ``until_turn == 0`` means no end recorded (in force)."""
+    from .cards import when
     if not e.until_turn:
         return True
-    if state.turn != e.until_turn:
-        return state.turn < e.until_turn
-    if e.until_player and player_now and e.until_player in state.turn_order and player_now in state.turn_order:
-        return state.turn_order.index(player_now) <= state.turn_order.index(e.until_player)
-    return True
+    if player_now is None and state.turn == e.until_turn:
+        return True
+    return when(state, state.turn, player_now) <= when(state, e.until_turn, e.until_player)
 
 
 def effects_in_force(state: GameState, kind: str, player_now: str | None) -> list[Effect]:
