@@ -118,15 +118,6 @@ def release_cargo(state: GameState, unit: Unit) -> None:
         c.carried_by = unit.carried_by
 
 
-def remove_with_cargo(state: GameState, unit: Unit) -> list[str]:
-    """Remove a unit and everything aboard it (a sunk ship); returns the ids removed with it."""
-    lost: list[str] = []
-    for c in state.cargo(unit.id):
-        lost += [c.id] + remove_with_cargo(state, c)
-    state.remove_unit(unit.id)
-    return lost
-
-
 def muster_hex(state: GameState, game_map, player: str) -> str | None:
     """Where new and returning leaders appear: the home city if the player controls it, else the controlled
     city nearest to it (ties by city id); None if the player controls no city."""
@@ -372,7 +363,8 @@ def _navigation_roll(ctx, card, target, e):
         sunk = total >= 5
         ctx.emit(Ev.NAVIGATION, unit=ship.id, who=ship.owner, roll=roll, total=total, sunk=sunk, cause=card.id)
         if sunk:
-            lost = remove_with_cargo(ctx.state, ship)
+            from .movement import destroy_unit
+            lost = destroy_unit(ctx, ship, "sunk")[1:]  # what went down with it
             ctx.emit(Ev.SUNK, unit=ship.id, who=ship.owner, lost=lost, cause=card.id)
 
 
