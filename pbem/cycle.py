@@ -21,6 +21,8 @@ def parse_when(text: str, now: datetime) -> datetime:
             return now + (timedelta(days=n) if t.endswith("d") else timedelta(hours=n))
         except OverflowError:
             raise UsageError(f"deadline {text!r}: too far in the future") from None
+    if t.upper().endswith(" UTC"):  # as `pbem status` prints it: 2026-12-01 18:00 UTC
+        t = t[:-4].strip()
     try:
         when = datetime.fromisoformat(t.replace("Z", "+00:00").replace(" ", "T"))
     except ValueError:

@@ -32,7 +32,7 @@ from typing import Any, Iterator
 
 from . import yamlio
 from .errors import CampaignError, DataError
-from .gamedata import GameMap, load_map
+from .gamedata import GameMap, load_map, schema, validate
 from .model import GameState
 
 SNAPSHOT = re.compile(r"^turn-(\d{3})\.json$")
@@ -62,6 +62,31 @@ def atomic_write(path: Path, data: str | bytes, mode: int | None = None) -> None
         os.fsync(dfd)
     finally:
         os.close(dfd)
+
+
+CONFIG_SCHEMA = "campaign.schema.json"
+
+
+def check_config(data: Any, source: str, located: yamlio.Located | None = None) -> None:
+    """Raise CampaignError naming ``source`` (and the line) and the field, if ``data`` is not campaign settings
+    as pbem writes them (``schemas/campaign.schema.json``).  The deadline is read as a date only by the commands
+    that need it (``cycle.deadline``): a report just prints it."""
+    if not isinstance(data, dict):
+        raise CampaignError(f"{source}: not a pbem campaign file (a mapping with name, players, ... is needed, "
+                            f"found {type(data).__name__ if data is not None else 'an empty file'})")
+
+    def at(*path: Any) -> str:
+        mark = located.where(path) if located is not None else None
+        return f"{source}:{mark[0]}" if mark else source
+    known = schema(CONFIG_SCHEMA)["properties"]
+    for key in data:
+        if key not in known:
+            raise CampaignError(f"{at('@key', key)}: {key}: not a campaign setting (known: {', '.join(known)})")
+    validate(data, CONFIG_SCHEMA, source, located, error=CampaignError)
+    for pid in data.get("seats") or {}:
+        if pid not in data["players"]:
+            raise CampaignError(f"{at('@key', 'seats', pid)}: seats.{pid}: not a player of this campaign "
+                                f"({', '.join(data['players'])})")
 
 
 class Campaign:
@@ -106,21 +131,22 @@ class Campaign:
             raise CampaignError(f"{c.root}: not a campaign folder (no campaign.yaml; create one with `pbem new`)")
         if not c.snapshots():
             raise CampaignError(f"{c.root}/state: no state snapshot; the campaign folder is damaged")
+        c.config  # a damaged campaign.yaml stops every command here, with the file, line and field
         return c
 
     @property
     def config(self) -> dict[str, Any]:
         if self._config is None:
             try:
-                data = yamlio.load(self.config_path).data
+                located = yamlio.load(self.config_path)
             except yamlio.YamlError as exc:
                 raise CampaignError(str(exc)) from None
-            if not isinstance(data, dict) or "name" not in data or "players" not in data:
-                raise CampaignError(f"{self.config_path}: not a pbem campaign file (needs name and players)")
-            self._config = data
+            check_config(located.data, str(self.config_path), located)
+            self._config = located.data
         return self._config
 
     def write_config(self, config: dict[str, Any]) -> None:
+        check_config(config, str(self.config_path))  # never write a file the next command would refuse
         atomic_write(self.config_path, "# pbem campaign settings (public).  Edit with care: see docs/moderator.md\n"
                      + yamlio.dump(config))
         self._config = config

@@ -1,0 +1,112 @@
+"""A moderator's mistakes and accidents: every bad input is one line naming the file or field, exit 2, no
+traceback, and nothing in the campaign folder changes.  Interrupts stop cleanly; the lock guards every writer."""
+import os
+import shutil
+from datetime import datetime, timezone
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from pbem.campaign import create_demo
+from pbem.cli import app
+from pbem.cycle import run_turn
+from pbem.storage import Campaign
+
+runner = CliRunner()
+NOW = datetime(2026, 1, 1, tzinfo=timezone.utc)
+
+
+def pbem(*args):
+    return runner.invoke(app, [str(a) for a in args])
+
+
+def files(root: Path) -> dict[str, bytes]:
+    """Every file of a campaign folder and its bytes (the lock file aside), to show nothing changed."""
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*"))
+            if p.is_file() and p.name != ".lock"}
+
+
+def one_line_refusal(r, *words: str, code: int = 2) -> None:
+    assert r.exit_code == code, r.output
+    assert "Traceback" not in r.output, r.output
+    assert len(r.output.strip().splitlines()) == 1, r.output
+    for w in words:
+        assert w in r.output, r.output
+
+
+@pytest.fixture(scope="module")
+def played(tmp_path_factory) -> Path:
+    """A 2-player demo campaign after two game turns (no reports), made once; tests take copies."""
+    root = tmp_path_factory.mktemp("played") / "demo"
+    camp = create_demo(root, 2, "2026")
+    for _ in range(2):
+        run_turn(camp, NOW, force=True, reports=False)
+    return root
+
+
+@pytest.fixture
+def camp_dir(played, tmp_path) -> Path:
+    root = tmp_path / "demo"
+    shutil.copytree(played, root)
+    return root
+
+
+# -- a damaged campaign.yaml ----------------------------------------------------------------------------
+
+COMMANDS = [
+    ["show", "{d}"],
+    ["status", "{d}"],
+    ["deadline", "{d}", "+3d"],
+    ["run-turn", "{d}", "--force", "--no-reports"],
+    ["adjudicate", "{d}", "--dry-run"],
+    ["report", "{d}", "--turn", "1", "--player", "athens"],
+    ["seat", "{d}", "athens", "human"],
+    ["bot", "{d}", "athens"],
+    ["rollback", "{d}", "2", "--reason", "r"],
+    ["adjust", "{d}", "--reason", "r", "--gold", "athens=+1"],
+    ["verify", "{d}", "--turn", "1"],
+    ["turn-key", "{d}", "1"],
+    ["archive", "{d}", "-o", "{t}/a.tar.gz"],
+]
+
+DAMAGES = [
+    (lambda t: t.replace("civil_disorder_after: 3", "civil_disorder_after: three"),
+     "civil_disorder_after", ":17:"),
+    (lambda t: t.replace("  sparta: bot", "  sparta: robot"), "seats.sparta", ":21:"),
+    (lambda t: t.replace("  sparta: bot", "  thebes: bot"), "seats.thebes", ":21:"),
+    (lambda t: "- just\n- a list\n", "not a pbem campaign file", "campaign.yaml"),
+    (lambda t: "", "not a pbem campaign file", "campaign.yaml"),
+    (lambda t: t.replace("players:", "players: [\n"), "YAML syntax error", "campaign.yaml:"),
+    (lambda t: t.replace("turn_days: 7", "turn_dayz: 7"), "turn_dayz: not a campaign setting", ":16:"),
+    (lambda t: t.replace("name: demo", "name: 5"), "name", ":2:"),
+    (lambda t: t.replace("seats:\n  athens: bot\n  sparta: bot", "seats: [athens]"), "seats", ":19:"),
+]
+
+
+@pytest.mark.parametrize("damage, field, where", DAMAGES)
+def test_a_damaged_campaign_yaml_stops_every_command_with_one_line(camp_dir, tmp_path, damage, field, where):
+    config = camp_dir / "campaign.yaml"
+    config.write_text(damage(config.read_text()))
+    before = files(camp_dir)
+    for cmd in COMMANDS:
+        r = pbem(*[a.format(d=camp_dir, t=tmp_path) for a in cmd])
+        one_line_refusal(r, "campaign.yaml", field, where)
+        assert files(camp_dir) == before, cmd
+    assert not (tmp_path / "a.tar.gz").exists()
+
+
+def test_a_kit_with_a_damaged_campaign_yaml_is_not_used_by_check(camp_dir, tmp_path):
+    config = camp_dir / "campaign.yaml"
+    config.write_text(config.read_text().replace("turn_days: 7", "turn_days: weekly"))
+    r = pbem("check", camp_dir / "orders" / "turn-001" / "athens.yaml", "--campaign", camp_dir)
+    assert r.exit_code == 2 and "campaign.yaml:16: turn_days" in r.output and "Traceback" not in r.output
+
+
+def test_campaign_yaml_as_pbem_writes_it_is_valid(camp_dir):
+    camp = Campaign.open(camp_dir)
+    assert camp.config["seats"] == {"athens": "bot", "sparta": "bot"}
+    r = pbem("seat", camp_dir, "athens", "human")
+    assert r.exit_code == 0, r.output
+    assert pbem("deadline", camp_dir, "2026-12-01 18:00 UTC").exit_code == 0  # as `pbem status` prints it
+    assert Campaign.open(camp_dir).config["deadline"] == "2026-12-01T18:00Z"
