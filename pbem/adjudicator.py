@@ -34,6 +34,10 @@ class TurnContext:
     player: str = ""
     phase: str = ""
     scratch: dict[str, Any] = field(default_factory=dict)  # per player-turn notes between phases
+    _standing: dict[str, Standing] = field(default_factory=dict, repr=False)
+
+    def __post_init__(self) -> None:
+        self.emit = self.log.emit  # type: ignore[method-assign]  # the hot path: no wrapper call
 
     @property
     def me(self):
@@ -44,9 +48,13 @@ class TurnContext:
         return self.orders[self.player]
 
     def standing(self, player: str) -> Standing:
-        return Standing.from_dict(self.state.players[player].standing)
+        """A player's standing orders; they are set before the first player-turn and fixed for the turn."""
+        found = self._standing.get(player)
+        if found is None:
+            found = self._standing[player] = Standing.from_dict(self.state.players[player].standing)
+        return found
 
-    def emit(self, kind: Ev, **data: Any) -> dict[str, Any]:
+    def emit(self, kind: Ev, **data: Any) -> dict[str, Any]:  # replaced by log.emit in __post_init__
         return self.log.emit(kind, **data)
 
     def order_failed(self, section: str, index: int | None, reason: str, **data: Any) -> None:

@@ -43,11 +43,13 @@ def under_siege(state: GameState, game_map: GameMap, city_id: str) -> bool:
     controller = state.cities[city_id].controller
     if controller is None:
         return False
-    h = game_map.cities[city_id].hex
-    for x in (h, *game_map.neighbours[h]):
-        if any(u.owner != controller and u.away_until is None and is_combat_unit(state, u)
-               for u in state.hex_units(x)):
-            return True
+    at = state._index()
+    for x in game_map.around_city[city_id]:
+        here = at.get(x)
+        if here:
+            for u in here.values():
+                if u.owner != controller and u.away_until is None and is_combat_unit(state, u):
+                    return True
     return False
 
 
@@ -92,7 +94,8 @@ def stack_limit(game_map: GameMap, hex_id: str) -> int:
 def surrounded(state: GameState, game_map: GameMap, hex_id: str, player: str) -> bool:
     """R-PH-UPK: every passable neighbour hex holds enemy units."""
     around = [n for n in game_map.neighbours[hex_id] if game_map.passable(n)]
-    return bool(around) and all(any(hostile_to(u, player) for u in state.units_at(n)) for n in around)
+    return bool(around) and all(any(hostile_to(u, player) and u.away_until is None for u in state.hex_units(n))
+                                for n in around)
 
 
 def city_at(state: GameState, game_map: GameMap, hex_id: str) -> str | None:

@@ -133,8 +133,7 @@ def muster_hex(state: GameState, game_map, player: str) -> str | None:
 def return_leaders(ctx: "TurnContext") -> None:
     """Exiled leaders whose time is up come back at the start of their owner's player-turn (Exiled)."""
     state = ctx.state
-    for uid in sorted_ids(u.id for u in state.units_of(ctx.player)
-                          if u.type is UnitType.LEADER and u.away_until is not None):
+    for uid in sorted_ids(u.id for u in state.leaders() if u.owner == ctx.player and u.away_until is not None):
         leader = state.units[uid]
         if leader.away_until > state.turn:
             continue

@@ -46,8 +46,7 @@ def held_traits(state: GameState, player: str) -> list[str]:
 
 
 def leaders_in_play(state: GameState, player: str) -> list[Unit]:
-    leader = UnitType.LEADER
-    return [u for u in state.units.values() if u.type is leader and u.owner == player and u.away_until is None]
+    return [u for u in state.leaders() if u.owner == player and u.away_until is None]
 
 
 def trait_effects(state: GameState, tables: Tables, player: str, kind: str) -> Iterator[Found]:

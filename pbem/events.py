@@ -71,6 +71,9 @@ class Ev(str, Enum):
     VICTORY = "victory"
 
 
+_VALUE = {k: k.value for k in Ev}
+
+
 class EventLog:
     """Collects the records of one turn.  ``emit`` first takes the dice rolled since the last record."""
 
@@ -85,17 +88,21 @@ class EventLog:
         return {"seq": len(self.records) + 1, "turn": self.turn, "player": self.player, "phase": self.phase}
 
     def flush_rolls(self) -> None:
+        if not self.dice.log:
+            return
         for roll in self.dice.drain():
             rec = self._frame()
             rec["roll"] = roll
             self.records.append(rec)
 
     def emit(self, kind: Ev, **data: Any) -> dict[str, Any]:
-        self.flush_rolls()
-        rec = self._frame()
-        rec["event"] = kind.value
+        if self.dice.log:
+            self.flush_rolls()
+        records = self.records
+        rec = {"seq": len(records) + 1, "turn": self.turn, "player": self.player, "phase": self.phase,
+               "event": _VALUE[kind]}
         rec.update(data)
-        self.records.append(rec)
+        records.append(rec)
         return rec
 
     def events(self, kind: Ev | None = None, player: str | None = None) -> list[dict[str, Any]]:

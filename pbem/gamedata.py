@@ -117,6 +117,7 @@ class GameMap:
     city_at: dict[str, City] = field(default_factory=dict)
     coastal: frozenset[str] = frozenset()
     offsets: dict[str, tuple[int, int]] = field(default_factory=dict)
+    around_city: dict[str, tuple[str, ...]] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         ids = {}
@@ -127,6 +128,12 @@ class GameMap:
         self.city_at = {c.hex: c for c in self.cities.values()}
         self.coastal = frozenset(h for h, t in self.terrain.items()
                                  if t.land and any(not self.terrain[n].land for n in self.neighbours[h]))
+        # a city's hex and its neighbours: where a siege is looked for (R-PH-REV)
+        self.around_city = {cid: (c.hex, *self.neighbours[c.hex]) for cid, c in self.cities.items()}
+        self._by_key: dict[str, City] = {}
+        for c in self.cities.values():  # the first city in map order wins, by id or by name
+            self._by_key.setdefault(c.id, c)
+            self._by_key.setdefault(c.name.lower(), c)
 
     # terrain questions (R-MAP-2)
     def is_water(self, h: str) -> bool:
@@ -169,11 +176,7 @@ class GameMap:
 
     def find_city(self, name: str) -> City | None:
         """By id or by name, case-insensitive."""
-        key = name.strip().lower()
-        for c in self.cities.values():
-            if c.id == key or c.name.lower() == key:
-                return c
-        return None
+        return self._by_key.get(name.strip().lower())
 
 
 def load_map(path: Path | str | None = None) -> GameMap:

@@ -44,6 +44,9 @@ def violations(state: GameState, game_map: GameMap, tables: Tables) -> list[str]
         for uid, u in here.items():
             if u.hex != h:
                 out.append(f"{uid} is indexed at {h} but stands on {u.hex}")
+    leaders = {uid for uid, u in state.units.items() if u.type is UnitType.LEADER}
+    if {u.id for u in state.leaders()} != leaders:
+        out.append("the leader index does not match the units")
     # stacking (R-UNIT-2)
     owners_at = {(u.hex, u.owner) for u in state.units.values()}
     for h, owner in sorted(owners_at, key=lambda x: (x[0], x[1] or "")):

@@ -15,6 +15,11 @@ from .errors import DataError
 
 STATE_VERSION = 1
 
+# Bumped whenever any unit changes owner / any city changes controller: GameState's owner and controller
+# indexes are rebuilt when they moved (GameState._by_owner, _by_controller), so no caller has to keep them.
+_UNIT_EPOCH = [0]
+_CITY_EPOCH = [0]
+
 
 class UnitType(str, Enum):
     ARMY = "army"
@@ -68,6 +73,11 @@ class Unit:
     skills: list[str] = field(default_factory=list)  # leaders
     away_until: int | None = None  # leader removed from the game until this game turn (Exiled)
 
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name == "owner" and "owner" in self.__dict__:  # a change, not the unit's creation
+            _UNIT_EPOCH[0] += 1
+        object.__setattr__(self, name, value)
+
     def to_dict(self) -> dict[str, Any]:
         d = {"id": self.id, "type": self.type.value, "owner": self.owner, "hex": self.hex}
         if self.carried_by:
@@ -104,6 +114,11 @@ class City:
     income: int = 0  # base income: 7 for a home city, 1D6 rolled once for a minor (R-SET-5)
     trait: str | None = None  # a minor city's trait (R-SET-4)
     home_of: str | None = None
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        if name == "controller" and "controller" in self.__dict__:
+            _CITY_EPOCH[0] += 1
+        object.__setattr__(self, name, value)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -175,6 +190,9 @@ class GameState:
     standings: list[dict[str, Any]] = field(default_factory=list)
     version: int = STATE_VERSION
     _at: dict[str, dict[str, Unit]] | None = field(default=None, repr=False, compare=False)
+    _leaders: dict[str, Unit] | None = field(default=None, repr=False, compare=False)
+    _owned: tuple[Any, dict[str | None, list[Unit]]] | None = field(default=None, repr=False, compare=False)
+    _controlled: tuple[Any, dict[str | None, list[str]]] | None = field(default=None, repr=False, compare=False)
 
     # -- the hex index: change a unit's hex only through place() --------------------------------------
     def _index(self) -> dict[str, dict[str, Unit]]:
@@ -184,6 +202,52 @@ class GameState:
                 at.setdefault(u.hex, {})[u.id] = u
             self._at = at
         return self._at
+
+    def _by_owner(self) -> dict[str | None, list[Unit]]:
+        """Units by owner, in ``units`` order.  ``add_unit`` and ``remove_unit`` keep it up to date; it is
+        rebuilt when any unit changed owner (``_UNIT_EPOCH``) or ``units`` was changed behind their back."""
+        key = (_UNIT_EPOCH[0], len(self.units), id(self.units))
+        owned = self._owned
+        if owned is None or owned[0] != key:
+            units: dict[str | None, list[Unit]] = {}
+            for u in self.units.values():
+                units.setdefault(u.owner, []).append(u)
+            owned = self._owned = (key, units)
+        return owned[1]
+
+    def _owners_edit(self, unit: Unit, added: bool) -> None:
+        owned = self._owned
+        if owned is None:
+            return
+        if owned[0] != (_UNIT_EPOCH[0], len(self.units) + (-1 if added else 1), id(self.units)):
+            self._owned = None  # stale anyway: rebuilt when next asked
+            return
+        mine = owned[1].setdefault(unit.owner, [])
+        if added:
+            mine.append(unit)
+        else:
+            mine.remove(unit)
+        self._owned = ((_UNIT_EPOCH[0], len(self.units), id(self.units)), owned[1])
+
+    def _by_controller(self) -> dict[str | None, list[str]]:
+        """City ids by controller, in ``cities`` order; rebuilt when any city changed controller."""
+        key = (_CITY_EPOCH[0], len(self.cities), id(self.cities))
+        found = self._controlled
+        if found is None or found[0] != key:
+            cities: dict[str | None, list[str]] = {}
+            for cid, c in self.cities.items():
+                cities.setdefault(c.controller, []).append(cid)
+            found = self._controlled = (key, cities)
+        return found[1]
+
+    def _leader_index(self) -> dict[str, Unit]:
+        if self._leaders is None:
+            self._leaders = {uid: u for uid, u in self.units.items() if u.type is UnitType.LEADER}
+        return self._leaders
+
+    def leaders(self) -> Iterable[Unit]:
+        """Every Leader unit, in play or away, in the order of ``units`` (a unit's type never changes)."""
+        return self._leader_index().values()
 
     def place(self, unit: Unit, hex_id: str) -> None:
         """Move ``unit`` (not its cargo) to ``hex_id``, keeping the index."""
@@ -198,6 +262,9 @@ class GameState:
 
     def remove_unit(self, unit_id: str) -> Unit:
         unit = self.units.pop(unit_id)
+        self._owners_edit(unit, False)
+        if self._leaders is not None:
+            self._leaders.pop(unit_id, None)
         at = self._index()
         here = at.get(unit.hex)
         if here is not None:
@@ -217,8 +284,11 @@ class GameState:
         if unit.id in self.units:
             raise ValueError(f"unit id {unit.id} exists")
         self.units[unit.id] = unit
+        self._owners_edit(unit, True)
         if self._at is not None:
             self._at.setdefault(unit.hex, {})[unit.id] = unit
+        if self._leaders is not None and unit.type is UnitType.LEADER:
+            self._leaders[unit.id] = unit
         return unit
 
     # -- queries -----------------------------------------------------------------------------------
@@ -233,13 +303,13 @@ class GameState:
         return sorted(self._index())
 
     def units_of(self, player: str) -> list[Unit]:
-        return [u for u in self.units.values() if u.owner == player]
+        return list(self._by_owner().get(player, ()))
 
     def cargo(self, carrier_id: str) -> list[Unit]:
         return [u for u in self.units.values() if u.carried_by == carrier_id]
 
     def controlled_cities(self, player: str) -> list[str]:
-        return [cid for cid, c in self.cities.items() if c.controller == player]
+        return list(self._by_controller().get(player, ()))
 
     def hex_units(self, hex_id: str):
         """The units in a hex in no particular order (for any()/all() questions; use units_at for order)."""

@@ -292,7 +292,7 @@ def navigation(ctx: "TurnContext") -> None:
     """Every Fleet and Transport of the player not docked or beached: 1D6 + navigation modifiers (Sea Worthy
     -1); 5 or more sinks it with all aboard."""
     state, gm = ctx.state, ctx.game_map
-    ships = [u for u in state.units.values() if u.owner == ctx.player and u.type.is_ship and u.carried_by is None
+    ships = [u for u in state.units_of(ctx.player) if u.type.is_ship and u.carried_by is None
              and u.away_until is None and not gm.ship_may_stop(u.hex)]
     for u in sorted(ships, key=lambda s: s.id):
         if u.id not in state.units:

@@ -30,8 +30,13 @@ def resolve(ctx) -> None:
     # Upkeep moves no enemy, so which cities are friendly is fixed for the phase: ask once.
     friendly = {cid for cid in state.controlled_cities(ctx.player)
                 if board.friendly_city(state, ctx.game_map, cid, ctx.player)}
+    # Nor does it move any unit into or next to another: the answer for a hex holds for the whole phase.
+    where: dict[str, str | None] = {}
     for unit in priority(ctx):
-        reason = why_unpaid(ctx, unit, friendly)
+        h = unit.hex
+        reason = where[h] if h in where else where.setdefault(h, why_unsupplied(ctx, h, friendly))
+        if reason is None and me.gold < upkeep_cost(unit):
+            reason = "not enough gold"
         if reason is None:
             me.gold -= upkeep_cost(unit)
             cleared = unit.starvation
@@ -72,16 +77,22 @@ def priority(ctx) -> list[Unit]:
 
 def why_unpaid(ctx, unit: Unit, friendly: set[str] | None = None) -> str | None:
     """None if ``unit`` is paid, else why not.  ``friendly``: the friendly cities, if already known."""
+    reason = why_unsupplied(ctx, unit.hex, friendly)
+    if reason is None and ctx.me.gold < upkeep_cost(unit):
+        return "not enough gold"
+    return reason
+
+
+def why_unsupplied(ctx, hex_id: str, friendly: set[str] | None = None) -> str | None:
+    """Why the units in ``hex_id`` cannot be paid whatever the gold, or None: no friendly city in or next to
+    the hex, or the hex completely surrounded."""
     state, gm = ctx.state, ctx.game_map
-    near = (unit.hex, *gm.neighbours[unit.hex])
     def is_friendly(cid: str) -> bool:
         return cid in friendly if friendly is not None else board.friendly_city(state, gm, cid, ctx.player)
-    if not any(is_friendly(c.id) for h in near if (c := gm.city_at.get(h))):
+    if not any(is_friendly(c.id) for h in (hex_id, *gm.neighbours[hex_id]) if (c := gm.city_at.get(h))):
         return "no friendly city in or next to its hex"
-    if board.surrounded(state, gm, unit.hex, ctx.player):
+    if board.surrounded(state, gm, hex_id, ctx.player):
         return "completely surrounded"
-    if ctx.me.gold < upkeep_cost(unit):
-        return "not enough gold"
     return None
 
 
