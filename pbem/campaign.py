@@ -5,10 +5,11 @@ import hashlib
 import secrets as pysecrets
 import shutil
 import tempfile
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 from . import __version__
 from .dice import Dice, seed_fingerprint, setup_seed
@@ -102,9 +103,19 @@ DEMO_PLAYERS = ["athens", "sparta", "thebes", "corinth", "troy", "crete", "maced
 
 def create_demo(root: Path | str, players: int = 6, seed: str = "2026") -> Campaign:
     """A seeded demo campaign; a previous demo in the same folder is replaced, anything else is refused."""
+    with demo_campaign(root, players, seed) as camp:
+        return camp
+
+
+@contextmanager
+def demo_campaign(root: Path | str, players: int = 6, seed: str = "2026") -> Iterator[Campaign]:
+    """Create a seeded demo campaign in ``root`` and hold its lock until the block ends (`pbem demo` plays all
+    its turns under it).  A previous demo in ``root`` is replaced only under its own lock (refused while another
+    command works on it), and only once the new one is complete; a folder that is not a demo is refused."""
     root = Path(root)
     if not 2 <= players <= 12:
         raise UsageError(f"--players {players}: a demo has 2 to 12 players")
+    old: Campaign | None = None
     if root.exists() and any(root.iterdir()) if root.is_dir() else root.exists():
         marker = root / "campaign.yaml"
         try:
@@ -113,10 +124,33 @@ def create_demo(root: Path | str, players: int = 6, seed: str = "2026") -> Campa
             is_demo = False
         if not is_demo:
             raise UsageError(f"{root}: exists and is not a pbem demo; choose another folder")
-        shutil.rmtree(root)
-    created = create(root, DEMO_PLAYERS[:players], seed=seed, name="demo")
-    config = dict(created.campaign.config)
-    config["demo"] = True
-    config["seats"] = {p: "bot" for p in created.campaign.load_state().turn_order}
-    created.campaign.write_config(config)
-    return created.campaign
+        old = Campaign(root)
+    parse_seed(seed)  # a bad seed is refused before anything is touched
+    with ExitStack() as held:
+        if old is not None:
+            held.enter_context(old.lock())
+        root.parent.mkdir(parents=True, exist_ok=True)
+        fresh = Path(tempfile.mkdtemp(prefix=f".{root.name}.demo-", dir=root.parent))
+        aside: Path | None = None
+        try:
+            camp = create(fresh, DEMO_PLAYERS[:players], seed=seed, name="demo").campaign
+            config = dict(camp.config)
+            config["demo"] = True
+            config["seats"] = {p: "bot" for p in camp.load_state().turn_order}
+            camp.write_config(config)
+            held.enter_context(camp.lock())  # the lock file moves with the folder: held from here on
+            if old is not None:
+                aside = Path(tempfile.mkdtemp(prefix=f".{root.name}.old-", dir=root.parent))
+                root.rename(aside / "demo")
+            fresh.rename(root)
+        except BaseException:
+            if aside is not None and (aside / "demo").exists() and not root.exists():
+                (aside / "demo").rename(root)  # put the previous demo back
+            shutil.rmtree(fresh, ignore_errors=True)
+            if aside is not None:
+                shutil.rmtree(aside, ignore_errors=True)
+            raise
+        camp.root = root  # the same folder under its own name
+        if aside is not None:
+            shutil.rmtree(aside, ignore_errors=True)
+        yield camp

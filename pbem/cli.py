@@ -141,7 +141,11 @@ def report(
     """Write the turn reports: report.html, report.txt, map.svg, map.png and report.pdf per player."""
     def body() -> None:
         from .report import main as report_main
-        typer.echo(report_main(campaign_dir, turn, player), nl=False)
+        from .storage import Campaign
+        camp = Campaign.open(campaign_dir)
+        with camp.lock():
+            out = report_main(campaign_dir, turn, player)
+        typer.echo(out, nl=False)
     guarded(body)
 
 
@@ -419,8 +423,10 @@ def turn_key_cmd(
         from .storage import Campaign
         from .verify import published_key
         camp = Campaign.open(campaign_dir)
-        typer.echo(published_key(camp, turn))
-        camp.audit(f"turn key of turn {turn} published")
+        with camp.lock():
+            key = published_key(camp, turn)
+            camp.audit(f"turn key of turn {turn} published")
+        typer.echo(key)
     guarded(body)
 
 
@@ -436,21 +442,21 @@ def demo(
     """Create a campaign of computer players and play it through turn T, with reports."""
     def body() -> None:
         from datetime import datetime, timezone
-        from .campaign import create_demo
+        from .campaign import demo_campaign
         from .cycle import run_turn as do_run
         from .gamedata import tables
         from .textview import render
         from .visibility import view
-        camp = create_demo(campaign_dir, players, seed)
-        now = datetime.now(timezone.utc)
-        last = min(turns, camp.load_state().last_turn)
-        if last > 0:
-            with typer.progressbar(range(last), label=f"Playing {last} turns", file=sys.stderr) as bar:
-                for _ in bar:
-                    result, _msg = do_run(camp, now, force=True, reports=reports)
-                    if result is None or result.after.finished:
-                        break
-        state = camp.load_state()
+        with demo_campaign(campaign_dir, players, seed) as camp:  # the lock is held for the whole run
+            now = datetime.now(timezone.utc)
+            last = min(turns, camp.load_state().last_turn)
+            if last > 0:
+                with typer.progressbar(range(last), label=f"Playing {last} turns", file=sys.stderr) as bar:
+                    for _ in bar:
+                        result, _msg = do_run(camp, now, force=True, reports=reports)
+                        if result is None or result.after.finished:
+                            break
+            state = camp.load_state()
         typer.echo(render(view(state, camp.game_map, None), camp.game_map, tables()), nl=False)
         where = f"; reports in {camp.root / 'reports'}" if reports and last else ""
         typer.echo(f"\nDemo campaign in {camp.root} (seed {seed}){where}.")

@@ -94,6 +94,7 @@ class Campaign:
         self.root = Path(root)
         self._map: GameMap | None = None
         self._config: dict[str, Any] | None = None
+        self._locked = 0  # how deep this object holds the lock (a command's steps may each take it again)
 
     # -- paths -------------------------------------------------------------------------------------
     @property
@@ -234,7 +235,17 @@ class Campaign:
 
     @contextmanager
     def lock(self) -> Iterator[None]:
-        """One writer at a time: a second `pbem adjudicate` on the same campaign is refused at once."""
+        """One writer at a time: a second `pbem adjudicate` on the same campaign is refused at once.
+
+        The same Campaign object may take the lock again while it holds it (`pbem demo` holds it for the whole
+        run, and each turn it runs takes it too); another object, or another process, is refused."""
+        if self._locked:
+            self._locked += 1
+            try:
+                yield
+            finally:
+                self._locked -= 1
+            return
         self.root.mkdir(parents=True, exist_ok=True)
         fh = open(self.root / ".lock", "a+")
         try:
@@ -243,6 +254,10 @@ class Campaign:
             except BlockingIOError:
                 raise CampaignError(f"{self.root}: another pbem command is working on this campaign; "
                                     f"try again when it has finished") from None
-            yield
+            self._locked = 1
+            try:
+                yield
+            finally:
+                self._locked = 0
         finally:
             fh.close()

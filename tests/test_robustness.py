@@ -110,3 +110,49 @@ def test_campaign_yaml_as_pbem_writes_it_is_valid(camp_dir):
     assert r.exit_code == 0, r.output
     assert pbem("deadline", camp_dir, "2026-12-01 18:00 UTC").exit_code == 0  # as `pbem status` prints it
     assert Campaign.open(camp_dir).config["deadline"] == "2026-12-01T18:00Z"
+
+
+# -- the lock ---------------------------------------------------------------------------------------------
+
+def test_demo_holds_the_lock_for_the_whole_run(tmp_path, monkeypatch):
+    from pbem import cycle
+    real = cycle.run_turn
+    tried = []
+
+    def between_turns(camp, *a, **k):  # another command arriving between two turns of the demo
+        with pytest.raises(Exception, match="another pbem command"):
+            with Campaign(camp.root).lock():
+                pass
+        tried.append(camp.root)
+        return real(camp, *a, **k)
+    monkeypatch.setattr(cycle, "run_turn", between_turns)
+    r = pbem("demo", tmp_path / "d", "--players", "2", "--turns", "2", "--no-reports")
+    assert r.exit_code == 0, r.output
+    assert len(tried) == 2 and Campaign.open(tmp_path / "d").current_turn == 3
+    with Campaign(tmp_path / "d").lock():  # free once the demo is done
+        pass
+
+
+def test_demo_does_not_replace_a_demo_another_command_works_on(camp_dir):
+    before = files(camp_dir)
+    with Campaign(camp_dir).lock():
+        r = pbem("demo", camp_dir, "--players", "2", "--turns", "0")
+    one_line_refusal(r, "another pbem command")
+    assert files(camp_dir) == before
+
+
+def test_demo_replaces_a_previous_demo_whole(camp_dir):
+    r = pbem("demo", camp_dir, "--players", "3", "--turns", "1", "--no-reports")
+    assert r.exit_code == 0, r.output
+    camp = Campaign.open(camp_dir)
+    assert camp.current_turn == 2 and len(camp.config["players"]) == 3
+    assert [p.name for p in camp_dir.parent.iterdir()] == ["demo"]  # no staging folder left over
+
+
+@pytest.mark.parametrize("cmd", [["report", "--turn", "1", "--player", "athens"], ["turn-key", "1"]])
+def test_report_and_turn_key_wait_for_the_lock(camp_dir, cmd):
+    before = files(camp_dir)
+    with Campaign(camp_dir).lock():
+        r = pbem(cmd[0], camp_dir, *cmd[1:])
+    one_line_refusal(r, "another pbem command")
+    assert files(camp_dir) == before
