@@ -147,35 +147,35 @@ def set_seat(camp: Campaign, player: str, seat: str) -> str:
         raise UsageError(f"seat {seat!r}: write human or bot")
     table = seats(camp)
     table[player] = seat
-    camp.write_config(config_with(camp, seats=table))
-    player_secrets = camp.player_secrets()
+    player_secrets = camp.player_secrets()  # everything is read before anything is written
+    seed = camp.secret_seed()
     raw = pysecrets.token_hex(8)
     player_secrets[player] = "-".join(raw[i:i + 4] for i in range(0, 16, 4))
-    camp.write_secrets(camp.secret_seed(), player_secrets)
+    camp.write_secrets(seed, player_secrets)
+    camp.write_config(config_with(camp, seats=table))
     camp.audit(f"seat of {player} set to {seat}; the faction's secret was replaced")
     return player_secrets[player]
 
 
-def bot_orders(camp: Campaign) -> list[str]:
-    """Write the computer players' order files for the current turn (if not there yet); return who."""
+def bot_orders(camp: Campaign) -> dict[str, bytes]:
+    """The computer players' order files for the current turn (where none is stored yet), by player; written
+    with the turn they belong to (``turn.run_locked``)."""
     from . import yamlio
     from .bot import write_orders
     from .gamedata import tables
-    from .storage import atomic_write
     from .visibility import view
     state = camp.load_state()
+    out: dict[str, bytes] = {}
+    table = {pid: seat for pid, seat in sorted(seats(camp).items())
+             if seat == "bot" and pid in state.players and state.players[pid].eliminated_turn is None
+             and not (camp.orders_dir(state.turn) / f"{pid}.yaml").exists()}
+    if not table:
+        return out
     secrets = camp.player_secrets()
-    out = []
-    for pid, seat in sorted(seats(camp).items()):
-        if seat != "bot" or pid not in state.players or state.players[pid].eliminated_turn is not None:
-            continue
-        path = camp.orders_dir(state.turn) / f"{pid}.yaml"
-        if path.exists():
-            continue
+    for pid in table:
         orders = write_orders(view(state, camp.game_map, pid), camp.game_map, tables(), camp.config["name"],
                               state.turn, secrets.get(pid, ""))
-        atomic_write(path, "# written by the computer player\n" + yamlio.dump(orders))
-        out.append(pid)
+        out[pid] = ("# written by the computer player\n" + yamlio.dump(orders)).encode("utf-8")
     return out
 
 
@@ -194,7 +194,7 @@ def run_turn(camp: Campaign, now: datetime, force: bool = False, reports: bool =
             when = f"; deadline {fmt(st.deadline)}" if st.deadline else "; no deadline set"
             return None, f"Not due: waiting for {', '.join(missing)}{when}. Use --force to run it now.\n"
         bots = bot_orders(camp)
-        result = run_locked(camp)
+        result = run_locked(camp, extra=bots)
         nxt = next_deadline(camp, st.deadline, now)
         camp.write_config(config_with(camp, deadline=nxt))
         camp.audit(f"run-turn {result.turn}" + (" (forced)" if force else "") +

@@ -10,8 +10,10 @@
 """
 from __future__ import annotations
 
+import os
 import shutil
 import tarfile
+import tempfile
 from pathlib import Path
 
 from .errors import UsageError
@@ -109,22 +111,35 @@ def adjust(camp: Campaign, reason: str, gold: dict[str, int] | None = None, move
 
 
 def archive(camp: Campaign, out: Path | None = None, reveal_seed: bool = False) -> Path:
-    """One .tar.gz of the campaign folder (secret player secrets left out; the seed only if revealed)."""
+    """One .tar.gz of the campaign folder (secret player secrets left out; the seed only if revealed).  The
+    archive is written whole or not at all, and the audit line only once it is."""
     state = camp.load_state()
+    out = Path(out) if out else camp.root.parent / f"{camp.root.name}-archive.tar.gz"
+    if not out.parent.is_dir():
+        raise UsageError(f"{out}: the folder {out.parent} does not exist")
+    if out.is_dir():
+        raise UsageError(f"{out}: is a folder; name a file")
     if reveal_seed:
         if not state.finished:
             raise UsageError("--reveal-seed: the game is not over; revealing the seed now would show every "
                              "future die")
-        atomic_write(camp.root / "revealed-seed.txt", camp.secret_seed().hex() + "\n")
+        seed = camp.secret_seed()
+        atomic_write(camp.root / "revealed-seed.txt", seed.hex() + "\n")
         camp.audit("secret seed revealed (revealed-seed.txt)")
-    out = Path(out) if out else camp.root.parent / f"{camp.root.name}-archive.tar.gz"
-    camp.audit(f"archived to {out}")
 
     def keep(info: tarfile.TarInfo) -> tarfile.TarInfo | None:
         parts = Path(info.name).parts
         if len(parts) > 1 and parts[1] in ("secret", ".lock"):
             return None
         return info
-    with tarfile.open(out, "w:gz") as tar:
-        tar.add(camp.root, arcname=camp.root.name, filter=keep)
+    fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent)
+    os.close(fd)
+    try:
+        with tarfile.open(tmp, "w:gz") as tar:
+            tar.add(camp.root, arcname=camp.root.name, filter=keep)
+        os.replace(tmp, out)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    camp.audit(f"archived to {out}")
     return out

@@ -216,7 +216,11 @@ class Campaign:
             data = yamlio.load(path).data
         except yamlio.YamlError as exc:
             raise CampaignError(str(exc)) from None
-        return dict(data.get("secrets", {}))
+        secrets = data.get("secrets") if isinstance(data, dict) else None
+        if not isinstance(secrets, dict) or not all(isinstance(k, str) and isinstance(v, str)
+                                                    for k, v in secrets.items()):
+            raise CampaignError(f"{path}: damaged: needs `secrets:` with one `player: secret` line per player")
+        return dict(secrets)
 
     def write_secrets(self, seed: bytes, player_secrets: dict[str, str]) -> None:
         self.secret_dir.mkdir(parents=True, exist_ok=True)
@@ -232,6 +236,19 @@ class Campaign:
         stamp = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
         with open(self.root / "audit.log", "a", encoding="utf-8") as fh:
             fh.write(f"{stamp} {line}\n")
+
+    def _check_audit(self) -> None:
+        """Every command that writes records it in audit.log: one that cannot be written stops the command
+        before anything else is written."""
+        path = self.root / "audit.log"
+        try:
+            if path.exists() or path.is_symlink():
+                os.close(os.open(path, os.O_WRONLY | os.O_APPEND))
+            elif not os.access(self.root, os.W_OK):
+                raise PermissionError(13, "Permission denied", str(path))
+        except OSError as exc:
+            raise CampaignError(f"{path}: cannot be written ({exc.strerror or exc}); every change is recorded "
+                                f"there, so nothing was done") from None
 
     @contextmanager
     def lock(self) -> Iterator[None]:
@@ -254,6 +271,7 @@ class Campaign:
             except BlockingIOError:
                 raise CampaignError(f"{self.root}: another pbem command is working on this campaign; "
                                     f"try again when it has finished") from None
+            self._check_audit()
             self._locked = 1
             try:
                 yield

@@ -17,7 +17,7 @@ from .events import EventLog
 from .gamedata import tables
 from .model import GameState
 from .ordertypes import Orders
-from .storage import Campaign
+from .storage import Campaign, atomic_write
 
 
 @dataclass
@@ -30,18 +30,23 @@ class TurnResult:
     snapshot: Path | None = None
 
 
-def accepted_orders(camp: Campaign, state: GameState) -> tuple[dict[str, Orders | None], list[str]]:
-    """The accepted order file of each player for the current turn, and their hashes in turn order."""
+def accepted_orders(camp: Campaign, state: GameState, extra: dict[str, bytes] | None = None
+                    ) -> tuple[dict[str, Orders | None], list[str]]:
+    """The accepted order file of each player for the current turn, and their hashes in turn order.
+    ``extra``: order files not stored yet (the computer players'), by player."""
     folder = camp.orders_dir(state.turn)
     orders: dict[str, Orders | None] = {}
     hashes: list[str] = []
     for pid in state.turn_order:
         path = folder / f"{pid}.yaml"
-        if not path.is_file():
+        if extra and pid in extra:
+            raw = extra[pid]
+        elif not path.is_file():
             orders[pid] = None
             hashes.append("-")
             continue
-        raw = path.read_bytes()
+        else:
+            raw = path.read_bytes()
         hashes.append(hashlib.sha256(raw).hexdigest())
         try:
             data = yamlio.parse(yamlio.decode(raw, str(path)), str(path)).data
@@ -58,18 +63,22 @@ def run(camp: Campaign, dry_run: bool = False) -> TurnResult:
         return run_locked(camp, dry_run)
 
 
-def run_locked(camp: Campaign, dry_run: bool = False) -> TurnResult:
-    """``run`` for a caller that already holds the campaign lock."""
+def run_locked(camp: Campaign, dry_run: bool = False, extra: dict[str, bytes] | None = None) -> TurnResult:
+    """``run`` for a caller that already holds the campaign lock.  ``extra``: order files to store with the
+    turn (the computer players'); they are written only once everything was read and the turn resolved, so a
+    turn that cannot run changes nothing."""
     before = camp.load_state()
     if before.finished:
         raise CampaignError(f"{camp.root}: the game is over (after turn {before.turn - 1}); nothing to adjudicate")
-    orders, hashes = accepted_orders(camp, before)
+    orders, hashes = accepted_orders(camp, before, extra)
     dice = Dice(turn_seed(camp.secret_seed(), before.turn, hashes))
     after = before.copy()
     log = adjudicate(after, camp.game_map, tables(), orders, dice)
     result = TurnResult(before.turn, before, after, log, hashes)
     if dry_run:
         return result
+    for pid, raw in sorted((extra or {}).items()):
+        atomic_write(camp.orders_dir(before.turn) / f"{pid}.yaml", raw)
     camp.write_log(before.turn, log.records)
     result.snapshot = camp.save_state(after)  # the commit point
     camp.audit(f"adjudicated turn {before.turn}; orders {','.join(h[:12] for h in hashes)}")

@@ -156,3 +156,70 @@ def test_report_and_turn_key_wait_for_the_lock(camp_dir, cmd):
         r = pbem(cmd[0], camp_dir, *cmd[1:])
     one_line_refusal(r, "another pbem command")
     assert files(camp_dir) == before
+
+
+# -- nothing is written before a command fails ------------------------------------------------------------
+
+def test_run_turn_without_the_secret_seed_writes_no_bot_orders(camp_dir):
+    (camp_dir / "secret" / "seed").unlink()
+    before = files(camp_dir)
+    r = pbem("run-turn", camp_dir, "--force", "--no-reports")
+    one_line_refusal(r, "secret/seed")
+    assert files(camp_dir) == before
+    assert not (camp_dir / "orders" / "turn-003").exists()
+
+
+def test_run_turn_with_a_damaged_stored_order_file_writes_nothing(camp_dir):
+    (camp_dir / "orders" / "turn-003").mkdir()
+    (camp_dir / "orders" / "turn-003" / "athens.yaml").write_text("moves: [\n")
+    before = files(camp_dir)
+    r = pbem("run-turn", camp_dir, "--force", "--no-reports")
+    one_line_refusal(r, "athens.yaml")
+    assert files(camp_dir) == before  # sparta's computer-player orders were not written either
+
+
+@pytest.mark.parametrize("damage", ["missing", "a list", "no seed"])
+def test_seat_with_damaged_secrets_changes_nothing(camp_dir, damage):
+    secrets = camp_dir / "secret" / "players.yaml"
+    if damage == "missing":
+        secrets.unlink()
+    elif damage == "a list":
+        secrets.write_text("- athens\n- sparta\n")
+    else:
+        (camp_dir / "secret" / "seed").unlink()
+    before = files(camp_dir)
+    r = pbem("seat", camp_dir, "athens", "human")
+    one_line_refusal(r, "secret/")
+    assert files(camp_dir) == before
+    assert "seats:\n  athens: bot" in (camp_dir / "campaign.yaml").read_text()
+
+
+@pytest.mark.parametrize("cmd", [
+    ["run-turn", "--force", "--no-reports"],
+    ["adjudicate"],
+    ["deadline", "+3d"],
+    ["seat", "athens", "human"],
+    ["rollback", "2", "--reason", "r"],
+    ["adjust", "--reason", "r", "--gold", "athens=+1"],
+    ["turn-key", "1"],
+])
+def test_an_audit_log_that_cannot_be_written_stops_a_command_before_it_writes(camp_dir, cmd):
+    audit = camp_dir / "audit.log"
+    audit.unlink()
+    audit.mkdir()  # cannot be appended to, even by root
+    before = files(camp_dir)
+    r = pbem(cmd[0], camp_dir, *cmd[1:])
+    one_line_refusal(r, "audit.log", "nothing was done")
+    assert files(camp_dir) == before
+    assert Campaign.open(camp_dir).current_turn == 3
+
+
+def test_archive_into_a_missing_folder_records_nothing(camp_dir, tmp_path):
+    before = files(camp_dir)
+    r = pbem("archive", camp_dir, "-o", tmp_path / "nowhere" / "a.tar.gz")
+    one_line_refusal(r, "nowhere", "does not exist")
+    assert files(camp_dir) == before
+    r = pbem("archive", camp_dir, "-o", tmp_path / "a.tar.gz")
+    assert r.exit_code == 0, r.output
+    assert "archived to" in (camp_dir / "audit.log").read_text().splitlines()[-1]
+    assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
