@@ -18,7 +18,8 @@ from pathlib import Path
 
 from .errors import UsageError
 from .invariants import violations
-from .gamedata import tables
+from .gamedata import GameMap, tables
+from .model import GameState, Unit, UnitType
 from .storage import Campaign, atomic_write
 
 
@@ -56,6 +57,25 @@ def rollback(camp: Campaign, turn: int, reason: str) -> Path:
         atomic_write(folder / FROZEN, f"rolled back: {reason}\n")
     camp.audit(f"rollback to turn {turn} (later turns moved to {dest.relative_to(camp.root)}): {reason}")
     return dest
+
+
+def _placement_problem(state: GameState, game_map: GameMap, unit: Unit, h: str) -> str | None:
+    """Why ``unit`` may not stand on hex ``h`` (terrain, or another player's units there), or None."""
+    terrain = game_map.terrain[h]
+    if not game_map.passable(h):
+        return f"{h} is {terrain.name} (impassable)"
+    carrier = state.units.get(unit.carried_by) if unit.carried_by else None
+    aboard = carrier is not None and carrier.hex == h
+    if unit.type.is_ship:
+        if not game_map.ship_may_enter(h):
+            return (f"{h} is {terrain.name}: a {unit.type.value} may only be on Water or a coastal City, Sandy "
+                    f"Coast or Fishing Villages hex")
+    elif unit.type is not UnitType.PIRATE and game_map.is_water(h) and not aboard:
+        return f"{h} is {terrain.name}: a {unit.type.value} must be on land (or aboard a ship)"
+    others = sorted({u.owner or "neutral" for u in state.units_at(h) if u.owner != unit.owner})
+    if others:
+        return f"{h} holds units of {', '.join(others)}"
+    return None
 
 
 def adjust(camp: Campaign, reason: str, gold: dict[str, int] | None = None, move: dict[str, str] | None = None,
@@ -99,6 +119,11 @@ def adjust(camp: Campaign, reason: str, gold: dict[str, int] | None = None, move
         done.append(f"{cid} controlled by {who or 'nobody'}")
     if not done:
         raise UsageError("nothing to adjust: give --gold, --move, --remove or --control")
+    for uid, h in (move or {}).items():  # where every moved unit ends up, once all the changes are made
+        if uid in state.units:
+            problem = _placement_problem(state, game_map, state.units[uid], h)
+            if problem:
+                raise UsageError(f"--move {uid}={h}: refused, {problem}; nothing was changed")
     bad = violations(state, game_map, tables())
     if bad:
         raise UsageError("refused, the state would break: " + "; ".join(bad))

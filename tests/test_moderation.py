@@ -63,3 +63,46 @@ def test_archive_leaves_out_secrets_and_reveals_the_seed_only_at_the_end(camp, t
     assert "c/campaign.yaml" in names and "c/revealed-seed.txt" in names
     assert not any("/secret" in n for n in names)
     assert (camp.root / "revealed-seed.txt").read_text().strip() == camp.secret_seed().hex()
+
+
+def _hexes(game_map, test):
+    return sorted(h for h in game_map.terrain if test(h))
+
+
+@pytest.mark.parametrize("what", ["army on water", "leader on water", "fleet inland", "army on mountains",
+                                  "fleet on mountains", "army onto enemy", "rowers off their ship"])
+def test_adjust_refuses_a_unit_where_it_may_not_stand(camp, what):
+    m, state = camp.game_map, camp.load_state()
+    mine = {u.type.value: u for u in reversed(list(state.units.values())) if u.owner == "athens"}
+    water = _hexes(m, m.is_water)[0]
+    inland = _hexes(m, lambda h: m.is_land(h) and m.passable(h) and not m.ship_may_enter(h))[0]
+    mountain = _hexes(m, lambda h: not m.passable(h))[0]
+    enemy = next(u.hex for u in state.units.values() if u.owner == "sparta")
+    unit, hex_id, words = {
+        "army on water": (mine["army"], water, "must be on land"),
+        "leader on water": (mine["leader"], water, "must be on land"),
+        "fleet inland": (mine["fleet"], inland, "may only be on Water"),
+        "army on mountains": (mine["army"], mountain, "impassable"),
+        "fleet on mountains": (mine["fleet"], mountain, "impassable"),
+        "army onto enemy": (mine["army"], enemy, "holds units of sparta"),
+        "rowers off their ship": (mine["rowers"], water, "must be on land"),
+    }[what]
+    before = camp.snapshot_path(1).read_bytes()
+    with pytest.raises(UsageError, match=f"--move {unit.id}={hex_id}: refused, .*{words}"):
+        adjust(camp, "fix", move={unit.id: hex_id})
+    assert camp.snapshot_path(1).read_bytes() == before
+    assert not list(camp.root.glob("state/*.fix-*.json"))
+
+
+def test_adjust_moves_a_fleet_with_its_rowers_to_sea_and_an_army_where_the_enemy_was_removed(camp):
+    m, state = camp.game_map, camp.load_state()
+    fleet = next(u for u in state.units.values() if u.owner == "athens" and u.type.value == "fleet")
+    water = next(h for h in sorted(m.terrain) if m.is_water(h) and not state.units_at(h))
+    enemy = next(u for u in state.units.values() if u.owner == "sparta" and u.type.value == "army")
+    alone = [u.id for u in state.units_at(enemy.hex)]
+    army = next(u for u in state.units.values() if u.owner == "athens" and u.type.value == "army")
+    adjust(camp, "fix", move={fleet.id: water, army.id: enemy.hex}, remove=alone)
+    after = camp.load_state()
+    assert after.units[fleet.id].hex == water
+    assert all(c.hex == water for c in after.units.values() if c.carried_by == fleet.id)
+    assert after.units[army.id].hex == enemy.hex

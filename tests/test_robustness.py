@@ -223,3 +223,13 @@ def test_archive_into_a_missing_folder_records_nothing(camp_dir, tmp_path):
     assert r.exit_code == 0, r.output
     assert "archived to" in (camp_dir / "audit.log").read_text().splitlines()[-1]
     assert [p.name for p in tmp_path.iterdir() if p.name.startswith(".")] == []
+
+
+def test_adjust_onto_water_is_one_line_and_changes_nothing(camp_dir):
+    camp = Campaign.open(camp_dir)
+    army = next(u for u in camp.load_state().units.values() if u.type.value == "army" and u.owner == "athens")
+    water = next(h for h in sorted(camp.game_map.terrain) if camp.game_map.is_water(h))
+    before = files(camp_dir)
+    r = pbem("adjust", camp_dir, "--reason", "typo", "--move", f"{army.id}={water}")
+    one_line_refusal(r, f"--move {army.id}={water}", "must be on land")
+    assert files(camp_dir) == before
