@@ -7,12 +7,42 @@ from pathlib import Path
 from typing import Annotated, Callable, Optional
 
 import typer
+from typer.core import TyperGroup
 
 from . import __version__
 from .errors import PbemError
 
+# click's UsageError (vendored by newer typer, a dependency of older): the base of BadParameter in both
+_ClickUsageError = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError")
+
+
+class _OneLineUsage(_ClickUsageError):
+    def show(self, file=None) -> None:
+        typer.echo(f"pbem: {self.format_message()}", err=True)
+
+
+class _Group(TyperGroup):
+    """Mistakes in a command's arguments (an unknown option, a value that is not a number, a missing argument)
+    are answered with one line, like every other mistake, instead of click's usage block."""
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except _ClickUsageError as exc:
+            if isinstance(exc, _OneLineUsage) or type(exc).__name__ == "NoArgsIsHelpError":
+                raise
+            name = exc.ctx.info_name if exc.ctx is not None and exc.ctx.info_name != "pbem" else None
+            where = f"pbem {name}" if name else "pbem"
+            raise _OneLineUsage(f"{name + ': ' if name else ''}{exc.format_message().rstrip('.')} "
+                                f"(see `{where} --help`)") from None
+
+
+# "-3" given as a number argument is the number, not an unknown option (the command then says what is wrong)
+NUMBER_ARGUMENTS = {"ignore_unknown_options": True}
+
 app = typer.Typer(
     name="pbem",
+    cls=_Group,
     help="Play-by-email turn processor for a wargame of war and politics in the ancient Aegean (430 BC).",
     no_args_is_help=True,
     add_completion=False,
@@ -25,6 +55,13 @@ app = typer.Typer(
 def fail(message: str, code: int = 2) -> None:
     typer.echo(f"pbem: {message}", err=True)
     raise typer.Exit(code)
+
+
+def first_turn(turn: int | None, what: str = "--turn") -> None:
+    """A game turn given on the command line: turns start at 1."""
+    if turn is not None and turn < 1:
+        from .errors import UsageError
+        raise UsageError(f"{what} {turn}: game turns start at 1")
 
 
 def guarded(fn: Callable[[], int | None]) -> None:
@@ -103,6 +140,7 @@ def show(
         from .textview import render
         from .visibility import view
         from .errors import UsageError
+        first_turn(turn)
         camp = Campaign.open(campaign_dir)
         state = camp.load_state(turn)
         pid = None
@@ -142,6 +180,7 @@ def report(
     def body() -> None:
         from .report import main as report_main
         from .storage import Campaign
+        first_turn(turn)
         camp = Campaign.open(campaign_dir)
         with camp.lock():
             out = report_main(campaign_dir, turn, player)
@@ -337,7 +376,7 @@ def _pairs(items: list[str] | None, what: str, number: bool = False) -> dict:
     return out
 
 
-@app.command()
+@app.command(context_settings=NUMBER_ARGUMENTS)
 def rollback(
     campaign_dir: Annotated[Path, typer.Argument(help="The campaign folder.")],
     turn: Annotated[int, typer.Argument(help="Go back to the start of this game turn.")],
@@ -347,6 +386,7 @@ def rollback(
     def body() -> None:
         from .moderation import rollback as do_rollback
         from .storage import Campaign
+        first_turn(turn, "turn")
         camp = Campaign.open(campaign_dir)
         with camp.lock():
             dest = do_rollback(camp, turn, reason)
@@ -404,6 +444,7 @@ def verify(
     def body() -> int:
         from .storage import Campaign
         from .verify import verify as do_verify
+        first_turn(turn)
         camp = Campaign.open(campaign_dir)
         verdicts = do_verify(camp, turn, key)
         for v in verdicts:
@@ -412,7 +453,7 @@ def verify(
     guarded(body)
 
 
-@app.command("turn-key")
+@app.command("turn-key", context_settings=NUMBER_ARGUMENTS)
 def turn_key_cmd(
     campaign_dir: Annotated[Path, typer.Argument(help="The campaign folder.")],
     turn: Annotated[int, typer.Argument(help="An adjudicated game turn.")],
@@ -422,6 +463,7 @@ def turn_key_cmd(
     def body() -> None:
         from .storage import Campaign
         from .verify import published_key
+        first_turn(turn, "turn")
         camp = Campaign.open(campaign_dir)
         with camp.lock():
             key = published_key(camp, turn)
@@ -447,6 +489,9 @@ def demo(
         from .gamedata import tables
         from .textview import render
         from .visibility import view
+        from .errors import UsageError
+        if turns < 0:
+            raise UsageError(f"--turns {turns}: play through game turn 1 or later, or give 0 to only set up")
         with demo_campaign(campaign_dir, players, seed) as camp:  # the lock is held for the whole run
             now = datetime.now(timezone.utc)
             last = min(turns, camp.load_state().last_turn)

@@ -174,6 +174,8 @@ class Campaign:
 
     def load_state(self, turn: int | None = None) -> GameState:
         turn = self.current_turn if turn is None else turn
+        if turn < 1:
+            raise CampaignError(f"turn {turn}: game turns start at 1")
         path = self.snapshot_path(turn)
         if not path.is_file():
             have = ", ".join(str(t) for t in self.snapshots())

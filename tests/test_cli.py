@@ -176,3 +176,37 @@ def test_check_refuses_devices_and_pipes_without_reading_them(tmp_path):
     for path in ("/dev/zero", fifo):
         r = pbem("check", path)
         assert r.exit_code == 2 and "not a regular file" in r.output
+
+
+@pytest.fixture(scope="module")
+def small(tmp_path_factory):
+    root = tmp_path_factory.mktemp("small") / "c"
+    assert pbem("new", root, "--players", "athens,sparta", "--seed", "5").exit_code == 0
+    assert pbem("adjudicate", root).exit_code == 0
+    return root
+
+
+@pytest.mark.parametrize("args, message", [
+    (["show", "{c}", "--turn", "-1"], "--turn -1: game turns start at 1"),
+    (["show", "{c}", "--turn", "0"], "--turn 0: game turns start at 1"),
+    (["turn-key", "{c}", "-3"], "turn -3: game turns start at 1"),
+    (["turn-key", "{c}", "0"], "turn 0: game turns start at 1"),
+    (["rollback", "{c}", "-1", "--reason", "r"], "turn -1: game turns start at 1"),
+    (["report", "{c}", "--turn", "-2"], "--turn -2: game turns start at 1"),
+    (["verify", "{c}", "--turn", "-2"], "--turn -2: game turns start at 1"),
+    (["demo", "{t}/d", "--players", "-1"], "--players -1: a demo has 2 to 12 players"),
+    (["demo", "{t}/d", "--players", "2", "--turns", "-1"], "--turns -1"),
+    (["show", "{c}", "--turn", "abc"], "show: Invalid value for '--turn'"),
+    (["show", "{c}", "--bogus"], "show: No such option: --bogus"),
+    (["show"], "show: Missing argument"),
+    (["bogus"], "No such command 'bogus'"),
+])
+def test_bad_numbers_and_arguments_are_one_line_exit_2(small, tmp_path, args, message):
+    before = {p: p.read_bytes() for p in small.rglob("*") if p.is_file() and p.name != ".lock"}
+    r = pbem(*[a.format(c=small, t=tmp_path) for a in args])
+    assert r.exit_code == 2, r.output
+    assert message in r.output and "Traceback" not in r.output and "Usage:" not in r.output, r.output
+    assert len(r.output.strip().splitlines()) == 1, r.output
+    assert "turn--" not in r.output
+    assert {p: p.read_bytes() for p in small.rglob("*") if p.is_file() and p.name != ".lock"} == before
+    assert not (tmp_path / "d").exists()
