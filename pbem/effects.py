@@ -13,7 +13,7 @@ names a trait, skill or card.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any, Iterable, Iterator
+from typing import Any, Iterable
 
 from .gamedata import Tables
 from .model import GameState, Unit, UnitType
@@ -38,37 +38,57 @@ Found = tuple[Source, dict[str, Any]]
 def held_traits(state: GameState, player: str) -> list[str]:
     """Home city traits, then the traits of controlled minor cities (R-SET-4), each once."""
     out = list(state.players[player].traits)
-    for cid in sorted(state.controlled_cities(player)):
-        trait = state.cities[cid].trait
+    cities = state.cities
+    for cid in state.controlled_sorted(player):
+        trait = cities[cid].trait
         if trait and trait not in out:
             out.append(trait)
     return out
 
 
 def leaders_in_play(state: GameState, player: str) -> list[Unit]:
-    return [u for u in state.leaders() if u.owner == player and u.away_until is None]
+    leader = UnitType.LEADER
+    return [u for u in state.units_of(player) if u.type is leader and u.away_until is None]
 
 
-def trait_effects(state: GameState, tables: Tables, player: str, kind: str) -> Iterator[Found]:
+# id(trait or skill) -> (it, {kind: its effects of that kind}): the tables never change once loaded
+_BY_KIND: dict[int, tuple[Any, dict[str, list[dict[str, Any]]]]] = {}
+
+
+def _by_kind(entry: Any) -> dict[str, list[dict[str, Any]]]:
+    found = _BY_KIND.get(id(entry))
+    if found is None or found[0] is not entry:
+        by: dict[str, list[dict[str, Any]]] = {}
+        for e in entry.effects:
+            by.setdefault(e["kind"], []).append(e)
+        found = _BY_KIND[id(entry)] = (entry, by)
+    return found[1]
+
+
+def trait_effects(state: GameState, tables: Tables, player: str, kind: str) -> list[Found]:
+    traits = tables.traits
+    found: list[Found] = []
     for tid in held_traits(state, player):
-        t = tables.traits[tid]
-        for e in t.effects:
-            if e["kind"] == kind:
-                yield Source("trait", tid, t.name), e
+        t = traits[tid]
+        for e in _by_kind(t).get(kind, ()):
+            found.append((Source("trait", tid, t.name), e))
+    return found
 
 
-def skill_effects(tables: Tables, leaders: Iterable[Unit], kind: str) -> Iterator[Found]:
+def skill_effects(tables: Tables, leaders: Iterable[Unit], kind: str) -> list[Found]:
+    skills = tables.skills
+    found: list[Found] = []
     for leader in leaders:
         for sid in leader.skills:
-            s = tables.skills[sid]
-            for e in s.effects:
-                if e["kind"] == kind:
-                    yield Source("skill", sid, s.name, leader.id), e
+            s = skills[sid]
+            for e in _by_kind(s).get(kind, ()):
+                found.append((Source("skill", sid, s.name, leader.id), e))
+    return found
 
 
 def player_effects(state: GameState, tables: Tables, player: str, kind: str) -> list[Found]:
     """Traits and player-wide skills of ``player`` of one kind (e.g. diplomacy_rolls, income)."""
-    found = list(trait_effects(state, tables, player, kind))
+    found = trait_effects(state, tables, player, kind)
     if kind in PLAYER_WIDE:
         found += skill_effects(tables, leaders_in_play(state, player), kind)
     return found
@@ -105,3 +125,4 @@ def unit_matches(effect: dict[str, Any], unit: Unit) -> bool:
 
 def total_value(found: Iterable[Found]) -> int:
     return sum(int(e.get("value", 0)) for _, e in found)
+

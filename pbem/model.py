@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass, field
 from enum import Enum
+from functools import lru_cache
 from typing import Any, Iterable, Iterator
 
 from .errors import DataError
@@ -32,27 +33,22 @@ class UnitType(str, Enum):
     PIRATE = "pirate"
     BARBARIAN = "barbarian"
 
-    @property
-    def letter(self) -> str:
-        return _LETTERS[self]
-
-    @property
-    def is_ship(self) -> bool:
-        return self in (UnitType.FLEET, UnitType.TRANSPORT)
-
-    @property
-    def counts_for_stacking(self) -> bool:
-        """R-UNIT-2: Armies, Fleets and Transports (Rowers count as Armies when not aboard a ship)."""
-        return self in (UnitType.ARMY, UnitType.ROWERS, UnitType.FLEET, UnitType.TRANSPORT)
-
-    @property
-    def needs_upkeep(self) -> bool:
-        return self in (UnitType.ARMY, UnitType.ROWERS)
+    # Set on each member below (plain attributes: these are asked on every unit in every phase).
+    letter: str  # the unit id letter: ATH-A1
+    is_ship: bool  # Fleets and Transports
+    counts_for_stacking: bool  # R-UNIT-2: Armies, Fleets and Transports (Rowers count as Armies when not aboard)
+    needs_upkeep: bool  # Armies and Rowers (R-PH-UPK)
 
 
 _LETTERS = {UnitType.ARMY: "A", UnitType.ROWERS: "R", UnitType.FLEET: "F", UnitType.TRANSPORT: "T",
             UnitType.BAGGAGE: "B", UnitType.LEADER: "L", UnitType.PIRATE: "P", UnitType.BARBARIAN: "X"}
 TYPE_BY_LETTER = {v: k for k, v in _LETTERS.items()}
+for _t in UnitType:
+    _t.letter = _LETTERS[_t]
+    _t.is_ship = _t in (UnitType.FLEET, UnitType.TRANSPORT)
+    _t.counts_for_stacking = _t in (UnitType.ARMY, UnitType.ROWERS, UnitType.FLEET, UnitType.TRANSPORT)
+    _t.needs_upkeep = _t in (UnitType.ARMY, UnitType.ROWERS)
+del _t
 
 # The seed's unit table: recruitment cost and upkeep (R-UNIT-1).
 RECRUIT_COST = {UnitType.ARMY: 2, UnitType.ROWERS: 2, UnitType.BAGGAGE: 1, UnitType.TRANSPORT: 2,
@@ -60,7 +56,7 @@ RECRUIT_COST = {UnitType.ARMY: 2, UnitType.ROWERS: 2, UnitType.BAGGAGE: 1, UnitT
 UPKEEP_COST = {UnitType.ARMY: 1, UnitType.ROWERS: 1}
 
 
-@dataclass
+@dataclass(init=False)
 class Unit:
     id: str
     type: UnitType
@@ -73,8 +69,14 @@ class Unit:
     skills: list[str] = field(default_factory=list)  # leaders
     away_until: int | None = None  # leader removed from the game until this game turn (Exiled)
 
+    def __init__(self, id: str, type: UnitType, owner: str | None, hex: str, carried_by: str | None = None,
+                 starvation: int = 0, value: int = 1, name: str | None = None, skills: list[str] | None = None,
+                 away_until: int | None = None) -> None:
+        self.__dict__.update(id=id, type=type, owner=owner, hex=hex, carried_by=carried_by, starvation=starvation,
+                             value=value, name=name, skills=[] if skills is None else skills, away_until=away_until)
+
     def __setattr__(self, name: str, value: Any) -> None:
-        if name == "owner" and "owner" in self.__dict__:  # a change, not the unit's creation
+        if name == "owner":  # GameState's units-by-owner index is rebuilt when an owner changed
             _UNIT_EPOCH[0] += 1
         object.__setattr__(self, name, value)
 
@@ -192,7 +194,8 @@ class GameState:
     _at: dict[str, dict[str, Unit]] | None = field(default=None, repr=False, compare=False)
     _leaders: dict[str, Unit] | None = field(default=None, repr=False, compare=False)
     _owned: tuple[Any, dict[str | None, list[Unit]]] | None = field(default=None, repr=False, compare=False)
-    _controlled: tuple[Any, dict[str | None, list[str]]] | None = field(default=None, repr=False, compare=False)
+    _controlled: tuple[Any, dict[str | None, list[str]], dict[str | None, list[str]]] | None = field(
+        default=None, repr=False, compare=False)
 
     # -- the hex index: change a unit's hex only through place() --------------------------------------
     def _index(self) -> dict[str, dict[str, Unit]]:
@@ -237,7 +240,7 @@ class GameState:
             cities: dict[str | None, list[str]] = {}
             for cid, c in self.cities.items():
                 cities.setdefault(c.controller, []).append(cid)
-            found = self._controlled = (key, cities)
+            found = self._controlled = (key, cities, {})
         return found[1]
 
     def _leader_index(self) -> dict[str, Unit]:
@@ -311,6 +314,15 @@ class GameState:
     def controlled_cities(self, player: str) -> list[str]:
         return list(self._by_controller().get(player, ()))
 
+    def controlled_sorted(self, player: str) -> tuple[str, ...]:
+        """The ids of the cities ``player`` controls, sorted."""
+        by = self._by_controller()
+        done = self._controlled[2]  # type: ignore[index]
+        found = done.get(player)
+        if found is None:
+            found = done[player] = tuple(sorted(by.get(player, ())))
+        return found
+
     def hex_units(self, hex_id: str):
         """The units in a hex in no particular order (for any()/all() questions; use units_at for order)."""
         here = self._index().get(hex_id)
@@ -379,11 +391,15 @@ def iter_cards(state: GameState) -> Iterator[tuple[str, str]]:
             yield f"hand:{p.id}", c
 
 
+@lru_cache(maxsize=65536)
+def id_order(uid: str) -> tuple[str, str, int]:
+    """The sort key of a unit id in a human order: ATH-A2 before ATH-A10."""
+    head, _, num = uid.rpartition("-")
+    letters = num.rstrip("0123456789")
+    digits = num[len(letters):]
+    return head, letters, int(digits) if digits else 0
+
+
 def sorted_ids(ids: Iterable[str]) -> list[str]:
     """Unit ids in a human order: ATH-A2 before ATH-A10."""
-    def key(uid: str):
-        head, _, num = uid.rpartition("-")
-        letters = num.rstrip("0123456789")
-        digits = num[len(letters):]
-        return head, letters, int(digits) if digits else 0
-    return sorted(ids, key=key)
+    return sorted(ids, key=id_order)

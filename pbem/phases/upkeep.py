@@ -38,10 +38,12 @@ def resolve(ctx) -> None:
         if reason is None and me.gold < upkeep_cost(unit):
             reason = "not enough gold"
         if reason is None:
-            me.gold -= upkeep_cost(unit)
+            cost = upkeep_cost(unit)
+            me.gold -= cost
             cleared = unit.starvation
-            unit.starvation = 0
-            ctx.emit(Ev.UPKEEP_PAID, unit=unit.id, gold=upkeep_cost(unit), starvation_cleared=cleared)
+            if cleared:
+                unit.starvation = 0
+            ctx.emit(Ev.UPKEEP_PAID, unit=unit.id, gold=cost, starvation_cleared=cleared)
             continue
         baggage = stack_baggage(ctx, unit)
         if baggage is not None:
