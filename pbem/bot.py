@@ -1,28 +1,69 @@
 """The computer player: reads one player's fogged view (``visibility.view``) and writes an order file.
 
-It never sees the state itself, so it cannot peek past the fog.  Its choices are seeded by the campaign,
-turn and player (``Dice`` with a derived seed), so a bot game replays exactly.
+It never sees the state itself, so it cannot peek past the fog: other players' units are the counts by type
+the view shows in sight, their strength out of sight is guessed.  Its choices are seeded by the campaign,
+turn and player (``bot_dice``), and everything it iterates over is sorted, so a bot game replays exactly.
 
-Plan, each turn: keep upkeep paid and recruit Armies within the budget; play cards that gain gold, cities or
-diplomacy rolls; roll diplomacy at the nearest neutral or hostile cities; march spare Armies toward the
-nearest neutral or weakly held minor city and attack it when the odds favour it; bring ships home to port;
-keep defence cards as standing orders.
+The plan, each turn:
+
+1. **Money.** Income is estimated from the cities it holds (home 7 plus income traits, minor cities their
+   income, halved when hostile, nothing when razed or besieged); upkeep is 1 gold per Army and Rowers
+   (R-PH-UPK).  The force it keeps is proportionate to income: it recruits while the upkeep stays within the
+   income plus a share of the treasury spread over the turns left, keeping a small reserve.
+2. **Recruit** one Army in every controlled city that may recruit (not razed, hostile or besieged, with
+   room in the hex): cities without a garrison first, then the cities nearest the front, then the rest.
+   Surplus gold buys Baggage where an army is about to march, to feed it away from friendly cities.
+3. **Cards** at their timing: gold, extra diplomacy rolls, control of neutral cities, revolts in weakly held
+   enemy minor cities, "one less roll", blockades and the like against the leading opponent; attack cards in
+   its attacks (``if_needed``) and defence cards as standing orders.
+4. **Diplomacy** (R-PH-DIP): neutral minor cities nearest first, then its own hostile cities, then the
+   minor cities other players hold, weakly held and near ones first (a success makes them revolt).  Never
+   a home city.
+5. **War.** Each city keeps a garrison (one Army, more at home when enemies are near); the other Armies
+   form stacks.  Targets are neutral cities, enemy minor cities and, from turn 6, enemy home cities; for
+   each it estimates the defence (garrison roll, a neutral city's Army, the defenders in sight or a guess)
+   and the number of Armies that win with good odds (a normal approximation of the dice, R-BAT-1, R-BAT-2).
+   Stacks are assigned greedily to the target that is ready soonest for its value, march there over land
+   (Dijkstra over movement points, around enemies and foreign cities, within stacking limits) in the first
+   move, attack (land battle, together from every adjacent hex) when the odds favour them, and march on in
+   the second move if they are not there yet.  Leaders with battle skills and loose Baggage go with the
+   stacks.  Enemy stacks in the open next to its Armies are attacked when the odds are clearly good.
+6. Fleets stay in port (a manned Fleet docked in a city keeps it): no navigation rolls.
 """
 from __future__ import annotations
 
 import hashlib
 import heapq
-from typing import Any
+import math
+from typing import Any, Iterable
 
 from .dice import Dice
 from .gamedata import GameMap, Tables
 
 LAND_MP = 4
-GARRISON = 1  # Armies kept at home
+D10 = (5.5, 8.25)  # mean, variance
+D6 = (3.5, 35 / 12)
+GUESS_MOD = 1  # an unseen defender's roll modifiers (traits and skills are hidden)
+HOME_WAR_TURN = 6  # enemy home cities become targets from this turn on
+ODDS = 0.62  # attack a city when the estimated chance to win is at least this
+ODDS_FIELD = 0.7  # attack a stack in the open only when clearly favoured
+MAX_FORCE = 14
 
 
 def bot_dice(campaign: str, turn: int, player: str, salt: str = "") -> Dice:
     return Dice(hashlib.sha256(f"pbem/bot/{salt}/{campaign}/{turn}/{player}".encode()).digest())
+
+
+def win_chance(att: tuple[float, float], dfn: tuple[float, float]) -> float:
+    """P(attack total > defence total), both taken as normal (ties go to the defender, R-BAT-1)."""
+    sd = math.sqrt(max(att[1] + dfn[1], 1e-9))
+    return 0.5 * (1 + math.erf((att[0] - dfn[0] - 0.5) / (sd * math.sqrt(2))))
+
+
+def dice_stats(spec: str) -> tuple[float, float]:
+    n, s = spec.upper().split("D")
+    n, s = int(n or 1), int(s)
+    return n * (s + 1) / 2, n * (s * s - 1) / 12
 
 
 class Bot:
@@ -30,15 +71,31 @@ class Bot:
         self.v, self.m, self.t, self.dice = view, game_map, tables, dice
         self.me = view["me"]
         self.pid = view["viewer"]
-        self.units = {u["id"]: u for u in view["units"]}
+        self.turn = view.get("turn", 1)
+        self.left = max(1, view.get("last_turn", 36) - self.turn + 1)
+        self.units = {u["id"]: u for u in view["units"] if u.get("away_until") is None}
         self.cities = view["cities"]
-        self.home_hex = game_map.cities[self.me["home"]].hex
-        self.enemy_at: dict[str, int] = {}
+        self.home = self.me["home"]
+        self.home_hex = game_map.cities[self.home].hex
+        self.players = view.get("players", {})
+        self.rivals = [p for p in view.get("turn_order", []) if p != self.pid
+                       and self.players.get(p, {}).get("eliminated_turn") is None]
+        # what the fog shows of other factions: counts by type per hex
+        self.seen = set(view.get("visible_hexes", ()))
+        self.foe: dict[str, dict[str, int]] = {}
         for e in view["others"]:
-            fighters = sum(n for t, n in e["counts"].items() if t in ("army", "rowers", "fleet", "pirate", "barbarian"))
-            self.enemy_at[e["hex"]] = self.enemy_at.get(e["hex"], 0) + fighters
+            c = self.foe.setdefault(e["hex"], {})
+            for t, n in e["counts"].items():
+                c[t] = c.get(t, 0) + n
+        self.blocked = {h for h, c in self.foe.items()
+                        if any(c.get(t) for t in ("army", "rowers", "fleet", "pirate", "barbarian"))}
         self.hand = list(self.me["hand"])
         self.gold = self.me["gold"]
+        self.mine_cities = sorted(cid for cid, c in self.cities.items() if c["controller"] == self.pid)
+        self.held_traits = sorted(set(self.me["traits"]) | {
+            self.cities[cid]["trait"] for cid in self.mine_cities if self.cities[cid].get("trait")})
+        self._paths: dict[str, tuple[dict[str, int], dict[str, str]]] = {}
+        self.planned: dict[str, int] = {}  # stacking: own units arriving in a hex (either move)
 
     # -- helpers -----------------------------------------------------------------------------------
     def mine(self, utype: str) -> list[dict]:
@@ -47,158 +104,550 @@ class Bot:
     def at(self, h: str) -> list[dict]:
         return [u for u in self.units.values() if u["hex"] == h and not u.get("carried_by")]
 
+    def armies_at(self, h: str) -> list[str]:
+        return sorted((u["id"] for u in self.at(h) if u["type"] == "army"), key=_id_key)
+
     def stack(self, h: str) -> int:
         return sum(1 for u in self.at(h) if u["type"] in ("army", "rowers", "fleet", "transport"))
 
     def limit(self, h: str) -> int:
         return self.m.terrain[h].stack or 0
 
+    def room(self, h: str) -> int:
+        return self.limit(h) - self.stack(h) - self.planned.get(h, 0)
+
     def foreign_city(self, h: str) -> bool:
         c = self.m.city_at.get(h)
         return c is not None and self.cities[c.id]["controller"] != self.pid
 
-    def land_paths(self, start: str, mp: int) -> dict[str, tuple[int, list[str]]]:
-        """Cheapest land paths from ``start`` within ``mp`` points, avoiding seen enemies and foreign cities."""
-        best: dict[str, tuple[int, list[str]]] = {start: (0, [])}
-        heap = [(0, start, [])]
+    def land_foes(self, h: str) -> float:
+        """Enemy units that would fight a land battle in ``h`` (Rowers beyond the ships are taken as ashore)."""
+        c = self.foe.get(h, {})
+        ships = c.get("fleet", 0) + c.get("transport", 0)
+        return c.get("army", 0) + max(0, c.get("rowers", 0) - ships) + 2 * c.get("barbarian", 0) + c.get("pirate", 0)
+
+    def threat_near(self, h: str, radius: int = 2) -> float:
+        return sum(self.land_foes(x) for x in self.foe if self.m.distance(h, x) <= radius)
+
+    def besieged(self, h: str) -> bool:
+        return any(x in self.blocked for x in (h, *self.m.neighbours[h]))
+
+    def paths_from(self, start: str) -> tuple[dict[str, int], dict[str, str]]:
+        """Cheapest land paths from ``start`` (movement points), around enemies and foreign cities."""
+        found = self._paths.get(start)
+        if found is not None:
+            return found
+        dist, prev = {start: 0}, {}
+        heap = [(0, start)]
         while heap:
-            cost, h, path = heapq.heappop(heap)
-            if best.get(h, (99, []))[0] < cost:
+            cost, h = heapq.heappop(heap)
+            if cost > dist[h]:
                 continue
             for n in self.m.neighbours[h]:
                 t = self.m.terrain[n]
-                if not t.land or t.move_cost is None or self.enemy_at.get(n) or self.foreign_city(n):
+                if not t.land or t.move_cost is None or n in self.blocked or self.foreign_city(n):
                     continue
                 c = cost + t.move_cost
-                if c > mp or c >= best.get(n, (99, []))[0]:
-                    continue
-                best[n] = (c, path + [n])
-                heapq.heappush(heap, (c, n, path + [n]))
-        return best
+                if c < dist.get(n, 1 << 30):
+                    dist[n], prev[n] = c, h
+                    heapq.heappush(heap, (c, n))
+        self._paths[start] = (dist, prev)
+        return dist, prev
+
+    def path_to(self, start: str, goal: str) -> list[str]:
+        dist, prev = self.paths_from(start)
+        if goal not in dist:
+            return []
+        out = []
+        while goal != start:
+            out.append(goal)
+            goal = prev[goal]
+        return out[::-1]
+
+    # -- effects of traits, skills, cards ----------------------------------------------------------
+    def trait_effects(self, kind: str) -> Iterable[dict]:
+        for tid in self.held_traits:
+            yield from (e for e in self.t.traits[tid].effects if e["kind"] == kind)
+
+    def leader_effects(self, kind: str, hexes: Iterable[str] | None = None) -> Iterable[dict]:
+        where = None if hexes is None else set(hexes)
+        for leader in sorted(self.mine("leader"), key=lambda u: _id_key(u["id"])):
+            if where is not None and (leader["hex"] not in where or leader.get("carried_by")):
+                continue
+            for s in leader.get("skills", []):
+                yield from (e for e in self.t.skills[s].effects if e["kind"] == kind)
 
     def effect_total(self, kind: str) -> int:
+        return sum(e.get("value", 0) for e in (*self.trait_effects(kind), *self.leader_effects(kind)))
+
+    def army_mod(self, h: str, vs_city: bool) -> int:
+        """Roll modifier of one of our attacking Armies in ``h`` (R-BAT-2)."""
         n = 0
-        for tid in self.me["traits"]:
-            n += sum(e.get("value", 0) for e in self.t.traits[tid].effects if e["kind"] == kind)
-        for cid, c in self.cities.items():
-            if c["controller"] == self.pid and c.get("trait") and c["trait"] not in self.me["traits"]:
-                n += sum(e.get("value", 0) for e in self.t.traits[c["trait"]].effects if e["kind"] == kind)
-        for leader in self.mine("leader"):
-            for s in leader.get("skills", []):
-                n += sum(e.get("value", 0) for e in self.t.skills[s].effects if e["kind"] == kind)
+        for e in (*self.trait_effects("roll_modifier"), *self.leader_effects("roll_modifier", [h])):
+            if e.get("side", "own") == "own" and e["roll"] in ("battle", "attack") \
+                    and e.get("units", "all") in ("all", "army") and e.get("where", "any") == "any" \
+                    and (e.get("vs", "any") == "any" or vs_city):
+                n += e["value"]
         return n
 
-    def cards_with(self, kind: str, phase: str | None = None) -> list[str]:
+    def attack_stats(self, groups: dict[str, int], target: str, cards: list[str] = ()) -> tuple[float, float]:
+        """Mean and variance of our attack total: ``groups`` maps hex -> Armies attacking from it."""
+        city = self.m.city_at.get(target)
+        hostile = city is not None and self.cities[city.id]["hostile"]
+        mean = var = 0.0
+        for h, n in groups.items():
+            mean += n * (D10[0] + self.army_mod(h, city is not None) + (1 if hostile else 0))
+            var += n * D10[1]
+        for e in self.leader_effects("battle_total", groups):
+            if e.get("side", "own") == "own" and e.get("total") in ("battle", "attack"):
+                m, v = dice_stats(e["dice"])
+                mean, var = mean + m, var + v
+        for c in cards:
+            for e in self.t.cards[c].effects:
+                if e["kind"] == "battle_total":
+                    m, v = dice_stats(e["dice"])
+                    mean, var = mean + m, var + v
+                elif e["kind"] == "roll_modifier":
+                    mean += e["value"] * sum(groups.values())
+        return mean, var
+
+    def defence_stats(self, target: str) -> tuple[float, float]:
+        """Mean and variance of the defence total of hex ``target`` as far as we can see or guess."""
+        city = self.m.city_at.get(target)
+        if city is None:
+            d = self.m.terrain[target].defense or 0
+            k = self.land_foes(target)
+            return k * (D10[0] + d + GUESS_MOD), k * D10[1]
+        c = self.cities[city.id]
+        d = 8 if c["home_of"] else (self.m.terrain[target].defense or 0)
+        mean, var = D6[0] + d, D6[1]  # the garrison
+        if c["controller"] is None:
+            mean, var = mean + D10[0] + d, var + D10[1]  # a neutral city's Army
+        if target in self.seen:
+            k = self.land_foes(target)
+        elif c["controller"] is None:
+            k = 0
+        else:
+            k = 2 if c["home_of"] else 1
+        return mean + k * (D10[0] + d + GUESS_MOD), var + k * D10[1]
+
+    def force_needed(self, target: str, h: str, odds: float) -> int | None:
+        """Armies (attacking from around ``h``) needed for the odds, or None if more than we ever field."""
+        dfn = self.defence_stats(target)
+        for n in range(1, MAX_FORCE + 1):
+            if win_chance(self.attack_stats({h: n}, target), dfn) >= odds:
+                return n
+        return None
+
+    # -- cards ---------------------------------------------------------------------------------------
+    def leader_rival(self) -> str | None:
+        """The opponent holding the most cities (ties: the earlier in turn order)."""
+        if not self.rivals:
+            return None
+        return max(self.rivals, key=lambda p: (self.players[p].get("cities", 0), -self.rivals.index(p)))
+
+    def attack_cards(self, target: str) -> list[str]:
+        """Cards we may add to a land attack on ``target`` that do something there (R-BAT-5)."""
+        vs_city = self.foreign_city(target)
         out = []
         for c in self.hand:
             card = self.t.cards[c]
-            if any(e["kind"] == kind for e in card.effects) and (phase is None or card.timing.get("phase") == phase) \
-                    and card.timing.get("turn") in ("own", "any"):
+            tm = card.timing
+            if tm.get("phase") not in ("battle", "land_battle") or tm.get("role") not in ("attack", "any") \
+                    or tm.get("turn") not in ("own", "any") or tm.get("trigger", "none") != "none":
+                continue
+            ok = True
+            for e in card.effects:
+                if e["kind"] == "battle_total":
+                    own = e.get("side", "own") == "own"
+                    ok &= e.get("total") in ("battle", "attack" if own else "defense") \
+                        and e.get("battle", "any") in ("any", "land") and (e.get("vs", "any") == "any"
+                                                                          or (e["vs"] == "city" and vs_city))
+                elif e["kind"] == "roll_modifier":
+                    ok &= e.get("side", "own") == "own" and e["roll"] in ("battle", "attack") \
+                        and e.get("units", "all") in ("all", "army") and e.get("vs", "any") == "any"
+                else:
+                    ok = False
+            if ok:
                 out.append(c)
         return out
 
-    # -- the plan ----------------------------------------------------------------------------------
-    def targets_by_distance(self) -> list[str]:
-        """Neutral minor cities and own hostile cities, nearest to home first."""
-        cands = []
-        for cid, c in self.cities.items():
+    def play_cards(self, neutral: list[str], enemy_minor: list[str]) -> list[Any]:
+        cards: list[Any] = []
+        rival = self.leader_rival()
+        neutral, enemy_minor = list(neutral), list(enemy_minor)
+        for c in list(self.hand):
+            card = self.t.cards[c]
+            kinds = {e["kind"] for e in card.effects}
+            if card.timing.get("turn") not in ("own", "any") or card.timing.get("trigger", "none") != "none" \
+                    or card.timing.get("phase") not in ("diplomacy", "any"):
+                continue
+            play: Any = None
+            if "control_city" in kinds and card.target == "neutral_city" and neutral:
+                play = {"card": c, "target": neutral.pop(0)}
+            elif kinds == {"revolt"} and card.target == "enemy_minor_city" and enemy_minor:
+                play = {"card": c, "target": enemy_minor.pop(0)}
+            elif kinds == {"gold"} and card.target == "none" and all(e["side"] == "own" for e in card.effects):
+                play = c
+            elif kinds == {"draw_cards"} and card.target == "none":
+                play = c
+            elif kinds == {"diplomacy_rolls"} and card.target == "none" and all(e["value"] > 0 for e in card.effects):
+                play = c
+            elif rival and card.target == "player" and (
+                    kinds == {"diplomacy_rolls"} and all(e["value"] < 0 for e in card.effects)
+                    or kinds == {"gold"} and all(e["side"] == "opponent" for e in card.effects)
+                    or kinds == {"razed_counters"}):
+                play = {"card": c, "target": rival}
+            elif rival and kinds == {"income_block"} and card.target in ("enemy_city", "city") \
+                    and self.cities.get(rival, {}).get("controller") == rival:
+                play = {"card": c, "target": rival}
+            if play is not None:
+                cards.append(play)
+                self.hand.remove(c)
+        return cards
+
+    # -- diplomacy -----------------------------------------------------------------------------------
+    def near_key(self, cid: str) -> int:
+        """Hex distance from the nearest of our units or cities."""
+        h = self.m.cities[cid].hex
+        spots = {u["hex"] for u in self.units.values()} | {self.m.cities[c].hex for c in self.mine_cities}
+        return min((self.m.distance(h, s) for s in sorted(spots)), default=99)
+
+    def diplomacy_targets(self) -> tuple[list[str], list[str], list[str]]:
+        """(neutral minor cities, own hostile cities, enemy minor cities), best first; never home cities."""
+        neutral, hostile, enemy = [], [], []
+        for cid, c in sorted(self.cities.items()):
             if c["home_of"]:
                 continue
-            if c["controller"] is None or (c["controller"] == self.pid and c["hostile"]):
-                cands.append((self.m.distance(self.home_hex, self.m.cities[cid].hex), cid))
-        return [cid for _, cid in sorted(cands)]
+            if c["controller"] is None:
+                neutral.append((self.near_key(cid), cid))
+            elif c["controller"] == self.pid:
+                if c["hostile"]:
+                    hostile.append((0, cid))
+            else:
+                h = self.m.cities[cid].hex
+                held = self.land_foes(h) if h in self.seen else 1.5
+                enemy.append((held * 4 + self.near_key(cid) - c["income"], cid))
+        return tuple([cid for _, cid in sorted(x)] for x in (neutral, hostile, enemy))  # type: ignore[return-value]
+
+    # -- the plan ------------------------------------------------------------------------------------
+    def income(self) -> int:
+        total = 0
+        for cid in self.mine_cities:
+            c = self.cities[cid]
+            h = self.m.cities[cid].hex
+            if c["razed"] or self.besieged(h):
+                continue
+            inc = c["income"] + (self.effect_total("income") if cid == self.home else 0)
+            total += (inc + 1) // 2 if c["hostile"] else inc
+        return total
+
+    def garrison(self, h: str) -> int:
+        """Armies kept in our city at ``h``."""
+        if h == self.home_hex:
+            threat = self.threat_near(h)
+            return 1 + (threat >= 2) + (threat >= 4)
+        return 1 + (self.threat_near(h, 1) >= 3)
+
+    def war_targets(self) -> list[str]:
+        out = []
+        for cid, c in sorted(self.cities.items()):
+            if c["controller"] == self.pid:
+                continue
+            h = self.m.cities[cid].hex
+            if c["home_of"] and self.turn < HOME_WAR_TURN:
+                continue
+            foe = self.foe.get(h, {})
+            if foe.get("fleet") or foe.get("transport"):
+                continue  # a ship docked there keeps the city: a land battle cannot take it (R-BAT-4)
+            out.append(cid)
+        return out
 
     def orders(self) -> dict[str, Any]:
         o: dict[str, Any] = {}
         upkeep = len(self.mine("army")) + len(self.mine("rowers"))
-        income = self.cities[self.me["home"]]["income"] + sum(
-            c["income"] for cid, c in self.cities.items() if c["controller"] == self.pid and not c["home_of"])
-        budget = self.gold + income - upkeep - 1
-        # cards: gold, control of a neutral city, extra diplomacy rolls
-        cards: list[Any] = []
-        neutral = [cid for cid in self.targets_by_distance() if self.cities[cid]["controller"] is None]
-        for c in list(self.hand):
-            card = self.t.cards[c]
-            kinds = {e["kind"] for e in card.effects}
-            if card.timing.get("turn") not in ("own", "any") or card.timing.get("trigger", "none") != "none":
-                continue
-            if "control_city" in kinds and card.target == "neutral_city" and neutral:
-                cards.append({"card": c, "target": neutral.pop(0)})
-                self.hand.remove(c)
-            elif kinds == {"gold"} and card.target == "none" and all(e["side"] == "own" for e in card.effects):
-                cards.append(c)
-                self.hand.remove(c)
-            elif kinds == {"diplomacy_rolls"} and card.target == "none" and \
-                    all(e["value"] > 0 for e in card.effects):
-                cards.append(c)
-                self.hand.remove(c)
-        if cards:
-            o["cards"] = cards
-        rolls = 1 + self.effect_total("diplomacy_rolls") + sum(
-            1 for c in cards if isinstance(c, str) and any(e["kind"] == "diplomacy_rolls" for e in self.t.cards[c].effects))
+        income = self.income()
+        gold_now = self.gold + income - upkeep  # what is left when the Recruit phase comes
+        neutral, hostile, enemy_minor = self.diplomacy_targets()
+        # cards first: they may take neutral cities off the diplomacy list
+        cards = self.play_cards(neutral, enemy_minor)
         taken = {c["target"] for c in cards if isinstance(c, dict)}
-        dip = [cid for cid in self.targets_by_distance() if cid not in taken][:max(rolls, 0)]
+        against = sum(e.get("value", 0) for e in self.v.get("effects", ())
+                      if e["kind"] == "diplomacy_rolls" and e.get("target") == self.pid and e.get("value", 0) < 0)
+        rolls = 1 + against + self.effect_total("diplomacy_rolls") + sum(
+            1 for c in cards if isinstance(c, str) and any(e["kind"] == "diplomacy_rolls" for e in self.t.cards[c].effects))
+        dip = [cid for cid in neutral + hostile + enemy_minor if cid not in taken][:max(rolls, 0)]
         if dip:
             o["diplomacy"] = dip
-        # recruit: an Army at each city that may, while the budget lasts and there is room
-        recruit = []
-        for cid in sorted(self.cities, key=lambda c: (c != self.me["home"], c)):
-            c = self.cities[cid]
-            if c["controller"] != self.pid or c["razed"] or c["hostile"]:
-                continue
-            h = self.m.cities[cid].hex
-            if any(self.enemy_at.get(n) for n in (h, *self.m.neighbours[h])):
-                continue
-            if budget >= 4 and self.stack(h) < self.limit(h):
-                recruit.append({"city": cid, "unit": "army"})
-                budget -= 3  # cost 2, upkeep 1
-        if recruit:
-            o["recruit"] = recruit
-        # moves and attacks: spare Armies march on the nearest neutral minor city and attack it
-        moves, attacks = [], []
-        used: set[str] = set()
-        goals = [cid for cid in self.targets_by_distance() if self.cities[cid]["controller"] is None]
-        planned: dict[str, int] = {}
-        for h in sorted({u["hex"] for u in self.mine("army")}):
-            armies = [u["id"] for u in self.at(h) if u["type"] == "army"]
-            keep = GARRISON if h == self.home_hex else 0
-            movers = armies[keep:]
-            if len(movers) < 2 or not goals:
-                continue
-            reach = self.land_paths(h, LAND_MP)
-            best = None
-            for cid in goals:
-                ch = self.m.cities[cid].hex
-                for n in self.m.neighbours[ch]:
-                    if n in reach and self.stack(n) + planned.get(n, 0) + len(movers) <= self.limit(n):
-                        score = (reach[n][0], self.m.distance(n, ch))
-                        if best is None or score < best[0]:
-                            best = (score, n, cid)
-            if best is None:
-                continue
-            _, stop, cid = best
-            if stop != h:
-                moves.append({"units": movers, "path": reach[stop][1], "partial": True})
-                planned[stop] = planned.get(stop, 0) + len(movers)
-            used.update(movers)
-            garrison = 1  # a neutral city holds 1 Army and its garrison roll
-            if len(movers) >= garrison + 2 or (len(movers) >= 2 and self.dice.d6("bot boldness") >= 3):
-                attacks.append({"units": movers, "target": self.m.cities[cid].hex})
-                goals.remove(cid)
-        if moves:
-            o["first_move"] = moves
+        # war: which Armies march where, who attacks
+        marches, attacks, second = self.plan_war()
+        # recruit: proportionate to income, within the budget, one unit per city that may
+        o_recruit = self.plan_recruit(gold_now, income, upkeep, marches)
+        if o_recruit:
+            o["recruit"] = o_recruit
+        if cards:
+            o["cards"] = cards
+        if marches:
+            o["first_move"] = marches
         if attacks:
             o["land_battle"] = attacks
-        # ships start in port and the bot keeps them there: no navigation rolls
-        # standing orders: defence cards if needed, Executions, ransom
+        if second:
+            o["second_move"] = second
+        # standing orders: defence cards, Executions, ransom
         defence = [c for c in self.hand if self.t.cards[c].timing.get("phase") == "battle"
                    and self.t.cards[c].timing.get("role") in ("defense", "any")
-                   and self.t.cards[c].timing.get("turn") in ("other", "any")]
-        o["standing"] = {"defence_cards": [{"card": c, "if_needed": True} for c in defence[:2]],
+                   and self.t.cards[c].timing.get("turn") in ("other", "any")
+                   and self.t.cards[c].timing.get("trigger", "none") == "none"]
+        o["standing"] = {"defence_cards": [{"card": c, "if_needed": True} for c in defence[:3]],
                          "executions": True, "captured_leaders": "ransom"}
         if not o["standing"]["defence_cards"]:
             del o["standing"]["defence_cards"]
         return o
+
+    # -- war -----------------------------------------------------------------------------------------
+    def spare_stacks(self) -> list[tuple[str, list[str]]]:
+        out = []
+        for h in sorted({u["hex"] for u in self.mine("army") if not u.get("carried_by")}):
+            armies = self.armies_at(h)
+            city = self.m.city_at.get(h)
+            keep = self.garrison(h) if city is not None and self.cities[city.id]["controller"] == self.pid else 0
+            spare = armies[keep:]
+            if spare:
+                out.append((h, spare))
+        return out
+
+    def reach(self, start: str, target_hex: str) -> tuple[int, str] | None:
+        """Cheapest (movement points, hex) next to ``target_hex`` that a stack at ``start`` can get to."""
+        dist, _ = self.paths_from(start)
+        best = None
+        for n in self.m.neighbours[target_hex]:
+            if n in dist and self.limit(n) > 0:
+                cand = (dist[n], n)
+                if best is None or cand < best:
+                    best = cand
+        return best
+
+    def plan_war(self) -> tuple[list[dict], list[dict], list[dict]]:
+        mp = LAND_MP + sum(e.get("value", 0) for e in self.trait_effects("movement")
+                           if e.get("units", "all") in ("all", "army"))
+        stacks = self.spare_stacks()
+        targets = self.war_targets()
+        odds = ODDS - (0.08 if self.left <= 3 else 0)
+        # 1. assign stacks to targets, greedily: the target ready soonest for its value
+        assigned: dict[str, str] = {}  # stack hex -> target city
+        free = [h for h, _ in stacks]
+        size = {h: len(a) for h, a in stacks}
+        reaches = {(h, cid): self.reach(h, self.m.cities[cid].hex) for h in free for cid in targets}
+        chosen: list[str] = []
+        while free:
+            best = None
+            for cid in targets:
+                if cid in chosen:
+                    continue
+                th = self.m.cities[cid].hex
+                cands = sorted((reaches[(h, cid)][0], h) for h in free if reaches[(h, cid)] is not None)
+                if not cands:
+                    continue
+                need = self.force_needed(th, cands[0][1], odds)
+                if need is None:
+                    continue
+                got, used, ready = 0, [], 0
+                for cost, h in cands:
+                    if got >= need:
+                        break
+                    got += size[h]
+                    used.append(h)
+                    ready = cost
+                c = self.cities[cid]
+                value = 1 + c["income"] / 4 + (1.5 if c["home_of"] else 0)
+                turns = ready / (2 * mp) + (0 if got >= need else 3 + (need - got))
+                score = turns + need * 0.3 - value * 1.5
+                if best is None or score < best[0]:
+                    best = (score, cid, used)
+            if best is None:
+                break
+            _, cid, used = best
+            chosen.append(cid)
+            for h in used:
+                assigned[h] = cid
+                free.remove(h)
+        for h in free:  # the rest reinforce the nearest chosen target, or go to the nearest target
+            opts = sorted((reaches[(h, cid)][0], i, cid) for i, cid in enumerate(chosen or targets)
+                          if reaches.get((h, cid)) is not None)
+            if opts:
+                assigned[h] = opts[0][2]
+        # 2. moves: each stack to a free hex next to its target, in as many pieces as the hexes hold
+        first, second = [], []
+        after_first: dict[str, str] = {}  # army id -> hex after the first move
+        for h, armies in stacks:
+            for a in armies:
+                after_first[a] = h
+            cid = assigned.get(h)
+            if cid is None:
+                continue
+            th = self.m.cities[cid].hex
+            if self.m.distance(h, th) == 1:
+                continue  # already there
+            dist, _ = self.paths_from(h)
+            goals = sorted((dist[n], n) for n in self.m.neighbours[th] if n in dist and self.limit(n) > 0)
+            rest = list(armies)
+            extras = self.companions(h)
+            for _, goal in goals:
+                if not rest:
+                    break
+                free_room = self.limit(goal) - self.stack(goal) - self.planned.get(goal, 0)
+                if free_room <= 0:
+                    continue
+                chunk, rest = rest[:free_room], rest[free_room:]
+                path = self.path_to(h, goal)
+                leg1, leg2 = self.legs(h, path, len(chunk), mp)
+                if not leg1:
+                    rest = chunk + rest
+                    continue
+                going = self.take_companions(extras, len(chunk))
+                first.append({"units": chunk + going, "path": leg1, "partial": True})
+                for a in chunk:
+                    after_first[a] = leg1[-1]
+                # stacking, conservatively: a hex counts the units that stop in it after either move
+                self.planned[leg1[-1]] = self.planned.get(leg1[-1], 0) + len(chunk)
+                if leg2:
+                    leaders = [u for u in going if self.units[u]["type"] == "leader"]
+                    second.append({"units": chunk + leaders, "path": leg2, "partial": True})
+                    self.planned[leg2[-1]] = self.planned.get(leg2[-1], 0) + len(chunk)
+        # 3. attacks after the first move: cities first (by value), then enemy stacks in the open
+        attacks = []
+        busy: set[str] = set()
+        moving_on = {a for m in second for a in m["units"]}
+        cands = []
+        for cid in targets:
+            c = self.cities[cid]
+            cands.append((-(1 + c["income"] / 4 + (1.5 if c["home_of"] else 0)), self.m.cities[cid].hex, odds))
+        for h in sorted(self.foe):
+            if self.m.city_at.get(h) is None and self.land_foes(h) > 0 and self.m.terrain[h].land:
+                cands.append((0.0, h, ODDS_FIELD))
+        hand = list(self.hand)
+        for _, th, need_odds in sorted(cands):
+            groups: dict[str, list[str]] = {}
+            for a, ah in sorted(after_first.items(), key=lambda kv: _id_key(kv[0])):
+                if a not in busy and a not in moving_on and self.m.distance(ah, th) == 1:
+                    groups.setdefault(ah, []).append(a)
+            if not groups:
+                continue
+            counts = {gh: len(v) for gh, v in groups.items()}
+            usable = [c for c in self.attack_cards_for(th, hand)][:2]
+            chance = win_chance(self.attack_stats(counts, th, usable), self.defence_stats(th))
+            if chance < need_odds:
+                continue
+            units = [a for gh in sorted(groups) for a in groups[gh]]
+            attack: dict[str, Any] = {"units": units, "target": th}
+            if usable:
+                attack["cards"] = [{"card": c, "if_needed": True} for c in usable]
+                for c in usable:
+                    hand.remove(c)
+            attacks.append(attack)
+            busy.update(units)
+        self.hand = hand
+        return first, attacks, second
+
+    def attack_cards_for(self, th: str, hand: list[str]) -> list[str]:
+        saved, self.hand = self.hand, hand
+        try:
+            return self.attack_cards(th)
+        finally:
+            self.hand = saved
+
+    def companions(self, h: str) -> list[str]:
+        """Leaders with battle skills and loose Baggage in ``h`` that go with the first stack leaving it."""
+        out = []
+        for u in sorted(self.at(h), key=lambda u: _id_key(u["id"])):
+            if u["type"] == "baggage":
+                out.append(u["id"])
+            elif u["type"] == "leader" and any(
+                    e["kind"] in ("roll_modifier", "battle_total") for s in u.get("skills", [])
+                    for e in self.t.skills[s].effects):
+                out.append(u["id"])
+        return out
+
+    def take_companions(self, extras: list[str], n_armies: int) -> list[str]:
+        taken, bag = [], 0
+        for uid in list(extras):
+            if self.units[uid]["type"] == "baggage":
+                if bag >= 4 * n_armies:
+                    continue
+                bag += 1
+            taken.append(uid)
+            extras.remove(uid)
+        return taken
+
+    def legs(self, start: str, path: list[str], n: int, mp: int) -> tuple[list[str], list[str]]:
+        """The first and second move along ``path`` for ``n`` units: within movement points, each ending in
+        a hex with room for them."""
+        def leg(frm: int) -> int:
+            cost, end = 0, frm
+            for i in range(frm, len(path)):
+                cost += self.m.terrain[path[i]].move_cost
+                if cost > mp:
+                    break
+                if self.room(path[i]) >= n:
+                    end = i + 1
+            return end
+        e1 = leg(0)
+        if e1 == 0:
+            return [], []
+        e2 = leg(e1)
+        return path[:e1], path[e1:e2]
+
+    # -- recruit -------------------------------------------------------------------------------------
+    def plan_recruit(self, gold: int, income: int, upkeep: int, marches: list[dict]) -> list[dict]:
+        if self.left <= 1:
+            return []
+        cap = income + max(0, gold - 6) / max(3, self.left - 2)
+        front = {}
+        for m in marches:
+            front[m["path"][-1]] = 1
+        order = []
+        for cid in self.mine_cities:
+            c = self.cities[cid]
+            h = self.m.cities[cid].hex
+            if c["razed"] or c["hostile"] or self.besieged(h):
+                continue
+            if self.room(h) <= 0:
+                continue
+            bare = not self.armies_at(h)
+            near = min((self.m.distance(h, f) for f in front), default=20)
+            order.append((not bare, near, cid != self.home, cid))
+        out = []
+        armies = upkeep
+        for _, _, _, cid in sorted(order):
+            if gold < 4 or armies + 1 > cap:
+                break
+            out.append({"city": cid, "unit": "army"})
+            self.planned[self.m.cities[cid].hex] = self.planned.get(self.m.cities[cid].hex, 0) + 1
+            gold -= 2
+            armies += 1
+        # surplus gold: Baggage where armies march from, to feed them in the field (R-PH-UPK)
+        if gold > 20 + 2 * self.left // 3:
+            starts = sorted({self.units[m["units"][0]]["hex"] for m in marches})
+            for entry_city in [cid for cid in self.mine_cities if self.m.cities[cid].hex in starts]:
+                c = self.cities[entry_city]
+                if c["razed"] or c["hostile"] or self.besieged(self.m.cities[entry_city].hex):
+                    continue
+                n = min(4, gold - 20)
+                if n <= 0:
+                    break
+                for e in out:
+                    if e["city"] == entry_city:
+                        e["baggage"] = n
+                        break
+                else:
+                    out.append({"city": entry_city, "baggage": n})
+                gold -= n
+        return out
+
+
+def _id_key(uid: str) -> tuple[str, int]:
+    head = uid.rstrip("0123456789")
+    return head, int(uid[len(head):] or 0)
 
 
 def write_orders(view: dict[str, Any], game_map: GameMap, tables: Tables, campaign: str, turn: int,

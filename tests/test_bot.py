@@ -1,4 +1,7 @@
 """The computer player: legal orders from the fogged view only, seeded; whole bot campaigns as soak tests."""
+import hashlib
+import statistics
+
 import pytest
 
 from pbem import yamlio
@@ -6,8 +9,11 @@ from pbem.bot import write_orders
 from pbem.campaign import create
 from pbem.checker import check_text
 from pbem.gamedata import load_map, tables
+from pbem.adjudicator import adjudicate
+from pbem.dice import Dice, turn_seed
 from pbem.invariants import violations
-from pbem.selfplay import new_game, play, state_hash
+from pbem.model import Unit, UnitType
+from pbem.selfplay import bot_turn_orders, new_game, play, state_hash
 from pbem.turn import run
 from pbem.visibility import view
 
@@ -35,6 +41,102 @@ def test_bot_orders_pass_the_checker_turn_after_turn(tmp_path):
             (camp.orders_dir(state.turn)).mkdir(parents=True, exist_ok=True)
             (camp.orders_dir(state.turn) / f"{pid}.yaml").write_text(text)
         run(camp)
+
+
+def test_bot_orders_pass_the_checker_in_the_mid_and_late_game(tmp_path):
+    """Every order file of a 6-player campaign up to turn 20 (marches, attacks, battle cards, revolts) is
+    accepted by the checker without an error."""
+    camp = create(tmp_path / "c", ALL[:6], seed="2026", name="demo").campaign
+    secrets = camp.player_secrets()
+    kinds = set()
+    for _ in range(20):
+        state = camp.load_state()
+        for pid in state.turn_order:
+            if state.players[pid].eliminated_turn is not None:
+                continue
+            data = write_orders(view(state, camp.game_map, pid), camp.game_map, T, "demo", state.turn, secrets[pid])
+            kinds.update(k for k in ("recruit", "diplomacy", "cards", "first_move", "land_battle", "second_move")
+                         if data.get(k))
+            text = yamlio.dump(data)
+            report = check_text(text, f"{pid}.yaml", camp)
+            assert not report.errors, f"turn {state.turn}:\n" + report.to_text()
+            (camp.orders_dir(state.turn)).mkdir(parents=True, exist_ok=True)
+            (camp.orders_dir(state.turn) / f"{pid}.yaml").write_text(text)
+        run(camp)
+    assert kinds == {"recruit", "diplomacy", "cards", "first_move", "land_battle", "second_move"}
+
+
+def play_logged(players, seed, turns=36):
+    """A bot game like ``selfplay.play``, keeping per turn the orders given and the turn's event log."""
+    state = new_game(players, seed=seed, last_turn=turns)
+    secret = hashlib.sha256(f"pbem/seed/{seed}".encode()).digest()
+    turns_played = []
+    while not state.finished:
+        orders, hashes = bot_turn_orders(state, AEGEAN, T)
+        turn = state.turn
+        log = adjudicate(state, AEGEAN, T, orders, Dice(turn_seed(secret, turn, hashes)))
+        gold = {p: state.players[p].gold for p in state.turn_order if state.players[p].eliminated_turn is None}
+        turns_played.append((turn, orders, log.records, gold))
+    return state, turns_played
+
+
+def test_bots_play_a_real_game_to_the_end():
+    """The issue's computer player in a 12-player game: after the land grab it keeps ordering (diplomacy at
+    enemy cities, recruits, marches), fights other players, takes their cities and spends its gold."""
+    state, turns = play_logged(ALL, seed=12)
+    assert state.finished
+    per_player = []
+    pvp = taken = hoarding = seats = 0
+    for turn, orders, records, gold in turns:
+        n = sum(len(o.recruit) + len(o.diplomacy) + len(o.cards) + len(o.first_move) + len(o.land_battle)
+                + len(o.second_move) for o in orders.values())
+        if turn >= 10:
+            per_player.append(n / len(orders))
+            hoarding += sum(1 for g in gold.values() if g > 100)
+            seats += len(gold)
+        pvp += sum(1 for r in records if r.get("event") == "battle" and r.get("attacker") and r.get("defender"))
+        taken += sum(1 for r in records if r.get("event") == "city_taken" and r.get("from"))
+    assert statistics.mean(per_player) >= 3, per_player
+    assert min(per_player) >= 2, per_player
+    assert pvp >= 15, "land battles between players"
+    assert taken >= 8, "cities taken from other players"
+    assert hoarding <= seats // 4, "players sitting on more than 100 gold"
+    assert statistics.median(turns[-1][3].values()) < 100
+
+
+def test_a_bot_with_a_full_home_city_marches_out_and_recruits_elsewhere():
+    state = new_game(ALL[:4], seed=3)
+    me = "athens"
+    home = AEGEAN.cities[me].hex
+    assert sum(1 for u in state.units_at(home) if u.type.counts_for_stacking and not u.carried_by) == 4  # full
+    state.players[me].gold = 40
+    state.cities["megara"].controller = me
+    data = write_orders(view(state, AEGEAN, me), AEGEAN, T, "x", state.turn, "s")
+    assert {"city": "megara", "unit": "army"} in data["recruit"]
+    assert all(r["city"] != me or "unit" not in r for r in data["recruit"])  # no room at home
+    armies = {u.id for u in state.units_at(home) if u.type is UnitType.ARMY}
+    moved = {uid for m in data.get("first_move", []) for uid in m["units"]}
+    assert armies & moved, data
+
+
+def test_a_bot_with_no_neutral_city_left_rolls_diplomacy_at_enemy_minor_cities():
+    state = new_game(ALL[:4], seed=3)
+    me = "athens"
+    others = [p for p in state.turn_order if p != me]
+    for i, (cid, c) in enumerate(sorted(state.cities.items())):
+        if c.home_of is None:
+            c.controller = others[i % len(others)]
+    # a weakly held one and a well held one: the bot prefers the city without defenders in sight
+    held = state.cities["megara"]
+    for _ in range(3):
+        state.add_unit(Unit(state.new_unit_id(state.players[held.controller].abbr, UnitType.ARMY),
+                            UnitType.ARMY, held.controller, AEGEAN.cities["megara"].hex))
+    data = write_orders(view(state, AEGEAN, me), AEGEAN, T, "x", state.turn, "s")
+    assert data["diplomacy"]
+    for cid in data["diplomacy"]:
+        c = state.cities[cid]
+        assert c.home_of is None and c.controller not in (None, me)
+    assert data["diplomacy"][0] != "megara"
 
 
 def test_bot_reads_only_the_fog():
