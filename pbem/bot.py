@@ -625,23 +625,28 @@ class Bot:
             self.planned[self.m.cities[cid].hex] = self.planned.get(self.m.cities[cid].hex, 0) + 1
             gold -= 2
             armies += 1
-        # surplus gold: Baggage where armies march from, to feed them in the field (R-PH-UPK)
-        if gold > 20 + 2 * self.left // 3:
-            starts = sorted({self.units[m["units"][0]]["hex"] for m in marches})
-            for entry_city in [cid for cid in self.mine_cities if self.m.cities[cid].hex in starts]:
-                c = self.cities[entry_city]
-                if c["razed"] or c["hostile"] or self.besieged(self.m.cities[entry_city].hex):
-                    continue
-                n = min(4, gold - 20)
-                if n <= 0:
+        # spare gold: Baggage where Armies march from, to feed them away from friendly cities (R-PH-UPK):
+        # two per marching Army, picked up by the stacks that leave the city next
+        marching: dict[str, int] = {}
+        for m in marches:
+            h = self.units[m["units"][0]]["hex"]
+            marching[h] = marching.get(h, 0) + sum(1 for u in m["units"] if self.units[u]["type"] == "army")
+        for cid in self.mine_cities:
+            h = self.m.cities[cid].hex
+            c = self.cities[cid]
+            if h not in marching or c["razed"] or c["hostile"] or self.besieged(h):
+                continue
+            loose = sum(1 for u in self.at(h) if u["type"] == "baggage")
+            n = min(6, 2 * marching[h] - loose, gold - 12)
+            if n <= 0:
+                continue
+            for e in out:
+                if e["city"] == cid:
+                    e["baggage"] = n
                     break
-                for e in out:
-                    if e["city"] == entry_city:
-                        e["baggage"] = n
-                        break
-                else:
-                    out.append({"city": entry_city, "baggage": n})
-                gold -= n
+            else:
+                out.append({"city": cid, "baggage": n})
+            gold -= n
         return out
 
 
