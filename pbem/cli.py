@@ -180,10 +180,14 @@ def report(
     def body() -> None:
         from .report import main as report_main
         from .storage import Campaign
+        from .cycle import ReportsInterrupted
         first_turn(turn)
         camp = Campaign.open(campaign_dir)
         with camp.lock():
-            out = report_main(campaign_dir, turn, player)
+            try:
+                out = report_main(campaign_dir, turn, player)
+            except KeyboardInterrupt:
+                raise ReportsInterrupted(camp, turn if turn is not None else camp.current_turn - 1) from None
         typer.echo(out, nl=False)
     guarded(body)
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
-from .errors import UsageError
+from .errors import PbemError, UsageError
 from .storage import Campaign
 
 
@@ -179,6 +179,17 @@ def bot_orders(camp: Campaign) -> dict[str, bytes]:
     return out
 
 
+class ReportsInterrupted(PbemError):
+    """Ctrl-C while the reports of a committed turn were being written: the turn stands, some reports are
+    missing; exit code 130 (interrupted)."""
+
+    exit_code = 130
+
+    def __init__(self, camp: Campaign, turn: int):
+        super().__init__(f"interrupted: reports of turn {turn} are incomplete; run `pbem report {camp.root} "
+                         f"--turn {turn}` to rebuild them")
+
+
 def run_turn(camp: Campaign, now: datetime, force: bool = False, reports: bool = True):
     """Adjudicate when every human player is in or the deadline has passed (or ``force``), then report.
 
@@ -202,7 +213,10 @@ def run_turn(camp: Campaign, now: datetime, force: bool = False, reports: bool =
         message = summary(result)
         if reports:
             from .report import write_reports
-            written = write_reports(camp, result.turn)
+            try:
+                written = write_reports(camp, result.turn)
+            except KeyboardInterrupt:
+                raise ReportsInterrupted(camp, result.turn) from None
             message += f"Reports written to {camp.reports_dir(result.turn)}" + \
                 (f" ({written})" if isinstance(written, (int, str)) else "") + "\n"
         if nxt:

@@ -25,6 +25,7 @@ from __future__ import annotations
 import io
 import multiprocessing
 import os
+import signal
 import textwrap
 import time
 from collections import defaultdict
@@ -1010,16 +1011,26 @@ def write_reports(camp: Campaign, turn: int, players: list[str] | None = None,
     order = sorted(range(len(who)), key=lambda i: who[i] is not None)
     _JOB = job
     try:
-        with ProcessPoolExecutor(max_workers=n, mp_context=multiprocessing.get_context("fork")) as pool:
+        pool = ProcessPoolExecutor(max_workers=n, mp_context=multiprocessing.get_context("fork"),
+                                   initializer=_worker_init)
+        try:
             futures = {i: pool.submit(_pool_task, who[i]) for i in order}
-            try:
-                return [futures[i].result() for i in range(len(who))]
-            except BaseException:
-                for f in futures.values():
-                    f.cancel()
-                raise
+            results = [futures[i].result() for i in range(len(who))]
+        except BaseException:
+            # Ctrl-C (or a worker's error): no new report starts, the ones under way finish (each file is
+            # written whole), the workers exit, and the exception goes on to the caller
+            pool.shutdown(wait=True, cancel_futures=True)
+            raise
+        pool.shutdown(wait=True)
+        return results
     finally:
         _JOB = None
+
+
+def _worker_init() -> None:
+    """A report worker ignores Ctrl-C: the terminal sends SIGINT to the whole process group, and only the
+    parent decides (it stops the pool and tells the moderator which reports to rebuild)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _creation_date() -> str:

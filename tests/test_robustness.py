@@ -233,3 +233,61 @@ def test_adjust_onto_water_is_one_line_and_changes_nothing(camp_dir):
     r = pbem("adjust", camp_dir, "--reason", "typo", "--move", f"{army.id}={water}")
     one_line_refusal(r, f"--move {army.id}={water}", "must be on land")
     assert files(camp_dir) == before
+
+
+# -- Ctrl-C while the reports are written ---------------------------------------------------------------
+
+def _interrupted(r, camp_dir, turn):
+    one_line_refusal(r, code=130)
+    assert r.output.strip() == (f"pbem: interrupted: reports of turn {turn} are incomplete; run "
+                                f"`pbem report {camp_dir} --turn {turn}` to rebuild them")
+
+
+def test_ctrl_c_while_run_turn_writes_reports_leaves_the_turn_committed(camp_dir, monkeypatch):
+    from pbem import report
+
+    def ctrl_c(*a, **k):
+        raise KeyboardInterrupt
+    monkeypatch.setenv("PBEM_WORKERS", "1")
+    monkeypatch.setattr(report, "write_one", ctrl_c)
+    r = pbem("run-turn", camp_dir, "--force")
+    _interrupted(r, camp_dir, 3)
+    camp = Campaign.open(camp_dir)
+    assert camp.current_turn == 4  # the turn was committed before the reports
+    assert "run-turn 3 (forced)" in (camp_dir / "audit.log").read_text()
+    with camp.lock():  # and the lock was let go
+        pass
+
+
+@pytest.mark.parametrize("turn", [None, 1])
+def test_ctrl_c_in_pbem_report_names_the_turn_to_rebuild(camp_dir, monkeypatch, turn):
+    from pbem import report
+
+    def ctrl_c(*a, **k):
+        raise KeyboardInterrupt
+    monkeypatch.setenv("PBEM_WORKERS", "1")
+    monkeypatch.setattr(report, "write_one", ctrl_c)
+    r = pbem("report", camp_dir, *(["--turn", turn] if turn else []))
+    _interrupted(r, camp_dir, turn or 2)
+
+
+def test_ctrl_c_stops_the_report_pool_cleanly(camp_dir, tmp_path, monkeypatch):
+    """The terminal sends Ctrl-C to the whole process group: a worker ignores it and finishes its report,
+    the parent cancels the rest, waits for the workers and says which reports to rebuild."""
+    import multiprocessing
+    import signal
+    from pbem import report
+    marker = tmp_path / "worker-survived"
+
+    def render(job, pid):
+        if pid == "athens":
+            os.kill(os.getpid(), signal.SIGINT)  # Ctrl-C reaches the worker ...
+            marker.write_text("the worker went on")
+            os.kill(os.getppid(), signal.SIGINT)  # ... and the parent
+        return report.Written(pid or "moderator", [], 0.0)
+    monkeypatch.setenv("PBEM_WORKERS", "2")
+    monkeypatch.setattr(report, "_write_player", render)
+    r = pbem("report", camp_dir, "--turn", "2")
+    _interrupted(r, camp_dir, 2)
+    assert marker.read_text() == "the worker went on"
+    assert multiprocessing.active_children() == []  # the pool was shut down, no worker left behind
