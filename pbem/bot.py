@@ -12,7 +12,8 @@ The plan, each turn:
    income plus a share of the treasury spread over the turns left, keeping a small reserve.
 2. **Recruit** one Army in every controlled city that may recruit (not razed, hostile or besieged, with
    room in the hex): cities without a garrison first, then the cities nearest the front, then the rest.
-   Surplus gold buys Baggage where an army is about to march, to feed it away from friendly cities.
+   Spare gold buys Baggage (two per marching Army) in the cities its stacks leave from: Armies away from
+   friendly cities eat it instead of making upkeep rolls.
 3. **Cards** at their timing: gold, extra diplomacy rolls, control of neutral cities, revolts in weakly held
    enemy minor cities, "one less roll", blockades and the like against the leading opponent; attack cards in
    its attacks (``if_needed``) and defence cards as standing orders.
@@ -20,15 +21,19 @@ The plan, each turn:
    minor cities other players hold, weakly held and near ones first (a success makes them revolt).  Never
    a home city.
 5. **War.** Each city keeps a garrison (one Army, more at home when enemies are near); the other Armies
-   form stacks.  Targets are neutral cities, enemy minor cities and, from turn 6, enemy home cities; for
+   form stacks.  Targets are neutral cities, enemy minor cities and, from turn 6, enemy home cities (not a
+   city with an enemy ship in port: a land battle cannot take it, R-BAT-4); for
    each it estimates the defence (garrison roll, a neutral city's Army, the defenders in sight or a guess)
    and the number of Armies that win with good odds (a normal approximation of the dice, R-BAT-1, R-BAT-2).
    Stacks are assigned greedily to the target that is ready soonest for its value, march there over land
    (Dijkstra over movement points, around enemies and foreign cities, within stacking limits) in the first
    move, attack (land battle, together from every adjacent hex) when the odds favour them, and march on in
-   the second move if they are not there yet.  Leaders with battle skills and loose Baggage go with the
-   stacks.  Enemy stacks in the open next to its Armies are attacked when the odds are clearly good.
-6. Fleets stay in port (a manned Fleet docked in a city keeps it): no navigation rolls.
+   the second move if they are not there yet.  The seeded dice only make it a little bolder or more
+   careful (the odds it asks for move by up to 0.05 from turn to turn).  Leaders with battle skills and
+   loose Baggage go with the stacks.  Enemy stacks in the open next to its Armies are attacked when the
+   odds are clearly good.
+6. Fleets stay in port (a manned Fleet docked in a city keeps it): no navigation rolls, no sea battles and
+   no landings, so island cities are won by diplomacy only.
 """
 from __future__ import annotations
 
@@ -375,7 +380,8 @@ class Bot:
         against = sum(e.get("value", 0) for e in self.v.get("effects", ())
                       if e["kind"] == "diplomacy_rolls" and e.get("target") == self.pid and e.get("value", 0) < 0)
         rolls = 1 + against + self.effect_total("diplomacy_rolls") + sum(
-            1 for c in cards if isinstance(c, str) and any(e["kind"] == "diplomacy_rolls" for e in self.t.cards[c].effects))
+            1 for c in cards if isinstance(c, str)
+            and any(e["kind"] == "diplomacy_rolls" for e in self.t.cards[c].effects))
         dip = [cid for cid in neutral + hostile + enemy_minor if cid not in taken][:max(rolls, 0)]
         if dip:
             o["diplomacy"] = dip
@@ -432,7 +438,8 @@ class Bot:
                            if e.get("units", "all") in ("all", "army"))
         stacks = self.spare_stacks()
         targets = self.war_targets()
-        odds = ODDS - (0.08 if self.left <= 3 else 0)
+        # the seeded dice make each bot a little bolder or more careful from turn to turn
+        odds = ODDS - (0.08 if self.left <= 3 else 0) - 0.02 * (self.dice.d6("bot boldness") - 3.5)
         # 1. assign stacks to targets, greedily: the target ready soonest for its value
         assigned: dict[str, str] = {}  # stack hex -> target city
         free = [h for h, _ in stacks]
