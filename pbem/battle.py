@@ -104,12 +104,19 @@ def _vs_ok(state: GameState, e: dict[str, Any], sit: Situation) -> bool:
     return True
 
 
-def roll_modifiers(ctx: "TurnContext", sit: Situation, unit: Unit, rolls: Iterable[str]) -> list[tuple[str, int]]:
+Acting = list[tuple[str, dict[str, Any], str | None]]
+
+
+def roll_modifiers(ctx: "TurnContext", sit: Situation, unit: Unit, rolls: Iterable[str],
+                   acting: Acting | None = None) -> list[tuple[str, int]]:
     """The modifiers to one unit's roll: ``rolls`` names the roll kinds that count ("battle" and "attack" for
-    an attack roll; "casualty"; "navigation")."""
+    an attack roll; "casualty"; "navigation").  ``acting``: ``effects_acting(ctx, sit, "roll_modifier")`` when
+    the caller has it already (the same for every unit of a side while nothing moves)."""
     rolls = set(rolls)
     out = []
-    for label, e, leader_hex in effects_acting(ctx, sit, "roll_modifier"):
+    if acting is None:
+        acting = effects_acting(ctx, sit, "roll_modifier")
+    for label, e, leader_hex in acting:
         if e["roll"] not in rolls or not fx.unit_matches(e, unit) or not _vs_ok(ctx.state, e, sit):
             continue
         if leader_hex is not None and unit.hex != leader_hex:
@@ -214,15 +221,21 @@ def unit_fighter(u: Unit, sides: int, fixed: list[tuple[str, int]] | None = None
 
 # -- rolling and totals ---------------------------------------------------------------------------------
 
-def fighter_result(ctx: "TurnContext", battle: Battle, side: Side, f: Fighter) -> tuple[list[tuple[str, int]], int]:
+def fighter_result(ctx: "TurnContext", battle: Battle, side: Side, f: Fighter,
+                   acting: Acting | None = None) -> tuple[list[tuple[str, int]], int]:
     mods = list(f.fixed)
     if f.unit is not None:
-        mods += roll_modifiers(ctx, battle.situation(side), f.unit, ("battle", side.role))
+        sit = battle.situation(side)
+        if acting is None:
+            acting = effects_acting(ctx, sit, "roll_modifier")
+        mods += roll_modifiers(ctx, sit, f.unit, ("battle", side.role), acting)
     return mods, f.roll + sum(v for _, v in mods)
 
 
 def side_total(ctx: "TurnContext", battle: Battle, side: Side) -> int:
-    return sum(fighter_result(ctx, battle, side, f)[1] for f in side.fighters) + sum(b["value"] for b in side.bonuses)
+    acting = effects_acting(ctx, battle.situation(side), "roll_modifier")
+    return (sum(fighter_result(ctx, battle, side, f, acting)[1] for f in side.fighters)
+            + sum(b["value"] for b in side.bonuses))
 
 
 def roll_fighters(ctx: "TurnContext", side: Side) -> None:
@@ -344,8 +357,9 @@ def fight(ctx: "TurnContext", battle: Battle, attack_cards: list[CardUse], **rep
 
     def side_report(side: Side, total: int) -> dict[str, Any]:
         rows = []
+        acting = effects_acting(ctx, battle.situation(side), "roll_modifier")
         for f in side.fighters:
-            mods, result = fighter_result(ctx, battle, side, f)
+            mods, result = fighter_result(ctx, battle, side, f, acting)
             rows.append({"unit": f.label, "type": f.kind, "hex": f.hex, "die": f"1D{f.sides}", "roll": f.roll,
                          "modifiers": [{"source": s, "value": v} for s, v in mods], "result": result})
         return {"player": side.player, "units": rows, "bonuses": side.bonuses, "total": total,

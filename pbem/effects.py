@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable
 
 from .gamedata import Tables
-from .model import GameState, Unit, UnitType
+from .model import _CITY_EPOCH, _UNIT_EPOCH, GameState, Unit, UnitType
 
 PLAYER_WIDE = frozenset({"diplomacy_rolls", "hand_size", "income", "victory_cities", "extra_recruit"})
 
@@ -51,43 +51,71 @@ def leaders_in_play(state: GameState, player: str) -> list[Unit]:
     return [u for u in state.units_of(player) if u.type is leader and u.away_until is None]
 
 
-# id(trait or skill) -> (it, {kind: its effects of that kind}): the tables never change once loaded
-_BY_KIND: dict[int, tuple[Any, dict[str, list[dict[str, Any]]]]] = {}
+# id(table) -> (it, {kind: {trait or skill id: its effects of that kind}}): tables never change once loaded
+_BY_KIND: dict[int, tuple[Any, dict[str, dict[str, list[dict[str, Any]]]]]] = {}
 
 
-def _by_kind(entry: Any) -> dict[str, list[dict[str, Any]]]:
-    found = _BY_KIND.get(id(entry))
-    if found is None or found[0] is not entry:
-        by: dict[str, list[dict[str, Any]]] = {}
-        for e in entry.effects:
-            by.setdefault(e["kind"], []).append(e)
-        found = _BY_KIND[id(entry)] = (entry, by)
+def _by_kind(table: dict[str, Any]) -> dict[str, dict[str, list[dict[str, Any]]]]:
+    found = _BY_KIND.get(id(table))
+    if found is None or found[0] is not table:
+        by: dict[str, dict[str, list[dict[str, Any]]]] = {}
+        for key, entry in table.items():
+            for e in entry.effects:
+                by.setdefault(e["kind"], {}).setdefault(key, []).append(e)
+        found = _BY_KIND[id(table)] = (table, by)
     return found[1]
 
 
 def trait_effects(state: GameState, tables: Tables, player: str, kind: str) -> list[Found]:
-    traits = tables.traits
+    having = _by_kind(tables.traits).get(kind)
     found: list[Found] = []
-    for tid in held_traits(state, player):
-        t = traits[tid]
-        for e in _by_kind(t).get(kind, ()):
-            found.append((Source("trait", tid, t.name), e))
+    if having:
+        for tid in held_traits(state, player):
+            if tid in having:
+                name = tables.traits[tid].name
+                found += [(Source("trait", tid, name), e) for e in having[tid]]
     return found
 
 
 def skill_effects(tables: Tables, leaders: Iterable[Unit], kind: str) -> list[Found]:
-    skills = tables.skills
+    having = _by_kind(tables.skills).get(kind)
     found: list[Found] = []
-    for leader in leaders:
-        for sid in leader.skills:
-            s = skills[sid]
-            for e in _by_kind(s).get(kind, ()):
-                found.append((Source("skill", sid, s.name, leader.id), e))
+    if having:
+        for leader in leaders:
+            for sid in leader.skills:
+                if sid in having:
+                    name = tables.skills[sid].name
+                    found += [(Source("skill", sid, name, leader.id), e) for e in having[sid]]
     return found
 
 
 def player_effects(state: GameState, tables: Tables, player: str, kind: str) -> list[Found]:
-    """Traits and player-wide skills of ``player`` of one kind (e.g. diplomacy_rolls, income)."""
+    """Traits and player-wide skills of ``player`` of one kind (e.g. diplomacy_rolls, income).
+
+    Remembered on the state (a phase asks the same for every move, battle and roll) until what the answer
+    depends on changes: a city's controller, a unit's owner, a leader added, removed, sent away or back, a trait
+    gained.  ``pbem.invariants`` checks every remembered answer against a fresh one."""
+    sig = _signature(state, tables, player)
+    hit = state._effects_cache.get((player, kind))
+    if hit is not None and hit[0] == sig:
+        return list(hit[1])
+    found = fresh_player_effects(state, tables, player, kind)
+    state._effects_cache[(player, kind)] = (sig, tuple(found))
+    return found
+
+
+def _signature(state: GameState, tables: Tables, player: str) -> tuple[int, ...]:
+    return _CITY_EPOCH[0], _UNIT_EPOCH[0], state._leader_changes, len(state.players[player].traits), id(tables)
+
+
+def stale_player_effects(state: GameState, tables: Tables) -> list[tuple[str, str]]:
+    """(player, kind) of every remembered answer that would be used but differs from a fresh one."""
+    return [(player, kind) for (player, kind), (sig, found) in sorted(state._effects_cache.items())
+            if player in state.players and sig == _signature(state, tables, player)
+            and list(found) != fresh_player_effects(state, tables, player, kind)]
+
+
+def fresh_player_effects(state: GameState, tables: Tables, player: str, kind: str) -> list[Found]:
     found = trait_effects(state, tables, player, kind)
     if kind in PLAYER_WIDE:
         found += skill_effects(tables, leaders_in_play(state, player), kind)
@@ -99,9 +127,13 @@ def stack_leaders(state: GameState, units: Iterable[Unit]) -> list[Unit]:
     units = list(units)
     hexes = {u.hex for u in units}
     owners = {u.owner for u in units}
-    out = []
+    leader = UnitType.LEADER
+    out: list[Unit] = []
     for h in sorted(hexes):
-        out += [u for u in state.units_at(h) if u.type is UnitType.LEADER and u.owner in owners]
+        found = [u for u in state.hex_units(h) if u.type is leader and u.owner in owners and u.away_until is None]
+        if len(found) > 1:
+            found.sort(key=lambda u: u.id)  # as units_at lists them
+        out += found
     return out
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections import Counter
 
 from .board import stack_limit, stack_size
+from .effects import stale_player_effects
 from .gamedata import GameMap, Tables
 from .model import GameState, UnitType, iter_cards
 
@@ -47,6 +48,8 @@ def violations(state: GameState, game_map: GameMap, tables: Tables) -> list[str]
     leaders = {uid for uid, u in state.units.items() if u.type is UnitType.LEADER}
     if {u.id for u in state.leaders()} != leaders:
         out.append("the leader index does not match the units")
+    out += [f"the remembered {kind} effects of {player} are out of date"
+            for player, kind in stale_player_effects(state, tables)]
     # stacking (R-UNIT-2)
     owners_at = {(u.hex, u.owner) for u in state.units.values()}
     for h, owner in sorted(owners_at, key=lambda x: (x[0], x[1] or "")):

@@ -18,8 +18,9 @@ STATE_VERSION = 1
 
 # Bumped whenever any unit changes owner / any city changes controller: GameState's owner and controller
 # indexes are rebuilt when they moved (GameState._by_owner, _by_controller), so no caller has to keep them.
-_UNIT_EPOCH = [0]
+_UNIT_EPOCH = [0]  # also when a leader goes away or comes back (pbem.effects remembers leaders in play)
 _CITY_EPOCH = [0]
+_WATCHED = frozenset({"owner", "away_until"})
 
 
 class UnitType(str, Enum):
@@ -76,7 +77,7 @@ class Unit:
                              value=value, name=name, skills=[] if skills is None else skills, away_until=away_until)
 
     def __setattr__(self, name: str, value: Any) -> None:
-        if name == "owner":  # GameState's units-by-owner index is rebuilt when an owner changed
+        if name in _WATCHED:  # GameState's units-by-owner index is rebuilt when an owner changed
             _UNIT_EPOCH[0] += 1
         object.__setattr__(self, name, value)
 
@@ -193,6 +194,8 @@ class GameState:
     version: int = STATE_VERSION
     _at: dict[str, dict[str, Unit]] | None = field(default=None, repr=False, compare=False)
     _leaders: dict[str, Unit] | None = field(default=None, repr=False, compare=False)
+    _leader_changes: int = field(default=0, repr=False, compare=False)  # leaders added or removed
+    _effects_cache: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)  # pbem.effects
     _owned: tuple[Any, dict[str | None, list[Unit]]] | None = field(default=None, repr=False, compare=False)
     _controlled: tuple[Any, dict[str | None, list[str]], dict[str | None, list[str]]] | None = field(
         default=None, repr=False, compare=False)
@@ -266,6 +269,8 @@ class GameState:
     def remove_unit(self, unit_id: str) -> Unit:
         unit = self.units.pop(unit_id)
         self._owners_edit(unit, False)
+        if unit.type is UnitType.LEADER:
+            self._leader_changes += 1
         if self._leaders is not None:
             self._leaders.pop(unit_id, None)
         at = self._index()
@@ -290,8 +295,10 @@ class GameState:
         self._owners_edit(unit, True)
         if self._at is not None:
             self._at.setdefault(unit.hex, {})[unit.id] = unit
-        if self._leaders is not None and unit.type is UnitType.LEADER:
-            self._leaders[unit.id] = unit
+        if unit.type is UnitType.LEADER:
+            self._leader_changes += 1
+            if self._leaders is not None:
+                self._leaders[unit.id] = unit
         return unit
 
     # -- queries -----------------------------------------------------------------------------------

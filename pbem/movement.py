@@ -192,12 +192,18 @@ def allowance(ctx: "TurnContext", movers: list[Unit], group: set[str],
     cards = list(cards)
     per_unit: dict[str, int] = {}
     bonuses: dict[str, list[str]] = {}
+    of_player: dict[str | None, list[fx.Found]] = {}
+    of_stack: dict[tuple[str, str | None], list[fx.Found]] = {}
     for m in movers:
         found: list[tuple[str, int]] = []
-        for src, e in fx.player_effects(state, tables, m.owner, "movement"):
+        if m.owner not in of_player:
+            of_player[m.owner] = fx.player_effects(state, tables, m.owner, "movement")
+        for src, e in of_player[m.owner]:
             if fx.unit_matches(e, m):
                 found.append((src.label(), e["value"]))
-        for src, e in fx.stack_effects(state, tables, [m], "movement"):
+        if (m.hex, m.owner) not in of_stack:  # the skills of the leaders in the mover's hex
+            of_stack[(m.hex, m.owner)] = fx.stack_effects(state, tables, [m], "movement")
+        for src, e in of_stack[(m.hex, m.owner)]:
             if src.unit in group and fx.unit_matches(e, m):
                 found.append((src.label(), e["value"]))
         for card, e in cards:

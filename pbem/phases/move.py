@@ -264,11 +264,14 @@ def move(ctx: "TurnContext", section: str, mv: Move) -> str | None:
         if here[x].carried_by != c:
             here[x].carried_by = c
     captured: list[str] = []
-    for h, _ in pc.reached[:k]:
-        for u in members:
-            state.place(u, h)
+    for h, _ in pc.reached[:k]:  # the stack stands in each hex where it captures (the captor's stack counts)
         if captures and capturable_here(state, h, me):
+            for u in members:
+                state.place(u, h)
             captured += capture_hex(ctx, h, me, "move")
+    if k:
+        for u in members:
+            state.place(u, end)
     unloaded = []
     if do_unload:
         for x in unload:
