@@ -130,8 +130,14 @@ class Campaign:
             raise CampaignError(f"{c.root}: no such campaign folder")
         if not c.config_path.is_file():
             raise CampaignError(f"{c.root}: not a campaign folder (no campaign.yaml; create one with `pbem new`)")
-        if not c.snapshots():
+        snaps = c.snapshots()
+        if not snaps:
             raise CampaignError(f"{c.root}/state: no state snapshot; the campaign folder is damaged")
+        gaps = sorted(set(range(snaps[0], snaps[-1] + 1)) - set(snaps))
+        if gaps:
+            raise CampaignError(f"{c.snapshot_path(gaps[0])}: missing between turn-{snaps[0]:03d}.json and "
+                                f"turn-{snaps[-1]:03d}.json; the campaign folder is damaged (a rollback keeps "
+                                f"later snapshots in archive/)")
         c.config  # a damaged campaign.yaml stops every command here, with the file, line and field
         return c
 
@@ -177,6 +183,8 @@ class Campaign:
         if turn < 1:
             raise CampaignError(f"turn {turn}: game turns start at 1")
         path = self.snapshot_path(turn)
+        if path.exists() and not path.is_file():
+            raise DataError(f"{path}: is not a state file (a folder?); the campaign folder is damaged")
         if not path.is_file():
             have = ", ".join(str(t) for t in self.snapshots())
             raise CampaignError(f"{path}: no snapshot for turn {turn} (have: {have})")
@@ -200,17 +208,37 @@ class Campaign:
 
     def read_log(self, turn: int | None) -> list[dict[str, Any]]:
         path = self.log_path(turn)
-        if not path.is_file():
+        if not path.exists():
             return []
-        return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+        try:
+            lines = path.read_text(encoding="utf-8").splitlines()
+        except IsADirectoryError:
+            raise DataError(f"{path}: is a folder, not a log file") from None
+        except UnicodeDecodeError:
+            raise DataError(f"{path}: damaged log file (not UTF-8 text)") from None
+        records = []
+        for n, line in enumerate(lines, 1):
+            if not line.strip():
+                continue
+            try:
+                record = json.loads(line)
+            except ValueError as exc:
+                raise DataError(f"{path}:{n}: damaged log file ({exc})") from None
+            if not isinstance(record, dict):
+                raise DataError(f"{path}:{n}: damaged log file (a record must be a JSON object)")
+            records.append(record)
+        return records
 
     # -- secrets -----------------------------------------------------------------------------------
     def secret_seed(self) -> bytes:
         path = self.secret_dir / "seed"
         try:
-            return bytes.fromhex(path.read_text().strip())
+            seed = bytes.fromhex(path.read_text(encoding="utf-8").strip())
         except (OSError, ValueError):
-            raise CampaignError(f"{path}: the secret seed is missing or damaged") from None
+            seed = b""
+        if len(seed) != 32:  # 256 bits, written by `pbem new`
+            raise CampaignError(f"{path}: the secret seed is missing or damaged")
+        return seed
 
     def player_secrets(self) -> dict[str, str]:
         path = self.secret_dir / "players.yaml"

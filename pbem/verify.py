@@ -26,13 +26,19 @@ class Verdict:
 
 
 def secret_of(camp: Campaign) -> bytes | None:
+    """The revealed seed, else the moderator's; None if there is neither (a damaged one is an error)."""
     revealed = camp.root / "revealed-seed.txt"
-    if revealed.is_file():
-        return bytes.fromhex(revealed.read_text().strip())
-    try:
-        return camp.secret_seed()
-    except CampaignError:
+    if revealed.exists():
+        try:
+            seed = bytes.fromhex(revealed.read_text(encoding="utf-8").strip())
+        except (OSError, ValueError):
+            seed = b""
+        if len(seed) != 32:
+            raise CampaignError(f"{revealed}: damaged; it must hold the seed as 64 hex digits")
+        return seed
+    if not (camp.secret_dir / "seed").exists():
         return None
+    return camp.secret_seed()
 
 
 def replay_turn(camp: Campaign, turn: int, key: bytes) -> Verdict:

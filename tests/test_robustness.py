@@ -291,3 +291,36 @@ def test_ctrl_c_stops_the_report_pool_cleanly(camp_dir, tmp_path, monkeypatch):
     _interrupted(r, camp_dir, 2)
     assert marker.read_text() == "the worker went on"
     assert multiprocessing.active_children() == []  # the pool was shut down, no worker left behind
+
+
+# -- other damaged files of the campaign folder ------------------------------------------------------------
+
+def _write(rel, text):
+    def damage(root):
+        (root / rel).write_text(text)
+    return damage
+
+
+def _folder(rel):
+    def damage(root):
+        (root / rel).unlink()
+        (root / rel).mkdir()
+    return damage
+
+
+@pytest.mark.parametrize("damage, cmd, words", [
+    (_write("log/turn-002.jsonl", "garbage{\n"), ["report", "--turn", "2"], ["log/turn-002.jsonl:1", "damaged"]),
+    (_write("log/turn-002.jsonl", "[1, 2]\n"), ["report", "--turn", "2"], ["log/turn-002.jsonl:1", "damaged"]),
+    (_write("revealed-seed.txt", "zz\n"), ["verify"], ["revealed-seed.txt", "64 hex digits"]),
+    (_write("secret/seed", "zz\n"), ["verify"], ["secret/seed", "damaged"]),
+    (_write("secret/seed", "abcd\n"), ["run-turn", "--force"], ["secret/seed", "damaged"]),
+    (_write("secret/players.yaml", "- athens\n"), ["bot", "athens"], ["secret/players.yaml", "damaged"]),
+    (lambda root: (root / "state" / "turn-002.json").unlink(), ["verify"], ["turn-002.json", "missing"]),
+    (_folder("state/turn-003.json"), ["show"], ["turn-003.json", "not a state file"]),
+])
+def test_a_damaged_file_of_the_campaign_is_named_in_one_line(camp_dir, damage, cmd, words):
+    damage(camp_dir)
+    before = files(camp_dir)
+    r = pbem(cmd[0], camp_dir, *cmd[1:])
+    one_line_refusal(r, *words)
+    assert files(camp_dir) == before
