@@ -44,9 +44,19 @@ def player_secret(seed: bytes, player: str, guessable: bool) -> str:
     return "-".join(raw[i:i + 4] for i in range(0, 16, 4))
 
 
+def check_parent(root: Path) -> None:
+    """The folder a new campaign goes in must be a folder (or not exist yet, with no file in the way)."""
+    for p in (root.parent, *root.parent.parents):
+        if p.exists() or p.is_symlink():
+            if not p.is_dir():
+                raise UsageError(f"{root}: {p} is a file, not a folder; choose another place for the campaign")
+            return
+
+
 def create(root: Path | str, players: list[str], seed: str | None = None, map_file: Path | str | None = None,
            options: list[str] | None = None, name: str | None = None) -> Created:
     root = Path(root)
+    check_parent(root)
     if root.exists() and (not root.is_dir() or any(root.iterdir())):
         raise UsageError(f"{root}: already exists and is not empty; choose a new folder for the campaign")
     opts = parse_options(options or [])
@@ -115,6 +125,7 @@ def demo_campaign(root: Path | str, players: int = 6, seed: str = "2026") -> Ite
     root = Path(root)
     if not 2 <= players <= 12:
         raise UsageError(f"--players {players}: a demo has 2 to 12 players")
+    check_parent(root)
     old: Campaign | None = None
     if root.exists() and any(root.iterdir()) if root.is_dir() else root.exists():
         marker = root / "campaign.yaml"

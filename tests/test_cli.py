@@ -210,3 +210,12 @@ def test_bad_numbers_and_arguments_are_one_line_exit_2(small, tmp_path, args, me
     assert "turn--" not in r.output
     assert {p: p.read_bytes() for p in small.rglob("*") if p.is_file() and p.name != ".lock"} == before
     assert not (tmp_path / "d").exists()
+
+
+@pytest.mark.parametrize("cmd", [["new", "--players", "athens,sparta"], ["demo", "--players", "2", "--turns", "0"]])
+def test_a_campaign_under_a_file_is_refused_naming_the_file(tmp_path, cmd):
+    (tmp_path / "f").write_text("mine")
+    r = pbem(cmd[0], tmp_path / "f" / "sub" / "c", *cmd[1:])
+    assert r.exit_code == 2 and "is a file, not a folder" in r.output and str(tmp_path / "f") in r.output
+    assert len(r.output.strip().splitlines()) == 1
+    assert (tmp_path / "f").read_text() == "mine"
