@@ -222,18 +222,27 @@ def unit_fighter(u: Unit, sides: int, fixed: list[tuple[str, int]] | None = None
 # -- rolling and totals ---------------------------------------------------------------------------------
 
 def fighter_result(ctx: "TurnContext", battle: Battle, side: Side, f: Fighter,
-                   acting: Acting | None = None) -> tuple[list[tuple[str, int]], int]:
+                   acting: tuple[Situation, Acting] | None = None) -> tuple[list[tuple[str, int]], int]:
+    """A fighter's modifiers and result.  ``acting``: the side's situation and ``effects_acting`` for it, when
+    the caller has them (they hold for the whole side until a card is played)."""
     mods = list(f.fixed)
     if f.unit is not None:
-        sit = battle.situation(side)
         if acting is None:
-            acting = effects_acting(ctx, sit, "roll_modifier")
-        mods += roll_modifiers(ctx, sit, f.unit, ("battle", side.role), acting)
+            acting = side_acting(ctx, battle, side)
+        sit, effects = acting
+        mods += roll_modifiers(ctx, sit, f.unit, ("battle", side.role), effects)
     return mods, f.roll + sum(v for _, v in mods)
 
 
-def side_total(ctx: "TurnContext", battle: Battle, side: Side) -> int:
-    acting = effects_acting(ctx, battle.situation(side), "roll_modifier")
+def side_acting(ctx: "TurnContext", battle: Battle, side: Side) -> tuple[Situation, Acting]:
+    sit = battle.situation(side)
+    return sit, effects_acting(ctx, sit, "roll_modifier")
+
+
+def side_total(ctx: "TurnContext", battle: Battle, side: Side,
+               acting: tuple[Situation, Acting] | None = None) -> int:
+    if acting is None:
+        acting = side_acting(ctx, battle, side)
     return (sum(fighter_result(ctx, battle, side, f, acting)[1] for f in side.fighters)
             + sum(b["value"] for b in side.bonuses))
 
@@ -335,31 +344,38 @@ def fight(ctx: "TurnContext", battle: Battle, attack_cards: list[CardUse], **rep
             play_battle_card(ctx, battle, d, card, False)
     a_queue = [c.card for c in attack_cards if c.if_needed]
     d_queue = [c for c, needed in d_cards if needed]
+    # Nothing moves during steps 3-4: what acts on each side changes only when a card is played.
+    acting: dict[str, tuple[Situation, Acting]] = {}
+
+    def total(side: Side) -> int:
+        if side.role not in acting:
+            acting[side.role] = side_acting(ctx, battle, side)
+        return side_total(ctx, battle, side, acting[side.role])
 
     def next_card(side: Side, queue: list[str]) -> bool:
         while queue:
             card = queue.pop(0)
             if card in ctx.state.players[side.player].hand and card_fits(ctx, battle, side, card) is None:
                 play_battle_card(ctx, battle, side, card, True)
+                acting.clear()  # a card may act on either side
                 return True
         return False
 
     while True:
         played = False
-        if a_queue and side_total(ctx, battle, a) <= side_total(ctx, battle, d):
+        if a_queue and total(a) <= total(d):
             played |= next_card(a, a_queue)
-        if d_queue and side_total(ctx, battle, d) < side_total(ctx, battle, a):
+        if d_queue and total(d) < total(a):
             played |= next_card(d, d_queue)
         if not played:
             break
-    ta, td = side_total(ctx, battle, a), side_total(ctx, battle, d)
+    ta, td = total(a), total(d)
     winner = "attacker" if ta > td else "defender"
 
     def side_report(side: Side, total: int) -> dict[str, Any]:
         rows = []
-        acting = effects_acting(ctx, battle.situation(side), "roll_modifier")
         for f in side.fighters:
-            mods, result = fighter_result(ctx, battle, side, f, acting)
+            mods, result = fighter_result(ctx, battle, side, f, acting[side.role])
             rows.append({"unit": f.label, "type": f.kind, "hex": f.hex, "die": f"1D{f.sides}", "roll": f.roll,
                          "modifiers": [{"source": s, "value": v} for s, v in mods], "result": result})
         return {"player": side.player, "units": rows, "bonuses": side.bonuses, "total": total,
