@@ -183,6 +183,10 @@ def ingest(camp: Campaign, drop: Path, now: datetime, late_ok: bool = False) -> 
     root, d = camp.root.resolve(), drop.resolve()
     if d == root or root in d.parents:
         raise UsageError(f"--from {drop}: the drop folder may not be the campaign folder or inside it")
+    for sub in ("accepted", "refused"):  # where the files go: checked before any file is taken
+        where = drop / sub
+        if (where.exists() or where.is_symlink()) and (where.is_symlink() or not where.is_dir()):
+            raise UsageError(f"--from {drop}: {where} must be a folder (ingest moves the files it took there)")
     entries = [p for p in drop.iterdir() if not p.name.startswith(".") and p.name not in ("accepted", "refused")]
     entries.sort(key=lambda p: (p.lstat().st_mtime, p.name))
     answers = []

@@ -184,3 +184,19 @@ def test_status_counts_computer_players_as_in(camp):
     st = status(camp)
     assert "troy" not in st.missing and st.seats["troy"] == "bot"
     assert "Computer players: troy" in st.render(NOW)
+
+
+@pytest.mark.parametrize("blocked", ["accepted", "refused"])
+def test_ingest_with_a_file_where_its_sorting_folder_goes_takes_nothing(camp, tmp_path, blocked):
+    drop = tmp_path / "drop"
+    drop.mkdir()
+    (drop / blocked).write_text("not a folder")
+    (drop / "athens.yaml").write_bytes(order_text(camp, "athens"))
+    (drop / "broken.yaml").write_bytes(b"turn: [")
+    audit = (camp.root / "audit.log").read_text()
+    r = CliRunner().invoke(app, ["ingest", str(camp.root), "--from", str(drop)])
+    assert r.exit_code == 2 and f"{blocked} must be a folder" in r.output, r.output
+    assert len(r.output.strip().splitlines()) == 1
+    assert (camp.root / "audit.log").read_text() == audit
+    assert not (camp.root / "replies").exists() and not camp.orders_dir(1).exists()
+    assert sorted(p.name for p in drop.iterdir()) == sorted([blocked, "athens.yaml", "broken.yaml"])
