@@ -8,6 +8,7 @@ Figures (medians, milliseconds):
   check     checking every player's order file of one turn against the campaign (pbem check's work)
   adjudicate  resolving one whole game turn with the state in memory (file I/O apart), and per order
   render    writing every player's reports of one turn (HTML, text, SVG, PNG; --pdf adds PDFs)
+  game      adjudication through a whole seeded bot game, turn by turn: per turn, per order, per log record
   demo      a whole bot campaign in memory (no reports), per game turn
 
 Targets (issue: turn cycle and benchmark): 12-player turn adjudicated in <= 10 ms; 12 order files checked in
@@ -145,6 +146,40 @@ def bench_render(n_players: int, repeats: int, pdf: bool) -> float | None:
             return median_ms(lambda: write_reports(camp, 1), repeats)
 
 
+def bench_game(n_players: int, turns: int, repeats: int) -> dict[str, float]:
+    """Adjudication through a whole seeded bot game: each turn's orders prepared first, then each turn timed
+    ``repeats`` times on a fresh copy; medians per turn, and totals over the game per order, record and unit."""
+    aegean = load_map()
+    tabs = tables()
+    state = new_game(ALL[:n_players], 11, aegean, last_turn=turns)
+    work = []
+    for _ in range(turns):
+        if state.finished:
+            break
+        orders, _ = bot_turn_orders(state, aegean, tabs)
+        work.append((state.copy(), orders))
+        adjudicate(state, aegean, tabs, orders, Dice(b"bench-%d" % state.turn))
+    per_turn, n_orders, n_records, n_units = [], 0, 0, 0
+    for before, orders in work:
+        dice_key = b"bench-%d" % before.turn
+        copies = [before.copy() for _ in range(repeats)]
+        times = []
+        for c in copies:
+            t0 = time.perf_counter()
+            log = adjudicate(c, aegean, tabs, orders, Dice(dice_key))
+            times.append((time.perf_counter() - t0) * 1000)
+        per_turn.append(statistics.median(times))
+        n_orders += sum(len(o.recruit) + len(o.diplomacy) + len(o.cards) + len(o.first_move) + len(o.sea_battle)
+                        + len(o.land_battle) + len(o.second_move) for o in orders.values())
+        n_records += len(log.records)
+        n_units += len(before.units)
+    total = sum(per_turn)
+    return {"turns": len(work), "median_ms": statistics.median(per_turn), "max_ms": max(per_turn),
+            "orders": n_orders / len(work), "per_order_us": total * 1000 / max(n_orders, 1),
+            "records": n_records / len(work), "per_record_us": total * 1000 / max(n_records, 1),
+            "units": n_units / len(work), "per_unit_us": total * 1000 / max(n_units, 1)}
+
+
 def bench_demo(n_players: int, turns: int, repeats: int) -> float:
     aegean = load_map()
 
@@ -176,8 +211,13 @@ def main() -> None:
         label = f"12 players, map x{kx * ky} ({m.grid.cols}x{m.grid.rows})"
         print(f"{label:<32} {'':>9} {adj:11.2f} {per * 1000:8.1f}us {n_orders:7d}")
     turns = 12 if args.quick else 36
+    g = bench_game(12, turns, 3 if args.quick else 5)
+    print(f"adjudication through a {g['turns']}-turn 12-player bot game: median {g['median_ms']:.2f} ms a turn "
+          f"(slowest {g['max_ms']:.2f}); per turn {g['orders']:.0f} orders, {g['records']:.0f} log records, "
+          f"{g['units']:.0f} units; {g['per_order_us']:.1f} us per order, {g['per_record_us']:.1f} us per record, "
+          f"{g['per_unit_us']:.1f} us per unit")
     print(f"whole bot game in memory, 12 players: {bench_demo(12, turns, 3 if not args.quick else 1):.2f} ms per "
-          f"game turn ({turns} turns, no reports)")
+          f"game turn ({turns} turns, bots' orders included, no reports)")
 
 
 if __name__ == "__main__":

@@ -97,7 +97,7 @@ def test_R_PH_UPK_a_city_under_siege_provides_no_upkeep():
     add(s, "sparta", "army", "0507")  # next to Megara: under siege
     ctx = run_phase("upkeep", s, "athens", dice=[3])
     assert s.players["athens"].gold == 9 and a.starvation == 1
-    assert events(ctx, "starvation")[0]["reason"] == "no friendly city in or next to its hex"
+    assert events(ctx, "starvation")[0]["reason"] == "no friendly city in or next to its hex (Megara is under siege)"
 
 
 def test_R_PH_UPK_a_completely_surrounded_unit_is_not_paid_but_uses_baggage():
@@ -128,3 +128,13 @@ def test_R_PH_UPK_an_army_disbanding_aboard_a_transport_leaves_what_it_carried_t
     ldr = add(s, "athens", "leader", "0807", carried_by=army.id)
     run_phase("upkeep", s, "athens", dice=[1])
     assert army.id not in s.units and ldr.carried_by == t.id and ldr.hex == "0807"
+
+
+def test_R_PH_UPK_a_razed_city_provides_no_upkeep_and_the_report_says_so():
+    s = make_state()
+    s.cities["megara"].controller = "athens"
+    s.cities["megara"].razed = 1
+    a = add(s, "athens", "army", "0606")  # next to Megara only
+    ctx = run_phase("upkeep", s, "athens", dice=[3])
+    assert s.players["athens"].gold == 10 and a.starvation == 1
+    assert events(ctx, "starvation")[0]["reason"] == "no friendly city in or next to its hex (Megara is razed)"

@@ -91,7 +91,13 @@ def why_unsupplied(ctx, hex_id: str, friendly: set[str] | None = None) -> str | 
     state, gm = ctx.state, ctx.game_map
     def is_friendly(cid: str) -> bool:
         return cid in friendly if friendly is not None else board.friendly_city(state, gm, cid, ctx.player)
-    if not any(is_friendly(c.id) for h in (hex_id, *gm.neighbours[hex_id]) if (c := gm.city_at.get(h))):
+    near = [c for h in (hex_id, *gm.neighbours[hex_id]) if (c := gm.city_at.get(h))]
+    if not any(is_friendly(c.id) for c in near):
+        own = [c for c in near if state.cities[c.id].controller == ctx.player]
+        if own:  # say why the player's own city there does not count
+            c = own[0]
+            why = "razed" if state.cities[c.id].razed else "under siege"
+            return f"no friendly city in or next to its hex ({c.name} is {why})"
         return "no friendly city in or next to its hex"
     if board.surrounded(state, gm, hex_id, ctx.player):
         return "completely surrounded"
