@@ -231,8 +231,8 @@ class GameState:
         mine = owned[1].setdefault(unit.owner, [])
         if added:
             mine.append(unit)
-        else:
-            mine.remove(unit)
+        else:  # by identity: Unit's dataclass == compares every field
+            del mine[next(i for i, u in enumerate(mine) if u is unit)]
         self._owned = ((_UNIT_EPOCH[0], len(self.units), id(self.units)), owned[1])
 
     def _by_controller(self) -> dict[str | None, list[str]]:
