@@ -5,7 +5,7 @@ import hashlib
 import secrets as pysecrets
 import shutil
 import tempfile
-from contextlib import ExitStack, contextmanager
+from contextlib import contextmanager
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
@@ -55,7 +55,7 @@ def check_parent(root: Path) -> None:
 
 def create(root: Path | str, players: list[str], seed: str | None = None, map_file: Path | str | None = None,
            options: list[str] | None = None, name: str | None = None) -> Created:
-    root = Path(root)
+    root = Path(root).resolve()  # `pbem new .` works in the folder it names
     check_parent(root)
     if root.exists() and (not root.is_dir() or any(root.iterdir())):
         raise UsageError(f"{root}: already exists and is not empty; choose a new folder for the campaign")
@@ -92,9 +92,19 @@ def create(root: Path | str, players: list[str], seed: str | None = None, map_fi
         camp.save_state(state)
         for d in ("orders", "reports"):
             (staging / d).mkdir()
-        if root.exists():
-            root.rmdir()
-        staging.rename(root)
+        if root.exists():  # an empty folder, perhaps the moderator's current one: fill it, keep it
+            moved = []
+            try:
+                for child in sorted(staging.iterdir()):
+                    child.rename(root / child.name)
+                    moved.append(root / child.name)
+            except BaseException:
+                for m in moved:
+                    shutil.rmtree(m) if m.is_dir() else m.unlink()
+                raise
+            staging.rmdir()
+        else:
+            staging.rename(root)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
@@ -121,12 +131,12 @@ def create_demo(root: Path | str, players: int = 6, seed: str = "2026") -> Campa
 def demo_campaign(root: Path | str, players: int = 6, seed: str = "2026") -> Iterator[Campaign]:
     """Create a seeded demo campaign in ``root`` and hold its lock until the block ends (`pbem demo` plays all
     its turns under it).  A previous demo in ``root`` is replaced only under its own lock (refused while another
-    command works on it), and only once the new one is complete; a folder that is not a demo is refused."""
-    root = Path(root)
+    command works on it), and only once the new one is complete; a folder that is not a demo is refused.  The
+    folder itself stays (it may be the moderator's current folder): its contents are swapped."""
+    root = Path(root).resolve()  # `pbem demo .` too
     if not 2 <= players <= 12:
         raise UsageError(f"--players {players}: a demo has 2 to 12 players")
     check_parent(root)
-    old: Campaign | None = None
     if root.exists() and any(root.iterdir()) if root.is_dir() else root.exists():
         marker = root / "campaign.yaml"
         try:
@@ -135,33 +145,34 @@ def demo_campaign(root: Path | str, players: int = 6, seed: str = "2026") -> Ite
             is_demo = False
         if not is_demo:
             raise UsageError(f"{root}: exists and is not a pbem demo; choose another folder")
-        old = Campaign(root)
     parse_seed(seed)  # a bad seed is refused before anything is touched
-    with ExitStack() as held:
-        if old is not None:
-            held.enter_context(old.lock())
-        root.parent.mkdir(parents=True, exist_ok=True)
+    camp = Campaign(root)
+    with camp.lock():  # the old demo's lock, or a new one: held until the caller is done
         fresh = Path(tempfile.mkdtemp(prefix=f".{root.name}.demo-", dir=root.parent))
-        aside: Path | None = None
+        aside = Path(tempfile.mkdtemp(prefix=f".{root.name}.old-", dir=root.parent))
+        old = [p for p in root.iterdir() if p.name != ".lock"]
+        moved_in: list[Path] = []
         try:
-            camp = create(fresh, DEMO_PLAYERS[:players], seed=seed, name="demo").campaign
-            config = dict(camp.config)
+            made = create(fresh, DEMO_PLAYERS[:players], seed=seed, name="demo").campaign
+            config = dict(made.config)
             config["demo"] = True
-            config["seats"] = {p: "bot" for p in camp.load_state().turn_order}
-            camp.write_config(config)
-            held.enter_context(camp.lock())  # the lock file moves with the folder: held from here on
-            if old is not None:
-                aside = Path(tempfile.mkdtemp(prefix=f".{root.name}.old-", dir=root.parent))
-                root.rename(aside / "demo")
-            fresh.rename(root)
+            config["seats"] = {p: "bot" for p in made.load_state().turn_order}
+            made.write_config(config)
+            for p in old:
+                p.rename(aside / p.name)
+            for p in sorted(fresh.iterdir()):
+                if p.name != ".lock":
+                    p.rename(root / p.name)
+                    moved_in.append(root / p.name)
         except BaseException:
-            if aside is not None and (aside / "demo").exists() and not root.exists():
-                (aside / "demo").rename(root)  # put the previous demo back
-            shutil.rmtree(fresh, ignore_errors=True)
-            if aside is not None:
-                shutil.rmtree(aside, ignore_errors=True)
+            for p in moved_in:  # put the previous demo back as it was
+                shutil.rmtree(p) if p.is_dir() else p.unlink()
+            for p in aside.iterdir():
+                p.rename(root / p.name)
+            aside.rmdir()
             raise
-        camp.root = root  # the same folder under its own name
-        if aside is not None:
-            shutil.rmtree(aside, ignore_errors=True)
+        finally:
+            shutil.rmtree(fresh, ignore_errors=True)
+        shutil.rmtree(aside, ignore_errors=True)  # the previous demo, replaced
+        camp._config = camp._map = None  # read the new demo's files
         yield camp

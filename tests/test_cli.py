@@ -219,3 +219,24 @@ def test_a_campaign_under_a_file_is_refused_naming_the_file(tmp_path, cmd):
     assert r.exit_code == 2 and "is a file, not a folder" in r.output and str(tmp_path / "f") in r.output
     assert len(r.output.strip().splitlines()) == 1
     assert (tmp_path / "f").read_text() == "mine"
+
+
+def test_new_and_demo_in_the_current_folder(tmp_path, monkeypatch):
+    (tmp_path / "here").mkdir()
+    monkeypatch.chdir(tmp_path / "here")
+    r = pbem("new", ".", "--players", "athens,sparta", "--seed", "2")
+    assert r.exit_code == 0, r.output
+    assert (tmp_path / "here" / "state" / "turn-001.json").is_file()
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["here"]  # no staging folder left
+    (tmp_path / "demo").mkdir()
+    monkeypatch.chdir(tmp_path / "demo")
+    for n in (2, 3):  # a new demo, then one replacing it
+        r = pbem("demo", ".", "--players", n, "--turns", "1", "--no-reports")
+        assert r.exit_code == 0, r.output
+        assert len(yamlio_load(tmp_path / "demo" / "campaign.yaml")["players"]) == n
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["demo", "here"]
+
+
+def yamlio_load(path):
+    from pbem import yamlio
+    return yamlio.load(path).data
