@@ -40,22 +40,38 @@ def rollback(camp: Campaign, turn: int, reason: str) -> Path:
     if turn == snaps[-1]:
         raise UsageError(f"turn {turn} is already the current turn")
     dest = _next_free(camp.root / "archive", "rollback")
-    for t in [t for t in snaps if t > turn]:
-        src = camp.snapshot_path(t)
-        (dest / "state").mkdir(parents=True, exist_ok=True)
-        shutil.move(str(src), dest / "state" / src.name)
+    had_archive = dest.parent.exists()
+    moves = [(camp.snapshot_path(t), dest / "state" / camp.snapshot_path(t).name) for t in snaps if t > turn]
     for t in range(turn, snaps[-1]):
-        for src in (camp.log_path(t), camp.reports_dir(t)):
-            if src.exists():
-                target = dest / src.relative_to(camp.root)
-                target.parent.mkdir(parents=True, exist_ok=True)
-                shutil.move(str(src), target)
+        moves += [(src, dest / src.relative_to(camp.root)) for src in (camp.log_path(t), camp.reports_dir(t))
+                  if src.exists()]
     from .intake import FROZEN
-    for t in range(turn, snaps[-1]):  # these turns were adjudicated: their order files stay as they were
-        folder = camp.orders_dir(t)
-        folder.mkdir(parents=True, exist_ok=True)
-        atomic_write(folder / FROZEN, f"rolled back: {reason}\n")
-    camp.audit(f"rollback to turn {turn} (later turns moved to {dest.relative_to(camp.root)}): {reason}")
+    frozen = [camp.orders_dir(t) / FROZEN for t in range(turn, snaps[-1])]  # adjudicated: files stay as they were
+    done: list[tuple[Path, Path]] = []
+    made: list[tuple[Path, str | None]] = []  # marker, its text before
+    try:
+        for src, target in moves:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.move(str(src), target)
+            done.append((src, target))
+        for marker in frozen:
+            marker.parent.mkdir(parents=True, exist_ok=True)
+            made.append((marker, marker.read_text(encoding="utf-8") if marker.is_file() else None))
+            atomic_write(marker, f"rolled back: {reason}\n")
+        camp.audit(f"rollback to turn {turn} (later turns moved to {dest.relative_to(camp.root)}): {reason}")
+    except BaseException:
+        # Whole or not at all: put back what was moved (renames on one file system), so the campaign is as it was.
+        for marker, before in reversed(made):
+            if before is None:
+                marker.unlink(missing_ok=True)
+            else:
+                atomic_write(marker, before)
+        for src, target in reversed(done):
+            shutil.move(str(target), src)
+        shutil.rmtree(dest, ignore_errors=True)
+        if not had_archive:
+            shutil.rmtree(dest.parent, ignore_errors=True)
+        raise
     return dest
 
 

@@ -106,3 +106,44 @@ def test_adjust_moves_a_fleet_with_its_rowers_to_sea_and_an_army_where_the_enemy
     assert after.units[fleet.id].hex == water
     assert all(c.hex == water for c in after.units.values() if c.carried_by == fleet.id)
     assert after.units[army.id].hex == enemy.hex
+
+
+def _tree(root):
+    return sorted((str(p.relative_to(root)), p.read_bytes() if p.is_file() else b"")
+                  for p in root.rglob("*") if p.name != ".lock")
+
+
+@pytest.mark.parametrize("fail_at", [1, 2, 3])
+def test_a_rollback_that_fails_half_way_leaves_the_campaign_as_it_was(camp, monkeypatch, fail_at):
+    run_turn(camp, NOW, force=True, reports=False)
+    run_turn(camp, NOW, force=True, reports=False)
+    before = _tree(camp.root)
+    import pbem.moderation as moderation
+    real_move = moderation.shutil.move
+    calls = {"n": 0}
+
+    def flaky_move(src, dst):
+        calls["n"] += 1
+        if calls["n"] == fail_at:
+            raise OSError(28, "No space left on device")
+        return real_move(src, dst)
+
+    monkeypatch.setattr(moderation.shutil, "move", flaky_move)
+    with pytest.raises(OSError):
+        rollback(camp, 1, "misfiled order")
+    monkeypatch.setattr(moderation.shutil, "move", real_move)
+    assert _tree(camp.root) == before
+    assert camp.snapshots() == [1, 2, 3]
+
+
+def test_a_rollback_whose_audit_line_cannot_be_written_is_undone(camp, monkeypatch):
+    run_turn(camp, NOW, force=True, reports=False)
+    before = _tree(camp.root)
+
+    def no_audit(line):
+        raise OSError(30, "Read-only file system")
+
+    monkeypatch.setattr(camp, "audit", no_audit)
+    with pytest.raises(OSError):
+        rollback(camp, 1, "misfiled order")
+    assert _tree(camp.root) == before
