@@ -23,6 +23,9 @@ from .model import GameState, Unit, UnitType
 from .storage import Campaign, atomic_write
 
 
+MAX_GOLD = 100_000  # far beyond any game; stops a typo such as +10000000000 from reaching the reports
+
+
 def _next_free(base: Path, stem: str) -> Path:
     n = 1
     while (base / f"{stem}-{n}").exists():
@@ -107,6 +110,9 @@ def adjust(camp: Campaign, reason: str, gold: dict[str, int] | None = None, move
         if pid not in state.players:
             raise UsageError(f"--gold {pid}: not a player ({', '.join(state.turn_order)})")
         state.players[pid].gold += delta
+        if state.players[pid].gold > MAX_GOLD:
+            raise UsageError(f"--gold {pid}={delta:+d}: that makes {state.players[pid].gold} gold; a treasury holds "
+                             f"at most {MAX_GOLD}")
         done.append(f"{pid} gold {delta:+d} -> {state.players[pid].gold}")
     for uid, h in (move or {}).items():
         if uid not in state.units:

@@ -46,6 +46,9 @@ def test_adjust_keeps_the_previous_file_and_refuses_a_broken_state(camp):
     with pytest.raises(UsageError, match="athens has -985 gold"):
         adjust(camp, "typo", gold={"athens": -1000})
     assert camp.load_state().players["athens"].gold == 15
+    with pytest.raises(UsageError, match="a treasury holds at most 100000"):
+        adjust(camp, "typo", gold={"athens": 10 ** 30})
+    assert camp.load_state().players["athens"].gold == 15
     with pytest.raises(UsageError, match="no such unit"):
         adjust(camp, "x", remove=["ATH-A99"])
     assert "adjust turn 1" in (camp.root / "audit.log").read_text()
