@@ -13,7 +13,8 @@ A player sees:
   lasting effects they played or that act on them;
 - of other factions' and neutral units, the counts by type and the leaders' names, in or adjacent to any hex
   holding their units or a city they control (``sight``).  Blocks show their type, never their value;
-- everything about the battles they took part in (every die, modifier, card and casualty), from the log.
+- everything about the battles they took part in (every die, modifier, card and casualty), from the log;
+  starting a revolt with a diplomacy roll or card is not taking part in its battle (docs/rules.md, Revolts).
 
 A player never sees other treasuries, hands, cards discarded unplayed, home city traits, leader skills (unless
 the log shows them in a battle the player fought), standing orders, other units' ids, or units out of sight.
@@ -445,11 +446,13 @@ def events_for(records: Sequence[dict[str, Any]], player: str | None, game_map: 
     know = _Knowledge(player, game_map, states)
     # the cities the player holds as each record happens: the state before the turn, then the log's changes
     held = set(states[0].controlled_cities(player)) if len(states) > 1 else None
-    # which battles the player took part in: they are named in the battle or in what followed it
+    # which battles the player took part in: they are named in the battle or in what followed it.  Stirring up
+    # a battle in one's own turn is not taking part in it: a revolt one's diplomacy caused is fought by the
+    # rebels and the city's controller (whose units, traits and dice stay theirs).
     fought: set[int] = set()
     for i, b in zones.items():
         r = records[i]
-        if "event" in r and (r.get("player") == player or know.touches(r)) and _allowed(r, player):
+        if i >= b and "event" in r and know.touches(r) and _allowed(r, player):
             fought.add(b)
     decisions: dict[int, str] = {}  # index -> "whole" | "redacted"
     for i, r in enumerate(records):
@@ -466,8 +469,8 @@ def events_for(records: Sequence[dict[str, Any]], player: str | None, game_map: 
             decisions[i] = "whole"
         elif player in (_private_to(r) or ()):
             decisions[i] = "whole"
-        elif r.get("player") == player:
-            decisions[i] = "whole"
+        elif r.get("player") == player and not (i in zones and i >= zones[i]):
+            decisions[i] = "whole"  # the player's own events, but not a battle they did not fight
         elif kind in PRIVATE_KINDS:
             if know.names_player(r):
                 decisions[i] = "whole"

@@ -60,3 +60,32 @@ def test_a_card_played_out_of_sight_shows_the_card_but_not_the_stack_or_the_hex(
               if r.get("event") == "card_played"]
     assert played and played[0]["card"] == "forced_march"
     assert not any(k.startswith("units") or k in ("hex", "path") for k in played[0])
+
+
+def _revolt_in_a_far_city(dice):
+    """Athens rolls diplomacy at Megara, a minor city Sparta holds with two Armies, far out of Athens' sight."""
+    s = make_state(gold=10)
+    s.cities["megara"].controller = "sparta"
+    s.players["sparta"].traits = ["professional_army"]
+    defenders = [add(s, "sparta", "army", "0506"), add(s, "sparta", "army", "0506")]
+    add(s, "athens", "army", "0302")
+    before = s.copy()
+    ctx = run_phase("diplomacy", s, "athens", dice=dice, orders=orders("athens", diplomacy=["megara"]))
+    return s, before, ctx, defenders
+
+
+def test_a_revolt_a_player_stirs_up_does_not_show_him_the_defenders_ids_traits_or_dice():
+    # diplomacy 6: revolt; 1D3 = 1 rebel; rebel 1D10 = 2; defenders 1D10 = 9 and 8: the revolt fails
+    s, before, ctx, defenders = _revolt_in_a_far_city([6, 1, 2, 9, 8])
+    assert [r for r in ctx.log.records if r.get("event") == "battle"]
+    seen = events_for(ctx.log.records, "athens", game_map=TINY, states=[before, s])
+    text = repr(seen)
+    assert not any(u.id in text for u in defenders)  # other players' unit ids stay hidden
+    assert "Professional Army" not in text and "professional_army" not in text  # and their traits
+    assert not [r for r in seen if isinstance(r.get("roll"), dict) and r["roll"].get("purpose") == "defence roll"]
+    # what Athens did and caused stays in his report: his roll, the revolt and its outcome
+    assert [r for r in seen if r.get("event") == "diplomacy_roll" and r.get("roll") == 6]
+    assert [r for r in seen if r.get("event") == "revolt" and r.get("rebels") == 1]
+    # the defender sees the battle whole
+    theirs = repr(events_for(ctx.log.records, "sparta", game_map=TINY, states=[before, s]))
+    assert all(u.id in theirs for u in defenders) and "defence roll" in theirs
