@@ -52,40 +52,46 @@ def leaders_in_play(state: GameState, player: str) -> list[Unit]:
 
 
 # id(table) -> (it, {kind: {trait or skill id: its effects of that kind}}): tables never change once loaded
-_BY_KIND: dict[int, tuple[Any, dict[str, dict[str, list[dict[str, Any]]]]]] = {}
+_BY_KIND: dict[tuple[int, str], tuple[Any, dict[str, dict[str, list[Found]]]]] = {}
+_SKILL_SOURCES: dict[tuple[str, str, str], Source] = {}
 
 
-def _by_kind(table: dict[str, Any]) -> dict[str, dict[str, list[dict[str, Any]]]]:
-    found = _BY_KIND.get(id(table))
+def _by_kind(table: dict[str, Any], what: str) -> dict[str, dict[str, list[Found]]]:
+    """{kind: {trait or skill id: [(its Source, effect), ...]}}.  A skill's Source here has no leader yet."""
+    found = _BY_KIND.get((id(table), what))
     if found is None or found[0] is not table:
-        by: dict[str, dict[str, list[dict[str, Any]]]] = {}
+        by: dict[str, dict[str, list[Found]]] = {}
         for key, entry in table.items():
+            src = Source(what, key, entry.name)
             for e in entry.effects:
-                by.setdefault(e["kind"], {}).setdefault(key, []).append(e)
-        found = _BY_KIND[id(table)] = (table, by)
+                by.setdefault(e["kind"], {}).setdefault(key, []).append((src, e))
+        found = _BY_KIND[(id(table), what)] = (table, by)
     return found[1]
 
 
 def trait_effects(state: GameState, tables: Tables, player: str, kind: str) -> list[Found]:
-    having = _by_kind(tables.traits).get(kind)
+    having = _by_kind(tables.traits, "trait").get(kind)
     found: list[Found] = []
     if having:
         for tid in held_traits(state, player):
             if tid in having:
-                name = tables.traits[tid].name
-                found += [(Source("trait", tid, name), e) for e in having[tid]]
+                found += having[tid]
     return found
 
 
 def skill_effects(tables: Tables, leaders: Iterable[Unit], kind: str) -> list[Found]:
-    having = _by_kind(tables.skills).get(kind)
+    having = _by_kind(tables.skills, "skill").get(kind)
     found: list[Found] = []
     if having:
         for leader in leaders:
             for sid in leader.skills:
                 if sid in having:
-                    name = tables.skills[sid].name
-                    found += [(Source("skill", sid, name, leader.id), e) for e in having[sid]]
+                    for bare, e in having[sid]:
+                        key = (leader.id, sid, bare.name)
+                        src = _SKILL_SOURCES.get(key)
+                        if src is None:
+                            src = _SKILL_SOURCES[key] = Source("skill", sid, bare.name, leader.id)
+                        found.append((src, e))
     return found
 
 
