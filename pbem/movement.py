@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any, Iterable
 from . import effects as fx
 from .board import enemy_combat_units, hostile_to, is_manned, stack_limit, under_siege
 from .events import Ev
-from .gamedata import GameMap
+from .gamedata import GameMap, Tables
 from .model import Effect, GameState, Unit, UnitType
 
 if TYPE_CHECKING:
@@ -182,13 +182,18 @@ def aid_of_city(state: GameState, game_map: GameMap, player: str, hex_id: str) -
 
 def allowance(ctx: "TurnContext", movers: list[Unit], group: set[str],
               cards: Iterable[tuple[str, dict[str, Any]]] = ()) -> Allowance:
+    """``movement_allowance`` in the turn being adjudicated."""
+    return movement_allowance(ctx.state, ctx.tables, movers, group, cards)
+
+
+def movement_allowance(state: GameState, tables: Tables, movers: list[Unit], group: set[str],
+                       cards: Iterable[tuple[str, dict[str, Any]]] = ()) -> Allowance:
     """The group's movement points: the smallest of its movers' allowances, each base + movement effects.
 
     Movement effects: the player's traits (Athletic, Seamanship), the skills of leaders moving in the group
     (Logistics; a leader left behind gives nothing) and the cards played for this move (Forced March,
-    Marathon, Relieving Force), each where ``units`` matches the unit.
+    Marathon, Relieving Force), each where ``units`` matches the unit.  The order checker asks the same.
     """
-    state, tables = ctx.state, ctx.tables
     cards = list(cards)
     per_unit: dict[str, int] = {}
     bonuses: dict[str, list[str]] = {}
@@ -222,6 +227,46 @@ class PathCheck:
     reason: str | None = None  # why the group stopped before the end of the path (None: it got there)
 
 
+@dataclass(frozen=True)
+class StepProblem:
+    """Why a group may not enter a hex.  ``kind``: off_map, not_adjacent, ship_terrain, land_terrain, points,
+    foreign_city (``city``), enemy_units, no_captor.  ``reason``: the adjudicator's words for it."""
+    kind: str
+    reason: str
+    city: str | None = None
+
+
+def step_problems(state: GameState, game_map: GameMap, player: str, prev: str, h: str, sea: bool, spent: int,
+                  points: int, captures: bool) -> list[StepProblem]:
+    """Every rule entering ``h`` from ``prev`` breaks (R-PH-MOVE), in the order ``check_path`` asks them;
+    ``spent``: the points spent before.  The order checker reports them all; a move stops at the first."""
+    if h not in game_map.terrain:
+        return [StepProblem("off_map", f"{h} is not a hex of the map")]
+    out: list[StepProblem] = []
+    if h not in game_map.neighbours[prev]:
+        out.append(StepProblem("not_adjacent", f"{h} is not next to {prev}"))
+    t = game_map.terrain[h]
+    if sea and not game_map.ship_may_enter(h):
+        out.append(StepProblem("ship_terrain", f"ships may not enter {h} ({t.name})"))
+    if not sea and not land_ok(game_map, h):
+        out.append(StepProblem("land_terrain", f"land units may not enter {h} ({t.name})"))
+    cost = t.move_cost or 0
+    if spent + cost > points:
+        out.append(StepProblem("points", f"not enough movement points to enter {h} ({spent} of {points} spent, "
+                                         f"{t.name} costs {cost})"))
+    city = foreign_city(state, game_map, h, player)
+    if city:
+        who = state.cities[city].controller
+        out.append(StepProblem("foreign_city", f"{h} is {'the neutral' if who is None else who + ' controlled'} "
+                                               f"city {game_map.cities[city].name}; units may not enter it", city))
+    elif enemy_combat_units(state, h, player):
+        out.append(StepProblem("enemy_units", f"{h} holds enemy Armies, Rowers or manned Fleets"))
+    elif not captures and any(hostile_to(u, player) for u in state.units_at(h)):
+        out.append(StepProblem("no_captor", f"{h} holds enemy units and the group has no Army, Rowers or manned "
+                                            f"Fleet to capture them"))
+    return out
+
+
 def check_path(state: GameState, game_map: GameMap, player: str, start: str, path: Iterable[str], sea: bool,
                points: int, captures: bool) -> PathCheck:
     """Walk ``path`` from ``start`` as far as the rules let the group go (stacking is checked by the caller).
@@ -232,30 +277,10 @@ def check_path(state: GameState, game_map: GameMap, player: str, start: str, pat
     reached: list[tuple[str, int]] = []
     spent, prev = 0, start
     for h in path:
-        if h not in game_map.terrain:
-            return PathCheck(reached, f"{h} is not a hex of the map")
-        if h not in game_map.neighbours[prev]:
-            return PathCheck(reached, f"{h} is not next to {prev}")
-        t = game_map.terrain[h]
-        if sea and not game_map.ship_may_enter(h):
-            return PathCheck(reached, f"ships may not enter {h} ({t.name})")
-        if not sea and not land_ok(game_map, h):
-            return PathCheck(reached, f"land units may not enter {h} ({t.name})")
-        cost = t.move_cost or 0
-        if spent + cost > points:
-            return PathCheck(reached, f"not enough movement points to enter {h} ({spent} of {points} spent, "
-                                      f"{t.name} costs {cost})")
-        city = foreign_city(state, game_map, h, player)
-        if city:
-            who = state.cities[city].controller
-            return PathCheck(reached, f"{h} is {'the neutral' if who is None else who + ' controlled'} city "
-                                      f"{game_map.cities[city].name}; units may not enter it")
-        if enemy_combat_units(state, h, player):
-            return PathCheck(reached, f"{h} holds enemy Armies, Rowers or manned Fleets")
-        if not captures and any(hostile_to(u, player) for u in state.units_at(h)):
-            return PathCheck(reached, f"{h} holds enemy units and the group has no Army, Rowers or manned Fleet "
-                                      f"to capture them")
-        spent += cost
+        problems = step_problems(state, game_map, player, prev, h, sea, spent, points, captures)
+        if problems:
+            return PathCheck(reached, problems[0].reason)
+        spent += game_map.terrain[h].move_cost or 0
         reached.append((h, spent))
         prev = h
     return PathCheck(reached)

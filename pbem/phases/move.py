@@ -20,12 +20,14 @@ aboard.  A player under "cannot move or attack" (Political Rivalry, Social Divis
 from __future__ import annotations
 
 from collections import Counter
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .. import battle as bt
 from ..board import stack_limit
 from ..events import Ev
-from ..model import Unit, UnitType
+from ..gamedata import GameMap
+from ..model import GameState, Unit, UnitType
 from ..movement import (aid_of_city, allowance, can_carry, cannot_move_or_attack, capturable_here, capture_hex,
                         check_path, counts, destroy_unit, own_stack, play_card)
 from ..ordertypes import CardUse, Move
@@ -70,31 +72,66 @@ def _moves(ctx: "TurnContext", section: str, moves: tuple[Move, ...]) -> None:
             ctx.order_failed(section, mv.index, failure, units=list(mv.units))
 
 
-def move(ctx: "TurnContext", section: str, mv: Move) -> str | None:
-    """Carry out one move order; returns why it failed (nothing changed), or None."""
-    state, gm, me = ctx.state, ctx.game_map, ctx.player
-    moved: set[str] = ctx.scratch.setdefault(f"moved:{section}", set())
-    landed: set[str] = ctx.scratch.setdefault(f"landed:{section}", set())
+@dataclass
+class Stack:
+    """What one move order takes along (steps 1 and 2), before its path: found by ``gather``."""
+    units: list[Unit]  # as listed (a hex id: the player's units there not aboard a ship)
+    start: str
+    here: dict[str, Unit]  # the units in the start hex, by id
+    carrier: dict[str, str | None]  # who carries whom once the boarding is done (start-hex units)
+    ships: list[Unit]
+    sea: bool
+    to_board: list[Unit]
+    set_down: list[str]  # Baggage an Army boarding a Transport leaves in the start hex
+    group: set[str]  # everyone who moves: listed, boarding and their cargo
+    members: list[Unit]
+    fleets: list[Unit]
+    movers: list[Unit]  # whose movement points count
+    unload: list[str]
 
+    @property
+    def captures(self) -> bool:
+        """R-UNIT-3: the group holds an Army, Rowers or a (manned: ``gather`` saw to it) Fleet."""
+        return any(self.here[x].type in (A, R) for x in self.group) or bool(self.fleets)
+
+
+@dataclass(frozen=True)
+class Refusal:
+    """Why ``gather`` refuses a move order: ``reason`` in the adjudicator's words; ``kind`` and the ``unit``
+    (and the ``field`` of the order naming it: units, load, unload) let the order checker say it its way."""
+    reason: str
+    kind: str
+    unit: str | None = None
+    field: str = "units"
+
+
+def not_aboard_ship(state: GameState, u: Unit) -> bool:
+    """What a hex id in a move's ``units`` names: the player's units there not aboard a ship (what a ship
+    carries goes with it; Baggage carried by an Army is named with the Army)."""
+    return u.carried_by is None or not state.units[u.carried_by].type.is_ship
+
+
+def gather(state: GameState, gm: GameMap, me: str, mv: Move, moved: set[str] | dict[str, Any],
+           landed: set[str] | dict[str, Any]) -> Stack | Refusal:
+    """Steps 1 and 2 of a move order: its units, boarding, carrying, who moves and what may be unloaded.
+    ``moved``, ``landed``: the units that moved, or went ashore, in an earlier order of the phase.  Changes
+    nothing.  The order checker runs it on the state as the orders before will leave it."""
     # 1. the units
-    def not_aboard_ship(u: Unit) -> bool:
-        return u.carried_by is None or not state.units[u.carried_by].type.is_ship
-
-    units, err = bt.expand_units(state, me, mv.units, not_aboard_ship)
+    units, err = bt.expand_units(state, me, mv.units, lambda u: not_aboard_ship(state, u))
     if err:
-        return err
+        return Refusal(err, "expand")
     if not units:
-        return "no units to move"
+        return Refusal("no units to move", "no_units")
     start = units[0].hex
     for u in units:
         if u.hex != start:
-            return f"{u.id} is in {u.hex}, not in {start}: a move order moves one stack"
+            return Refusal(f"{u.id} is in {u.hex}, not in {start}: a move order moves one stack", "two_hexes", u.id)
         if u.type not in (A, R, F, T, B, L):
-            return f"{u.id} is not yours to move"
+            return Refusal(f"{u.id} is not yours to move", "not_movable", u.id)
         if u.id in landed:
-            return f"{u.id} landed this phase and may not move further"
+            return Refusal(f"{u.id} landed this phase and may not move further", "landed", u.id)
         if u.id in moved:
-            return f"{u.id} has already moved this phase"
+            return Refusal(f"{u.id} has already moved this phase", "moved", u.id)
     here = {u.id: u for u in state.units_at(start)}
     carrier: dict[str, str | None] = {uid: u.carried_by for uid, u in here.items()}
     listed = [u.id for u in units]
@@ -107,13 +144,13 @@ def move(ctx: "TurnContext", section: str, mv: Move) -> str | None:
     for x in mv.load:
         u = state.units.get(x)
         if u is None or u.owner != me:
-            return f"no unit {x} of yours to take aboard"
+            return Refusal(f"no unit {x} of yours to take aboard", "load_unknown", x, "load")
         if u.hex != start:
-            return f"{x} is in {u.hex}, not in {start} where the move starts"
+            return Refusal(f"{x} is in {u.hex}, not in {start} where the move starts", "load_elsewhere", x, "load")
         if u.type.is_ship:
-            return f"{x} is a ship; ships do not go aboard"
+            return Refusal(f"{x} is a ship; ships do not go aboard", "load_ship", x, "load")
         if x in landed:
-            return f"{x} landed this phase and may not move further"
+            return Refusal(f"{x} landed this phase and may not move further", "landed", x, "load")
         if u not in to_board:
             to_board.append(u)
     for u in units:
@@ -125,23 +162,27 @@ def move(ctx: "TurnContext", section: str, mv: Move) -> str | None:
             if c in ship_ids:
                 continue
             if aboard_ship:
-                return f"{u.id} is aboard {c}, which does not move with this order"
+                return Refusal(f"{u.id} is aboard {c}, which does not move with this order", "aboard_other",
+                               u.id)
             if u not in to_board:
                 to_board.append(u)
         else:
             if aboard_ship:
-                return f"{u.id} is aboard {c}; unload it first"
+                return Refusal(f"{u.id} is aboard {c}; unload it first", "aboard", u.id)
             if u.type is B and (c is None or c not in listed) and u not in to_board:
                 to_board.append(u)
     for u in to_board:
         c = carrier[u.id]
         if c is not None and here[c].type.is_ship and c not in ship_ids:
-            return f"{u.id} is aboard {c}, which does not move with this order"
+            return Refusal(f"{u.id} is aboard {c}, which does not move with this order", "aboard_other", u.id,
+                           "units" if u.id in listed else "load")
         if not sea and u.type is not B:
-            return f"{u.id} can go aboard only a ship; this move has none"
+            return Refusal(f"{u.id} can go aboard only a ship; this move has none", "no_ship", u.id,
+                           "units" if u.id in listed else "load")
     if sea and to_board and not gm.ship_may_stop(start):
-        return (f"units go aboard only where the ships are docked or beached; {start} is "
-                f"{gm.terrain[start].name}")
+        return Refusal(f"units go aboard only where the ships are docked or beached; {start} is "
+                       f"{gm.terrain[start].name}", "board_at_sea", to_board[0].id,
+                       "units" if to_board[0].id in listed else "load")
     set_down: list[str] = []
     armies = [u for u in units if u.type is A]
     fleets = [s for s in ships if s.type is F]
@@ -167,8 +208,9 @@ def move(ctx: "TurnContext", section: str, mv: Move) -> str | None:
                     set_down.remove(u.id)
                 break
         else:
-            return f"no room for {u.id} " + ("aboard the moving ships" if sea else "with the moving Armies "
-                                             "(an Army carries 4 Baggage; Baggage does not move by itself)")
+            return Refusal(f"no room for {u.id} " + ("aboard the moving ships" if sea else "with the moving Armies "
+                                                     "(an Army carries 4 Baggage; Baggage does not move by itself)"),
+                           "no_room_sea" if sea else "no_room_land", u.id, "units" if u.id in listed else "load")
     group = set(listed) | {u.id for u in to_board}
     grew = True
     while grew:
@@ -179,23 +221,50 @@ def move(ctx: "TurnContext", section: str, mv: Move) -> str | None:
                 grew = True
     again = sorted(x for x in group if x in moved)  # cargo and boarders too: one move order a unit a phase
     if again:
-        return f"{again[0]} has already moved this phase"
+        return Refusal(f"{again[0]} has already moved this phase", "moved", again[0],
+                       "units" if again[0] in listed else "load")
     members = [here[x] for x in sorted(group)]
     for f in fleets:
         if not any(here[x].type is R for x, c in carrier.items() if c == f.id):
-            return f"{f.id} has no Rowers aboard; a Fleet moves only manned (R-UNIT-3)"
+            return Refusal(f"{f.id} has no Rowers aboard; a Fleet moves only manned (R-UNIT-3)", "unmanned", f.id)
     movers = ships if sea else [u for u in units if u.type in (A, R, L)]
     if not movers:
-        return "Baggage does not move by itself; an Army or a ship must carry it"
+        return Refusal("Baggage does not move by itself; an Army or a ship must carry it", "no_movers")
 
     # unloading (checked now, done at the end)
     unload: list[str] = []
     for x in mv.unload:
         if x not in group or carrier.get(x) not in group:
-            return f"{x} is not carried by this move, so it cannot be unloaded"
+            return Refusal(f"{x} is not carried by this move, so it cannot be unloaded", "unload_not_carried", x,
+                           "unload")
         if not sea and here[x].type is not B:
-            return f"{x} is not aboard a ship"
+            return Refusal(f"{x} is not aboard a ship", "unload_not_aboard", x, "unload")
         unload.append(x)
+    return Stack(units, start, here, carrier, ships, sea, to_board, set_down, group, members, fleets, movers, unload)
+
+
+def stack_at(state: GameState, gm: GameMap, me: str, g: Stack, h: str) -> int:
+    """R-UNIT-2: the player's stack in ``h`` if the group ended its move there (what it unloads there standing
+    on its own, ships it captures there counting)."""
+    n = own_stack(state, h, me, leaving=g.group)
+    for u in g.members:
+        free = g.carrier[u.id] is None or (u.id in g.unload and (not g.sea or gm.ship_may_stop(h)))
+        n += counts(u) if free else 0
+    if g.captures and h != g.start:
+        n += sum(counts(u) for u in capturable_here(state, h, me) if u.type.is_ship)
+    return n
+
+
+def move(ctx: "TurnContext", section: str, mv: Move) -> str | None:
+    """Carry out one move order; returns why it failed (nothing changed), or None."""
+    state, gm, me = ctx.state, ctx.game_map, ctx.player
+    moved: set[str] = ctx.scratch.setdefault(f"moved:{section}", set())
+    landed: set[str] = ctx.scratch.setdefault(f"landed:{section}", set())
+    g = gather(state, gm, me, mv, moved, landed)
+    if isinstance(g, Refusal):
+        return g.reason
+    start, here, carrier, sea, group, members = g.start, g.here, g.carrier, g.sea, g.group, g.members
+    movers, unload, to_board, set_down = g.movers, g.unload, g.to_board, g.set_down
 
     # 3. the allowance, with the move's cards
     path = list(mv.path)
@@ -224,18 +293,11 @@ def move(ctx: "TurnContext", section: str, mv: Move) -> str | None:
     allow = allowance(ctx, movers, group, card_fx)
 
     # 4. the path; 5. stacking at the end
-    manned = {f.id for f in fleets}
-    captures = any(here[x].type in (A, R) for x in group) or bool(manned)
+    captures = g.captures
     pc = check_path(state, gm, me, start, path, sea, allow.points, captures)
 
     def fits(h: str) -> bool:
-        n = own_stack(state, h, me, leaving=group)
-        for u in members:
-            free = carrier[u.id] is None or (u.id in unload and (not sea or gm.ship_may_stop(h)))
-            n += counts(u) if free else 0
-        if captures and h != start:
-            n += sum(counts(u) for u in capturable_here(state, h, me) if u.type.is_ship)
-        return n <= stack_limit(gm, h)
+        return stack_at(state, gm, me, g, h) <= stack_limit(gm, h)
 
     k = len(path)
     end = path[-1] if path else start
