@@ -29,9 +29,10 @@ from .effects import player_effects, skill_effects, unit_matches
 from .errors import PbemError
 from .gamedata import Card, GameMap, Tables, json_path, tables
 from .model import RECRUIT_COST, GameState, Unit, UnitType, sorted_ids
-from .movement import cannot_move_or_attack
-from .orders import Parsed, build, did_you_mean, is_hex_id, short_list
+from .movement import BASE_MP, aid_of_city, cannot_move_or_attack, movement_allowance, step_problems
+from .orders import Parsed, build, did_you_mean, expand_units, is_hex_id, short_list
 from .ordertypes import Attack, CardUse, Move
+from .phases.move import Refusal, Stack, gather, stack_at
 from .storage import Campaign
 from .visibility import sight
 
@@ -39,9 +40,6 @@ ERROR, WARNING = "error", "warning"
 _ARTICLE = {UnitType.ARMY: "an Army", UnitType.ROWERS: "a Rowers unit", UnitType.FLEET: "a Fleet",
             UnitType.TRANSPORT: "a Transport", UnitType.BAGGAGE: "a Baggage unit", UnitType.LEADER: "a Leader"}
 
-
-_BASE_MP = {UnitType.ARMY: 4, UnitType.ROWERS: 4, UnitType.LEADER: 6, UnitType.FLEET: 10, UnitType.TRANSPORT: 8}
-_BOARD_ORDER = {UnitType.ROWERS: 0, UnitType.ARMY: 1, UnitType.BAGGAGE: 2, UnitType.LEADER: 3}
 
 
 def a_unit(t: UnitType) -> str:
@@ -207,33 +205,57 @@ TARGET_WORDS = {
 }
 
 
-@dataclass
-class Sim:
-    """Where the player's units will be, as the orders are read in sequence."""
+class _Field:
+    """``sim.hex[uid]`` and ``sim.carrier[uid]``: read and set on the simulated state's units."""
 
-    units: dict[str, Unit]  # own units (and those the recruits will create), by id
-    hex: dict[str, str]
-    carrier: dict[str, str | None]
+    def __init__(self, sim: "Sim", attr: str):
+        self.sim, self.attr = sim, attr
+
+    def __getitem__(self, uid: str):
+        return getattr(self.sim.units[uid], self.attr)
+
+    def __setitem__(self, uid: str, value) -> None:
+        u = self.sim.units[uid]
+        if self.attr == "hex":
+            self.sim.state.place(u, value)
+        else:
+            u.carried_by = value
+
+
+class Sim:
+    """Where the player's units will be, as the orders are read in sequence: a ``GameState`` holding copies of
+    the player's units (and those the recruits will create), moved as the orders say, and the other units the
+    player sees (``sight``) as they stand now.  The adjudicator's own rules (``pbem.movement``,
+    ``pbem.phases.move``) are asked against it, so they use nothing the player may not see."""
+
+    def __init__(self, state: GameState, me: str, seen: set[str]):
+        units: dict[str, Unit] = {}
+        for u in state.units.values():
+            if u.owner == me:
+                units[u.id] = Unit(u.id, u.type, u.owner, u.hex, u.carried_by, u.starvation, u.value, u.name,
+                                   list(u.skills), u.away_until)
+            elif u.hex in seen and u.away_until is None:
+                units[u.id] = u  # read only
+        self.state = GameState(state.campaign, state.turn, state.turn_order, state.players, state.cities, units,
+                               state.deck, state.discard, state.effects, state.options, state.next_id,
+                               state.last_turn, state.finished)
+        self.me = me
+        self.units = {uid: u for uid, u in units.items() if u.owner == me}  # own units, by id
+        self.hex = _Field(self, "hex")
+        self.carrier = _Field(self, "carried_by")
+
+    def add(self, unit: Unit) -> None:
+        self.state.add_unit(unit)
+        self.units[unit.id] = unit
 
     def at(self, h: str) -> list[str]:
-        return sorted_ids(u for u, x in self.hex.items() if x == h)
+        return sorted_ids(u.id for u in self.state.units_at(h) if u.owner == self.me)
 
     def cargo(self, carrier: str) -> list[str]:
-        out = [u for u, c in self.carrier.items() if c == carrier]
+        out = [u for u, x in self.units.items() if x.carried_by == carrier]
         for u in list(out):
             out += [x for x in self.cargo(u) if x not in out]
         return out
-
-    def stack(self, h: str, skip: Iterable[str] = ()) -> int:
-        """R-UNIT-2 at hex ``h``, leaving out ``skip``."""
-        skip = set(skip)
-        n = 0
-        for uid in self.at(h):
-            u = self.units[uid]
-            if uid in skip or self.carrier[uid] is not None or not u.type.counts_for_stacking:
-                continue
-            n += u.value
-        return n
 
 
 class RuleCheck:
@@ -271,11 +293,9 @@ class RuleCheck:
         if not self.header():
             return self.findings
         st = self.state
-        mine = {u.id: u for u in st.units.values() if u.owner == self.me}
-        self.sim = Sim(dict(mine), {u.id: u.hex for u in mine.values()},
-                       {u.id: u.carried_by for u in mine.values()})
-        self.predicted: dict[str, str] = {}  # unit id -> what will create it
         self.seen = sight(st, self.map, self.me)
+        self.sim = Sim(st, self.me, self.seen)
+        self.predicted: dict[str, str] = {}  # unit id -> what will create it
         self.hand = list(st.players[self.me].hand)
         self.gains = self.cities_won_before_moves()
         self.land_targets: set[str] = set()
@@ -358,7 +378,7 @@ class RuleCheck:
                 if x not in self.map.terrain:
                     self.error(path, f"{x} is not a hex of this map", self.map_size_hint())
                     continue
-                here = [u for u in self.sim.at(x) if self.sim.carrier[u] is None]
+                here = expand_units(self.sim.state, self.me, [x])
                 if not here:
                     self.error(path, f"you have no units in {x} (a hex id here means all your units there)")
                 for u in here:
@@ -697,9 +717,7 @@ class RuleCheck:
         key = f"{abbr}-{utype.letter}"
         n = self.state.next_id.get(key, 0) + 1 + sum(1 for u in self.predicted if u.startswith(key))
         uid = f"{key}{n}"
-        self.sim.units[uid] = Unit(uid, utype, self.me, h)
-        self.sim.hex[uid] = h
-        self.sim.carrier[uid] = None
+        self.sim.add(Unit(uid, utype, self.me, h))
         return uid
 
     def income(self) -> tuple[int, int]:
@@ -842,7 +860,10 @@ class RuleCheck:
                                "name a unit of a stack that moves, or put the card in that move's cards")
 
     def check_move(self, section: str, i: int, mv: Move) -> None:
-        """One move order, as ``pbem.phases.move`` carries it out (R-PH-MOVE)."""
+        """One move order, as ``pbem.phases.move`` carries it out (R-PH-MOVE): its units, boarding and carrying
+        (``gather``), movement points (``movement_allowance``), each hex of the path (``step_problems``) and
+        stacking at the end (``stack_at``) are the adjudicator's own rules, asked against the simulated state;
+        the checker adds where in the file each finding is, its words and a hint."""
         m, sim = self.map, self.sim
         base = (section, i)
         first = len(self.findings)
@@ -853,90 +874,30 @@ class RuleCheck:
         ids = self.units_list(base + ("units",), mv.units)
         if not ids:
             return
-        group = set(ids)
-        for uid in ids:
-            upath = self.unit_path(base, mv, uid)
-            c = sim.carrier[uid]
-            if c is not None and c not in group and sim.units[c].type.is_ship:
-                self.error(upath, f"{uid} is aboard {c}: move {c} (it takes its cargo along), or unload {uid} "
-                                  f"first")
-                return
-            if uid in self.disembarked:
-                self.error(upath, f"{uid} went ashore in {section}[{self.disembarked[uid]}]: a unit that "
-                                  f"disembarks moves no further that phase")
-            elif uid in self.moved:
-                self.error(upath, f"{uid} already moves in {section}[{self.moved[uid]}]: a unit takes part in one "
-                                  f"move order per phase", "put everything it does in one move order")
-        starts = {sim.hex[u] for u in ids}
-        if len(starts) > 1:
-            where = ", ".join(f"{u} in {sim.hex[u]}" for u in ids[:6])
-            self.error(base + ("units",), "the units of one move must start in one hex", where)
-            return
-        start = starts.pop()
-        units = [sim.units[u] for u in ids]
-        ships = [u for u in units if u.type.is_ship]
-        sea = bool(ships)
-        aboard: dict[str, list[str]] = {u.id: list(sim.cargo(u.id)) for u in units}
-        # boarding: load, and land units listed in a move of ships (R-PH-MOVE)
-        boarding: list[tuple[tuple, Unit]] = []
         for k, uid in enumerate(mv.load):
-            path = base + ("load", k)
-            u = self.unit(path, uid)
-            if u is None:
-                continue
-            if not ships:
-                self.error(path, "load: needs a Fleet or Transport among the move's units",
-                           "Baggage listed in units goes with the Armies by itself")
-                break
-            if sim.hex[uid] != start:
-                self.error(path, f"{uid} is in {sim.hex[uid]}, not in {start} where the ships start")
-            elif u.type.is_ship:
-                self.error(path, f"{uid} is a ship: ships are not loaded; name it in units to move it")
-            elif uid in self.disembarked:
-                self.error(path, f"{uid} went ashore in {section}[{self.disembarked[uid]}]: a unit that "
-                                 f"disembarks moves no further that phase")
-            elif not any(uid in a for a in aboard.values()):
-                boarding.append((path, u))
-        if sea:
-            boarding += [(self.unit_path(base, mv, u.id), u) for u in units
-                         if not u.type.is_ship and sim.carrier[u.id] is None
-                         and all(u is not b for _, b in boarding)]
-        loaded: dict[str, str] = {}
-        if boarding and not m.ship_may_stop(start):
-            self.error(boarding[0][0], f"{start} is {m.terrain[start].name}: units go aboard only where the ships "
-                                       f"are docked or beached (a coastal City, Sandy Coast or Fishing Village hex)")
-        elif boarding:
-            for path, u in sorted(boarding, key=lambda b: _BOARD_ORDER.get(b[1].type, 9)):
-                if u.type is UnitType.ARMY:
-                    aboard[u.id] = []  # an Army aboard a Transport sets its Baggage down
-                ship = next((s for s in ships if self.room(s, aboard[s.id], u)), None)
-                if ship is None:
-                    self.error(path, f"no room for {u.id} aboard {', '.join(s.id for s in ships)}",
-                               "a Fleet carries 1 Rowers and 2 Baggage; a Transport 1 Army (or Rowers) or "
-                               "8 Baggage; Leaders ride free")
-                    continue
-                aboard[ship.id].append(u.id)
-                loaded[u.id] = ship.id
-        for s in ships:
-            if s.type is UnitType.FLEET and not any(sim.units[c].type is UnitType.ROWERS for c in aboard[s.id]):
-                self.error(self.unit_path(base, mv, s.id),
-                           f"{s.id} has no Rowers aboard: an unmanned Fleet cannot move (R-UNIT-3)",
-                           "take a Rowers unit aboard with load:")
-        movers = self.movers(units, sea, base)
-        if movers is None:
+            self.unit(base + ("load", k), uid)
+        # what the file says about each unit, all of it (``gather`` below stops at the first)
+        for uid in ids:
+            if uid in self.disembarked:
+                self.refused(base, mv, Refusal("", "landed", uid), section)
+            elif uid in self.moved:
+                self.refused(base, mv, Refusal("", "moved", uid), section)
+        if len({sim.hex[u] for u in ids}) > 1:
+            self.refused(base, mv, Refusal("", "two_hexes"), section)
+        if any(f.severity == ERROR for f in self.findings[first:]):
+            return  # the order is skipped (R-TURN-4)
+        g = gather(sim.state, m, self.me, mv, self.moved, self.disembarked)
+        if isinstance(g, Refusal):
+            self.refused(base, mv, g, section)
             return
-        everyone = set(ids) | set(loaded)
-        for uid in list(everyone):
-            everyone |= set(sim.cargo(uid))
-        captures = any(sim.units[u].type in (UnitType.ARMY, UnitType.ROWERS) for u in everyone) or \
-            any(s.type is UnitType.FLEET for s in ships)
-        allowance, why = self.allowance(movers, start, aboard, mv, base, sea, everyone)
+        start, sea = g.start, g.sea
+        points, why = self.allowance(g, mv, base)
         # the path: every problem of each hex; with partial: true the move stops before the first one
         prev, cost = start, 0
         path_ok = True
         for k, h in enumerate(mv.path):
             p = base + ("path", k)
-            problems, cost = self.step(section, prev, h, sea, cost, allowance, why, captures)
+            problems, cost = self.step(section, prev, h, sea, cost, points, why, g.captures)
             stops = [x for x in problems if x[0] == ERROR or self.blocks([x])]
             if mv.partial and stops:
                 sev, msg, hint = stops[0]
@@ -955,57 +916,94 @@ class RuleCheck:
         end = prev
         if not mv.path and not mv.load and not mv.unload:
             self.warn(base, "this move has no path, load or unload: it does nothing")
-        # unload in the last hex
-        unloaded: list[str] = []
-        for k, uid in enumerate(mv.unload):
-            path = base + ("unload", k)
-            u = self.unit(path, uid)
-            if u is None:
-                continue
-            carrier = loaded.get(uid) or sim.carrier[uid]
-            if carrier not in everyone:
-                self.error(path, f"{uid} is not carried by this move, so it cannot be unloaded")
-                continue
-            if not sea and u.type is not UnitType.BAGGAGE:
-                self.error(path, f"{uid} is not aboard a ship")
-                continue
-            if sea and path_ok and not m.ship_may_stop(end):
-                sev = WARNING if mv.partial else ERROR
-                self.add(sev, path, f"{end} is {m.terrain[end].name}: units go ashore only where ships dock or "
-                                    f"beach (a coastal City, Sandy Coast or Fishing Village hex)")
-                continue
-            unloaded.append(uid)
+        # unload in the last hex (the ships docked or beached there)
+        unloaded = list(g.unload)
+        if g.unload and sea and path_ok and not m.ship_may_stop(end):
+            unloaded = []
+            sev = WARNING if mv.partial else ERROR
+            for k, uid in enumerate(mv.unload):
+                self.add(sev, base + ("unload", k), f"{end} is {m.terrain[end].name}: units go ashore only where "
+                                                    f"ships dock or beach (a coastal City, Sandy Coast or Fishing "
+                                                    f"Village hex)")
         # stacking at the end (R-UNIT-2)
-        if path_ok and (mv.path or unloaded):
-            if sea:
-                n = sum(s.value for s in ships) + sum(sim.units[u].value for u in unloaded
-                                                       if sim.units[u].type.counts_for_stacking)
-            else:
-                n = sum(u.value for u in units if u.type.counts_for_stacking)
-            have = sim.stack(end, skip=everyone)
-            limit = board.stack_limit(m, end)
-            if have + n > limit:
-                last = base + (("path", len(mv.path) - 1) if mv.path else ("unload",))
+        if path_ok:
+            n, limit = stack_at(sim.state, m, self.me, g, end), board.stack_limit(m, end)
+            if n > limit:
+                last = base + (("path", len(mv.path) - 1) if mv.path else ("unload",) if mv.unload else ("units",))
                 self.add(WARNING if mv.partial else ERROR, last,
-                         f"{have + n} of your Armies, Fleets and Transports would stand in {end} "
+                         f"{n} of your Armies, Fleets and Transports would stand in {end} "
                          f"({m.terrain[end].name}); the stacking limit there is {limit}",
                          "Leaders, Baggage and units aboard ships do not count")
         if sea and section == "second_move" and mv.path and path_ok and not m.ship_may_stop(end):
             self.warn(base + ("path", len(mv.path) - 1),
                       f"the ships end the turn at sea in {end}: each makes a navigation roll (5-6 sinks it)",
                       "end in a coastal City, Sandy Coast or Fishing Village hex (R-PH-SECOND)")
-        # where the orders leave the units (an order with an error is skipped whole, R-TURN-4)
+        # where the orders leave the units (an order with an error is skipped whole, R-TURN-4), as
+        # ``pbem.phases.move.move`` leaves them (captures are not foreseen)
         if any(f.severity == ERROR for f in self.findings[first:]):
             return
-        for uid in everyone:
-            sim.hex[uid] = end
-        for uid, sid in loaded.items():
-            sim.carrier[uid] = sid
+        for x, c in g.carrier.items():
+            if x in sim.units:
+                sim.carrier[x] = c
+        for u in g.members:
+            if u.id in sim.units:
+                sim.hex[u.id] = end
         for uid in unloaded:
             sim.carrier[uid] = None
             self.disembarked[uid] = i
-        for uid in everyone:
+        for uid in g.group:
             self.moved.setdefault(uid, i)
+
+    def refused(self, base: tuple, mv: Move, r: Refusal, section: str) -> None:
+        """``gather`` refuses the order: say why, in the checker's words where it has them, at the unit."""
+        uid, sim = r.unit, self.sim
+        listed = list(getattr(mv, r.field)) if r.field in ("units", "load", "unload") else []
+        path = base + ((r.field, listed.index(uid)) if uid in listed else (r.field,))
+        msg, hint = r.reason, None
+        if r.kind == "two_hexes":
+            ids = expand_units(sim.state, self.me, mv.units)
+            msg, hint = "the units of one move must start in one hex", ", ".join(
+                f"{u} in {sim.hex[u]}" for u in ids[:6] if u in sim.units)
+            path = base + ("units",)
+        elif r.kind == "landed":
+            msg = (f"{uid} went ashore in {section}[{self.disembarked[uid]}]: a unit that disembarks moves no "
+                   f"further that phase")
+        elif r.kind == "moved":
+            msg, hint = (f"{uid} already moves in {section}[{self.moved[uid]}]: a unit takes part in one move order "
+                         f"per phase", "put everything it does in one move order")
+        elif r.kind in ("aboard", "aboard_other") and r.field == "units":
+            c = sim.carrier[uid]
+            msg = f"{uid} is aboard {c}: move {c} (it takes its cargo along), or unload {uid} first"
+        elif r.kind == "no_ship":
+            msg, hint = ("load: needs a Fleet or Transport among the move's units",
+                         "Baggage listed in units goes with the Armies by itself")
+        elif r.kind == "load_elsewhere":
+            msg = f"{uid} is in {sim.hex[uid]}, not in {sim.hex[mv.units[0]] if mv.units[0] in sim.units else ''} " \
+                  f"where the ships start" if mv.units[0] in sim.units else r.reason
+        elif r.kind == "load_ship":
+            msg = f"{uid} is a ship: ships are not loaded; name it in units to move it"
+        elif r.kind == "board_at_sea":
+            start = sim.hex[uid]
+            msg = (f"{start} is {self.map.terrain[start].name}: units go aboard only where the ships are docked or "
+                   f"beached (a coastal City, Sandy Coast or Fishing Village hex)")
+        elif r.kind == "no_room_sea":
+            hint = "a Fleet carries 1 Rowers and 2 Baggage; a Transport 1 Army (or Rowers) or 8 Baggage; Leaders " \
+                   "ride free"
+        elif r.kind in ("no_room_land", "no_movers"):
+            armies = [u for u in expand_units(sim.state, self.me, mv.units)
+                      if u in sim.units and sim.units[u].type is UnitType.ARMY]
+            if not armies:
+                msg = "Baggage cannot move by itself: it moves with an Army (4 each)"
+            else:
+                msg = f"no room for {uid}: an Army carries at most 4 Baggage"
+            if r.field == "units":
+                path = base + ("units",)
+        elif r.kind == "unmanned":
+            msg, hint = (f"{uid} has no Rowers aboard: an unmanned Fleet cannot move (R-UNIT-3)",
+                         "take a Rowers unit aboard with load:")
+        elif r.kind == "unload_not_aboard":
+            msg = f"{uid} is not aboard a ship"
+        self.error(path, msg, hint)
 
     def unit_path(self, base: tuple, mv, uid: str) -> tuple:
         try:
@@ -1013,62 +1011,20 @@ class RuleCheck:
         except ValueError:
             return base + ("units",)
 
-    def room(self, ship: Unit, cargo: list[str], u: Unit) -> bool:
-        """R-PH-MOVE: a Fleet carries 1 Rowers and 2 Baggage; a Transport 1 Army or Rowers, or 8 Baggage."""
-        types = [self.sim.units[c].type for c in cargo]
-        if u.type is UnitType.LEADER:
-            return True
-        armies = sum(1 for t in types if t in (UnitType.ARMY, UnitType.ROWERS))
-        bags = sum(1 for t in types if t is UnitType.BAGGAGE)
-        if ship.type is UnitType.FLEET:
-            if u.type is UnitType.ROWERS:
-                return not any(t is UnitType.ROWERS for t in types)
-            if u.type is UnitType.BAGGAGE:
-                return bags < 2
-            return False
-        if u.type in (UnitType.ARMY, UnitType.ROWERS):
-            return armies == 0 and bags == 0
-        if u.type is UnitType.BAGGAGE:
-            return armies == 0 and bags < 8
-        return False
-
-    def movers(self, units: list[Unit], sea: bool, base: tuple) -> list[Unit] | None:
-        """The units whose movement points limit the move; None (and an error) if nothing can move."""
-        if sea:
-            return [u for u in units if u.type.is_ship]
-        free = [u for u in units if self.sim.carrier[u.id] is None]
-        fighters = [u for u in free if u.type in (UnitType.ARMY, UnitType.ROWERS)]
-        armies = [u for u in free if u.type is UnitType.ARMY]
-        bags = [u for u in free if u.type is UnitType.BAGGAGE]
-        carried_bags = [u for u in units if u.type is UnitType.BAGGAGE and self.sim.carrier[u.id] is not None]
-        if bags and not armies:
-            self.error(base + ("units",), "Baggage cannot move by itself: it moves with an Army (4 each)")
-            return None
-        if len(bags) + len(carried_bags) > 4 * len(armies) and armies:
-            self.error(base + ("units",), f"{len(armies)} Arm{'y' if len(armies) == 1 else 'ies'} carry at most "
-                                            f"{4 * len(armies)} Baggage; this move has {len(bags) + len(carried_bags)}")
-        return fighters or [u for u in free if u.type is UnitType.LEADER] or None
-
-    def allowance(self, movers: list[Unit], start: str, aboard: dict[str, list[str]], mv: Move,
-                  base: tuple, sea: bool, everyone: set[str]) -> tuple[int, str]:
-        """Movement points of the move (R-PH-MOVE): the least of its movers', each base + movement effects
-        (traits, the skills of leaders moving with it, the move's cards and the movement cards of ``cards``
-        naming one of its units)."""
-        st, tb = self.state, self.tables
-        traits = player_effects(st, tb, self.me, "movement")
-        leaders = [self.sim.units[u] for u in sorted(everyone) if self.sim.units[u].type is UnitType.LEADER
-                   and u in st.units]
-        skills = list(skill_effects(tb, leaders, "movement"))
+    def allowance(self, g: Stack, mv: Move, base: tuple) -> tuple[int, str]:
+        """Movement points of the move (``movement_allowance``, R-PH-MOVE) with the move's cards and the
+        movement cards of ``cards`` naming one of its units or its hex; and what they are made of."""
+        tb = self.tables
         uses: list[tuple[tuple, CardUse]] = []
         for k, use in enumerate(mv.cards):
             cpath = base + ("cards", k)
             self.check_card(cpath, use, "move")
             uses.append((cpath, use))
         for k, use in self.move_cards:
-            if (use.target in everyone or use.target == start) and k not in self.move_cards_used:
+            if (use.target in g.group or use.target == g.start) and k not in self.move_cards_used:
                 self.move_cards_used[k] = base
                 uses.append((("cards", k), use))
-        end = mv.path[-1] if mv.path and mv.path[-1] in self.map.terrain else start
+        end = mv.path[-1] if mv.path and mv.path[-1] in self.map.terrain else g.start
         cards: list[tuple[str, dict]] = []
         for cpath, use in uses:
             card = tb.cards[use.card]
@@ -1077,35 +1033,16 @@ class RuleCheck:
             for e in card.effects:
                 if e["kind"] != "movement":
                     continue
-                if e.get("condition") == "aid_of_city" and not self.aids_city(end):
+                if e.get("condition") == "aid_of_city" and not aid_of_city(self.sim.state, self.map, self.me, end):
                     self.add(self.later, cpath, f"{card.name} needs a stack that ends its move in or next to a "
                                                 f"city of yours under siege; there is none now, so the move fails")
                     continue
-                cards.append((card.name, e))
-        best: tuple[int, str] | None = None
-        for u in movers:
-            pts = _BASE_MP.get(u.type, 4)
-            why = [f"{'Leaders alone' if u.type is UnitType.LEADER else u.type.value.capitalize()} {pts}"]
-            for src, e in traits + skills:
-                if unit_matches(e, u):
-                    pts += int(e.get("value", 0))
-                    why.append(f"{src.name} +{e.get('value')}")
-            for name, e in cards:
-                if unit_matches(e, u):
-                    pts += int(e.get("value", 0))
-                    why.append(f"{name} +{e.get('value')}")
-            if best is None or pts < best[0]:
-                best = (pts, ", ".join(why))
-        return best if best is not None else (0, "")
-
-    def aids_city(self, end: str) -> bool:
-        """Relieving Force: the stack ends in or next to a city of the player's that is under siege."""
-        for h in (end, *self.map.neighbours[end]):
-            city = self.map.city_at.get(h)
-            if city and self.state.cities[city.id].controller == self.me and \
-                    board.under_siege(self.state, self.map, city.id):
-                return True
-        return False
+                cards.append((use.card, e))
+        allow = movement_allowance(self.sim.state, tb, g.movers, g.group, cards)
+        slowest = min(g.movers, key=lambda u: allow.per_unit[u.id])
+        what = "Leaders alone" if slowest.type is UnitType.LEADER else slowest.type.value.capitalize()
+        why = ", ".join([f"{what} {BASE_MP[slowest.type]}", *allow.bonuses[slowest.id]])
+        return allow.points, why
 
     def costly_terrain(self) -> str:
         names = [t.name for t in self.map_terrain_types() if (t.move_cost or 0) >= 2]
@@ -1119,60 +1056,59 @@ class RuleCheck:
 
     def step(self, section: str, prev: str, h: str, sea: bool, cost: int, allowance: int, why: str,
              captures: bool) -> tuple[list[tuple[str, str, str | None]], int]:
-        """The problems of entering ``h`` from ``prev`` (R-PH-MOVE), and the points spent once there."""
+        """The problems of entering ``h`` from ``prev`` (``step_problems``, R-PH-MOVE), in the checker's words
+        and severities, and the points spent once there."""
         m, out = self.map, []
-        if h not in m.terrain:
-            return [(ERROR, f"{h} is not a hex of this map", self.map_size_hint())], cost
-        if h == prev:
-            return [(ERROR, f"{h} is where the units already are; the path lists the hexes entered", None)], cost
-        if not m.adjacent(prev, h):
-            out.append((ERROR, f"{h} is not next to {prev}", self.neighbours_hint(prev)))
-        t = m.terrain[h]
-        if sea and not m.ship_may_enter(h):
-            out.append((ERROR, f"{h} is {t.name}{' (inland)' if t.ships in ('dock', 'beach') else ''}: ships enter "
-                               f"only {SHIP_HEXES}", None))
-        elif not sea and not t.land:
-            out.append((ERROR, f"{h} is Water: land units cannot enter the sea",
-                        "carry them aboard a Transport (Armies) or Fleet (Rowers) with load:"))
-        elif not t.passable:
-            out.append((ERROR, f"{h} is {t.name}: impassable", None))
-        cost += t.move_cost or 0
-        if cost > allowance and cost - (t.move_cost or 0) <= allowance:
-            out.append((ERROR, f"out of movement points: reaching {h} costs {cost}; the "
-                               f"{'ships have' if sea else 'stack has'} {allowance} ({why})",
-                        f"{self.costly_terrain()}; or write partial: true to go as far as possible"))
-        out += self.entry(section, h, captures)
-        return out, cost
+        st = self.sim.state
+        for pb in step_problems(st, m, self.me, prev, h, sea, cost, allowance, captures):
+            if pb.kind == "off_map":
+                return [(ERROR, f"{h} is not a hex of this map", self.map_size_hint())], cost
+            t = m.terrain[h]
+            if pb.kind == "not_adjacent" and h == prev:
+                return [(ERROR, f"{h} is where the units already are; the path lists the hexes entered", None)], cost
+            if pb.kind == "not_adjacent":
+                out.append((ERROR, f"{h} is not next to {prev}", self.neighbours_hint(prev)))
+            elif pb.kind == "ship_terrain":
+                out.append((ERROR, f"{h} is {t.name}{' (inland)' if t.ships in ('dock', 'beach') else ''}: ships "
+                                   f"enter only {SHIP_HEXES}", None))
+            elif pb.kind == "land_terrain" and not t.land:
+                out.append((ERROR, f"{h} is Water: land units cannot enter the sea",
+                            "carry them aboard a Transport (Armies) or Fleet (Rowers) with load:"))
+            elif pb.kind == "land_terrain":
+                out.append((ERROR, f"{h} is {t.name}: impassable", None))
+            elif pb.kind == "points" and cost <= allowance:  # said once, at the first hex out of reach
+                out.append((ERROR, f"out of movement points: reaching {h} costs {cost + (t.move_cost or 0)}; the "
+                                   f"{'ships have' if sea else 'stack has'} {allowance} ({why})",
+                            f"{self.costly_terrain()}; or write partial: true to go as far as possible"))
+            elif pb.kind == "foreign_city":
+                out.append(self.foreign_city(section, h, pb.city))
+            elif pb.kind == "enemy_units":
+                sev = WARNING if section == "second_move" and h in self.land_targets else self.later
+                out.append((sev, f"{h} holds enemy Armies, Rowers or manned Fleets now: your units may not enter it",
+                            "attack them in a battle phase first" if sev == ERROR else
+                            "they may have left before your move"))
+            elif pb.kind == "no_captor":
+                out.append((self.later, f"{h} holds enemy units now, and this move has no Army, Rowers or manned "
+                                        f"Fleet to capture them: it may not enter", None))
+        return out, cost + (m.terrain[h].move_cost or 0)
 
     @staticmethod
     def blocks(problems: list[tuple[str, str, str | None]]) -> bool:
         """Does a warning mean the hex may not be entered as things stand now?"""
         return any("may not enter" in msg for _, msg, _ in problems)
 
-    def entry(self, section: str, h: str, captures: bool) -> list[tuple[str, str, str | None]]:
-        """R-PH-MOVE: no entry into enemy or neutral cities or hexes holding enemy fighting units."""
-        st, m = self.state, self.map
-        city = m.city_at.get(h)
-        if city is not None:
-            ctl = st.cities[city.id].controller
-            if ctl != self.me:
-                what = "a neutral city" if ctl is None else f"a city of {st.players[ctl].name}" \
-                    if ctl in st.players else "not your city"
-                if city.id in self.gains or (section == "second_move" and h in self.land_targets):
-                    return [(WARNING, f"{h} is {city.name}, {what}: your units may enter it only if you win it "
-                                      f"first", "by diplomacy, a card or the land battle before this move")]
-                return [(ERROR, f"{h} is {city.name}, {what}: your units may not enter it (R-PH-MOVE)",
-                         "capture it in a land battle or win it by diplomacy first")]
-        if h in self.seen:
-            if board.enemy_combat_units(st, h, self.me):
-                sev = WARNING if section == "second_move" and h in self.land_targets else self.later
-                return [(sev, f"{h} holds enemy Armies, Rowers or manned Fleets now: your units may not enter it",
-                         "attack them in a battle phase first" if sev == ERROR else
-                         "they may have left before your move")]
-            if not captures and any(u.owner != self.me for u in st.units_at(h)):
-                return [(self.later, f"{h} holds enemy units now, and this move has no Army, Rowers or manned "
-                                     f"Fleet to capture them: it may not enter", None)]
-        return []
+    def foreign_city(self, section: str, h: str, cid: str) -> tuple[str, str, str | None]:
+        """R-PH-MOVE: no entry into an enemy or neutral city (a warning if the orders before may win it)."""
+        st = self.state
+        city = self.map.cities[cid]
+        ctl = st.cities[cid].controller
+        what = "a neutral city" if ctl is None else f"a city of {st.players[ctl].name}" \
+            if ctl in st.players else "not your city"
+        if cid in self.gains or (section == "second_move" and h in self.land_targets):
+            return (WARNING, f"{h} is {city.name}, {what}: your units may enter it only if you win it first",
+                    "by diplomacy, a card or the land battle before this move")
+        return (ERROR, f"{h} is {city.name}, {what}: your units may not enter it (R-PH-MOVE)",
+                "capture it in a land battle or win it by diplomacy first")
 
     # -- battles ------------------------------------------------------------------------------------
     def check_attacks(self, section: str) -> None:

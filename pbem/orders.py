@@ -461,14 +461,17 @@ def is_hex_id(text: str) -> bool:
 
 
 def expand_units(state, player: str, ids: Iterable[str]) -> list[str]:
-    """The unit ids a ``units`` list means: a hex id stands for every unit of ``player`` in that hex that is
-    not aboard a ship (ships take their cargo along).  Unit ids are kept as written; order kept, no repeats."""
+    """The unit ids a ``units`` list of a move means, as the adjudicator reads it (``pbem.battle.expand_units``
+    with ``pbem.phases.move.not_aboard_ship``): a hex id stands for every unit of ``player`` in that hex that is
+    not aboard a ship (ships take their cargo along; Baggage an Army carries is named too).  Unit ids are kept
+    as written, even unknown ones (the caller reports them); order kept, no repeats."""
+    from .battle import expand_units as units_named
+    from .phases.move import not_aboard_ship
     out: list[str] = []
     for x in ids:
         if is_hex_id(x):
-            for u in state.units_at(x):
-                if u.owner == player and u.carried_by is None and u.id not in out:
-                    out.append(u.id)
+            found, _ = units_named(state, player, [x], lambda u: not_aboard_ship(state, u))
+            out += [u.id for u in found if u.id not in out]
         elif x not in out:
             out.append(x)
     return out
