@@ -518,3 +518,26 @@ def test_the_kit_gives_the_same_findings_as_the_full_state(path, demo, kits):
     full = check_file(path, demo)
     kit = check_file(path, kits[player])
     assert findings(kit) == findings(full)
+
+
+# -- the checker follows the adjudicator on Baggage (found by tests/test_checker_agrees.py) ----------------
+
+def test_baggage_moves_as_the_adjudicator_carries_it(demo, tmp_path):
+    from pbem.model import Unit, UnitType
+
+    def baggage(state: GameState):
+        state.place(state.units["ATH-A1"], "1212")
+        state.add_unit(Unit("ATH-B8", UnitType.BAGGAGE, "athens", "1212", carried_by="ATH-A1"))
+        state.add_unit(Unit("ATH-B9", UnitType.BAGGAGE, "athens", "1212"))
+    camp = edited(demo, tmp_path, baggage)
+    # Baggage an Army carries does not move alone (was accepted, then failed at adjudication)
+    r = check_text(ATHENS + 'first_move:\n  - units: [ATH-B8]\n    path: ["1213"]\n', "o.yaml", camp)
+    assert [s for s, _, _ in findings(r)] == ["error"]
+    # loose Baggage in load of a land move is picked up by the Armies (was refused: "needs a Fleet")
+    r = check_text(ATHENS + 'first_move:\n  - units: [ATH-A1]\n    load: [ATH-B9]\n    path: ["1213"]\n', "o.yaml",
+                   camp)
+    assert findings(r) == []
+    # and Baggage listed with its Army may be set down at the end (was refused: "not carried by this move")
+    r = check_text(ATHENS + 'first_move:\n  - units: [ATH-A1, ATH-B9]\n    path: ["1213"]\n    unload: [ATH-B9]\n',
+                   "o.yaml", camp)
+    assert findings(r) == []
