@@ -324,10 +324,10 @@ class RuleCheck:
         if "campaign" not in bad and o.campaign != st.campaign:
             self.error(("campaign",), f"this file is for campaign '{o.campaign}', but the campaign is "
                                       f"'{st.campaign}'", f"write campaign: {st.campaign}")
-        if "turn" not in bad and o.turn != st.turn:
-            if st.finished:
-                self.error(("turn",), f"the game is over (after turn {st.turn - 1}); no more orders are taken")
-            elif o.turn < st.turn:
+        if "turn" not in bad and st.finished:
+            self.error(("turn",), f"the game is over (after turn {st.turn - 1}); no more orders are taken")
+        elif "turn" not in bad and o.turn != st.turn:
+            if o.turn < st.turn:
                 self.error(("turn",), f"turn {o.turn} is over; the campaign is at turn {st.turn}",
                            f"write turn: {st.turn}")
             else:

@@ -541,3 +541,12 @@ def test_baggage_moves_as_the_adjudicator_carries_it(demo, tmp_path):
     r = check_text(ATHENS + 'first_move:\n  - units: [ATH-A1, ATH-B9]\n    path: ["1213"]\n    unload: [ATH-B9]\n',
                    "o.yaml", camp)
     assert findings(r) == []
+
+
+def test_a_file_for_the_turn_after_the_last_is_refused_when_the_game_is_over(demo, tmp_path):
+    def over(state: GameState):
+        state.finished = True
+        state.turn = 2
+    camp = edited(demo, tmp_path, over)
+    msgs = [m for _, _, m in findings(check_text(ATHENS.replace("turn: 1", "turn: 2"), "o.yaml", camp))]
+    assert "the game is over (after turn 1); no more orders are taken" in msgs
