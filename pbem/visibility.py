@@ -25,7 +25,9 @@ Events (``events_for``) a player may know, in log order, each either whole or re
 2. whole: the player's own events; events naming the player, one of their units or a city they controlled
    during the turn (a card played on them, a diplomacy roll on their city, a unit of theirs captured);
    everything in a battle they took part in -- with the dice rolled for each of these.  A city is theirs
-   while they hold it: the log's control changes are followed record by record;
+   while they hold it: the log's control changes are followed record by record.  Outside a battle they
+   fought, other players' unit ids in these become the leader's name or the unit's type (a leader one
+   captured on a move); a move that captured their units is not theirs (its CAPTURED records are);
 3. redacted (no dice, no amounts, no unit ids -- units become counts by type): public events (city control
    changes, revolts, razed counters, cards played, players out, victory, NMRs) and events in a hex the player
    could see this turn (moves, battles, casualties, recruits);
@@ -93,6 +95,9 @@ HEX_KEYS = ("hex", "target", "from", "to", "at", "where")
 PLAYER_KEYS = ("who", "by", "owner", "attacker", "defender", "controller", "target", "victim", "captor", "winner",
                "loser", "new_controller", "old_controller", "previous")
 CITY_KEYS = ("city", "target")
+# Unit lists of another player's action that do not make it the named units' owner's business (their own
+# record tells them): the units a move captured.
+NOT_TOUCHING_KEYS = ("captured",)
 
 
 # -- the map view -----------------------------------------------------------------------------------------
@@ -244,7 +249,9 @@ class _Knowledge:
             return True
         if any(isinstance(rec.get(k), str) and rec[k] in self.cities for k in CITY_KEYS):
             return True
-        return any(UNIT_ID.match(x) and self.owns(x) for x in _strings(rec))
+        # a unit taken on another player's move is told by its own CAPTURED record, not by the whole move
+        data = {k: v for k, v in rec.items() if k not in NOT_TOUCHING_KEYS}
+        return any(UNIT_ID.match(x) and self.owns(x) for x in _strings(data))
 
     def owns(self, uid: str) -> bool:
         """Theirs in a state, or (made and lost within the turn, in no state) carrying their prefix.  A unit
@@ -423,6 +430,31 @@ def _scrub(value: Any, know: _Knowledge) -> Any:
     return None
 
 
+EMBEDDED_ID = re.compile(r"(?<![\w-])[A-Z]{2,4}-[A-Z]+\d+(?![\w-])")
+
+
+def _unnamed(rec: dict[str, Any], know: _Knowledge) -> dict[str, Any]:
+    """A whole record with other players' unit ids replaced by the leader's name or the unit's type (a leader
+    captured on a move, a die rolled for another's unit): ids are seen only in a battle the player fought."""
+    def name(uid: str) -> str:
+        if know.owns(uid):
+            return uid
+        if know.unit_type(uid) == "leader" and uid in know.leader_names:
+            return know.leader_names[uid]
+        return know.unit_type(uid)
+
+    def walk(v: Any) -> Any:
+        if isinstance(v, str):
+            return EMBEDDED_ID.sub(lambda m: name(m.group(0)), v)
+        if isinstance(v, list):
+            return [walk(x) for x in v]
+        if isinstance(v, dict):
+            return {k: walk(x) for k, x in v.items()}
+        return v
+
+    return {k: (v if k in FRAME_KEYS + ("event",) else walk(v)) for k, v in rec.items()}
+
+
 def events_for(records: Sequence[dict[str, Any]], player: str | None, game_map: GameMap | None = None,
                states: Iterable[GameState] = ()) -> list[dict[str, Any]]:
     """The records of a turn's log that ``player`` may know, in order (see the module docstring).
@@ -444,33 +476,48 @@ def events_for(records: Sequence[dict[str, Any]], player: str | None, game_map: 
         return out
     states = list(states)
     know = _Knowledge(player, game_map, states)
-    # the cities the player holds as each record happens: the state before the turn, then the log's changes
-    held = set(states[0].controlled_cities(player)) if len(states) > 1 else None
-    # which battles the player took part in: they are named in the battle or in what followed it.  Stirring up
-    # a battle in one's own turn is not taking part in it: a revolt one's diplomacy caused is fought by the
-    # rebels and the city's controller (whose units, traits and dice stay theirs).
+    # the cities the player holds as each record happens: the state before the turn, then the log's changes;
+    # a record concerns a city if the player held it before or after the record
+    cities_at: dict[int, set[str]] = {}
+    if len(states) > 1:
+        held = set(states[0].controlled_cities(player))
+        for i, r in enumerate(records):
+            if "event" in r:
+                was = set(held)
+                _track_control(held, r, player)
+                cities_at[i] = was | held
+
+    def touches(i: int, r: dict[str, Any]) -> bool:
+        if i in cities_at:
+            know.cities = cities_at[i]
+        return know.touches(r)
+
+    # which battles the player took part in: they are named in the battle or in what followed it, their cities
+    # as they held them then (a city lost earlier in the turn is not theirs to defend).  Stirring up a battle in
+    # one's own turn is not taking part in it: a revolt one's diplomacy caused is fought by the rebels and the
+    # city's controller (whose units, traits, cards and dice stay theirs).
     fought: set[int] = set()
     for i, b in zones.items():
         r = records[i]
-        if i >= b and "event" in r and know.touches(r) and _allowed(r, player):
+        if i >= b and "event" in r and _allowed(r, player) and touches(i, r):
             fought.add(b)
     decisions: dict[int, str] = {}  # index -> "whole" | "redacted"
     for i, r in enumerate(records):
         if "event" not in r:
             continue
         kind = r["event"]
-        if held is not None:
-            know.cities = set(held)
-            _track_control(held, r, player)
-            know.cities |= held  # the record concerns the city if the player held it before or after it
+        if i in cities_at:
+            know.cities = cities_at[i]
         if not _allowed(r, player):
             continue
         if zones.get(i) in fought:
             decisions[i] = "whole"
         elif player in (_private_to(r) or ()):
             decisions[i] = "whole"
-        elif r.get("player") == player and not (i in zones and i >= zones[i]):
-            decisions[i] = "whole"  # the player's own events, but not a battle they did not fight
+        elif r.get("player") == player and not (i in zones and (i >= zones[i] or _acts_for_another(r, player))):
+            # the player's own events, but not a battle they did not fight, nor what another player did before
+            # it (the defender's cards in a revolt the player stirred up)
+            decisions[i] = "whole"
         elif kind in PRIVATE_KINDS:
             if know.names_player(r):
                 decisions[i] = "whole"
@@ -494,6 +541,8 @@ def events_for(records: Sequence[dict[str, Any]], player: str | None, game_map: 
                 c = dict(r)
                 if i in zones and zones[i] in fought:
                     c["in_battle"] = records[zones[i]].get("seq")
+                elif player not in (_private_to(r) or ()):
+                    c = _unnamed(c, know)
                 out.append(c)
             continue
         d = decisions.get(i)
@@ -501,6 +550,8 @@ def events_for(records: Sequence[dict[str, Any]], player: str | None, game_map: 
             c = dict(r)
             if i in zones and zones[i] in fought:
                 c["in_battle"] = records[zones[i]].get("seq")
+            elif player not in (_private_to(r) or ()):
+                c = _unnamed(c, know)  # other units' ids only in a battle the player fought
             if "gold" in c and c.get("who", c.get("player")) != player:
                 del c["gold"]  # a treasury total is for its owner's eyes only
             out.append(c)
@@ -509,6 +560,12 @@ def events_for(records: Sequence[dict[str, Any]], player: str | None, game_map: 
         elif d == "public":
             out.append(_redact(r, know, minimal=True))
     return out
+
+
+def _acts_for_another(rec: dict[str, Any], player: str) -> bool:
+    """Is the record another player's doing (a card ``by`` them) though logged in ``player``'s turn?"""
+    by = rec.get("by")
+    return isinstance(by, str) and by != player
 
 
 def _track_control(held: set[str], rec: dict[str, Any], player: str) -> None:

@@ -1,6 +1,7 @@
 """Fog of war regressions found in review: each scenario once showed a player something they may not know."""
+from pbem.phases import PHASES
 from pbem.visibility import events_for
-from scenario import TINY, add, give, make_state, orders, run_phase
+from scenario import TINY, add, assert_invariants, context, give, make_state, orders, run_phase
 
 
 def test_a_captured_home_city_does_not_show_its_owner_the_captors_treasury():
@@ -89,3 +90,95 @@ def test_a_revolt_a_player_stirs_up_does_not_show_him_the_defenders_ids_traits_o
     # the defender sees the battle whole
     theirs = repr(events_for(ctx.log.records, "sparta", game_map=TINY, states=[before, s]))
     assert all(u.id in theirs for u in defenders) and "defence roll" in theirs
+
+
+def test_a_revolt_a_player_stirs_up_does_not_show_him_the_defenders_card_dice_or_ids():
+    # the defender's standing Break Formation is logged before the battle, in the stirring player's turn
+    s = make_state(gold=10)
+    s.cities["megara"].controller = "sparta"
+    give(s, "sparta", "break_formation")
+    s.players["sparta"].standing = {"defence_cards": [{"card": "break_formation", "if_needed": False}]}
+    defender = add(s, "sparta", "army", "0506")
+    add(s, "athens", "army", "0302")
+    before = s.copy()
+    # diplomacy 6: revolt; 1D3 = 1 rebel; rebel 1D10 = 2; defender 1D10 = 9; Break Formation 1D10 = 7
+    ctx = run_phase("diplomacy", s, "athens", dice=[6, 1, 2, 9, 7], orders=orders("athens", diplomacy=["megara"]))
+    assert [r for r in ctx.log.records if r.get("event") == "card_played" and r.get("by") == "sparta"]
+    seen = events_for(ctx.log.records, "athens", game_map=TINY, states=[before, s])
+    assert defender.id not in repr(seen)
+    assert not [r for r in seen if isinstance(r.get("roll"), dict) and r["roll"]["result"] in (9, 7)]
+    played = [r for r in seen if r.get("event") == "card_played"]
+    assert played and all(r.get("redacted") for r in played)  # the card is public, its dice are not
+    assert [r for r in seen if r.get("event") == "revolt" and r.get("rebels") == 1]
+
+
+def _phases(state, player, dice, order, names):
+    """Several phases of one player-turn in one log (like the adjudicator), with scripted dice."""
+    ctx = context(state, player, dice, order)
+    for name in names:
+        ctx.phase = ctx.log.phase = name
+        next(p for p in PHASES if p.name == name).resolve(ctx)
+        ctx.log.flush_rolls()
+    assert_invariants(state)
+    assert ctx.dice.remaining == 0
+    return ctx
+
+
+def test_a_city_lost_earlier_in_the_turn_does_not_make_its_former_holder_fight_the_battle_for_it():
+    s = make_state(gold=10)
+    s.cities["megara"].controller = "sparta"  # no Spartan unit in it: Athens' revolt takes it without a battle
+    s.players["athens"].traits = ["professional_army"]
+    add(s, "sparta", "army", "0505")  # Sparta sees Megara's hex
+    a = add(s, "athens", "army", "0405")
+    add(s, "athens", "leader", "0405", name="Pericles", skills=["strategist"])
+    before = s.copy()
+    # diplomacy 6: revolt; 1D3 = 1 rebel, no defender: Megara neutral; then Athens attacks the neutral city
+    ctx = _phases(s, "athens", [6, 1, 10, 5, 1, 1], orders(
+        "athens", diplomacy=["megara"], land_battle=[{"units": [a.id], "target": "0506"}]),
+        ["diplomacy", "land_battle"])
+    [battle] = [r for r in ctx.log.records if r.get("event") == "battle"]
+    assert battle["defender"] is None
+    seen = events_for(ctx.log.records, "sparta", game_map=TINY, states=[before, s])
+    text = repr(seen)
+    assert "ATH-" not in text and "Professional Army" not in text and "Strategist" not in text
+    assert not [r for r in seen if r.get("in_battle") or isinstance(r.get("roll"), dict)
+                and r["roll"].get("purpose") in ("attack roll", "defence roll")]
+    assert [r for r in seen if r.get("event") == "battle" and r.get("redacted")]  # seen from next door
+    assert [r for r in seen if r.get("event") == "neutralised"]  # losing Megara is Sparta's own news, whole
+
+
+def test_a_unit_captured_on_a_move_does_not_show_its_owner_the_captors_move_whole():
+    s = make_state(gold=10)
+    s.players["sparta"].traits = ["athletic"]
+    add(s, "sparta", "army", "0505")
+    add(s, "sparta", "leader", "0505", name="Brasidas", skills=["logistics"])
+    add(s, "athens", "army", "0302")
+    bag = add(s, "athens", "baggage", "0504")
+    before = s.copy()
+    ctx = run_phase("first_move", s, "sparta", orders=orders("sparta", first_move=[
+        {"units": ["0505"], "path": ["0504"]}]))
+    assert bag.owner == "sparta"
+    seen = events_for(ctx.log.records, "athens", game_map=TINY, states=[before, s])
+    text = repr(seen)
+    assert "SPA-" not in text and "Athletic" not in text and "Logistics" not in text
+    [moved] = [r for r in seen if r.get("event") == "moved"]
+    assert moved.get("redacted") and moved["units_counts"] == {"army": 1, "leader": 1}
+    assert [r for r in seen if r.get("event") == "captured" and r.get("unit") == bag.id]  # his loss, whole
+
+
+def test_a_leader_captured_on_a_move_is_named_to_the_captor_by_name_not_by_id():
+    s = make_state(gold=10)
+    add(s, "sparta", "army", "0505")
+    add(s, "athens", "army", "0302")
+    leader = add(s, "athens", "leader", "0504", name="Pericles", skills=["strategist"])
+    before = s.copy()
+    ctx = run_phase("first_move", s, "sparta", dice=[4], orders=orders("sparta", first_move=[
+        {"units": ["0505"], "path": ["0504"]}]))
+    assert [r for r in ctx.log.records if r.get("event") == "leader_fate" and r.get("leader") == leader.id]
+    captor = events_for(ctx.log.records, "sparta", game_map=TINY, states=[before, s])
+    [fate] = [r for r in captor if r.get("event") == "leader_fate"]
+    assert fate["name"] == "Pericles" and fate["paid"] == 4 and fate["leader"] == "Pericles"
+    assert leader.id not in repr(captor) and "strategist" not in repr(captor)
+    assert [r for r in captor if isinstance(r.get("roll"), dict) and r["roll"].get("leader") == "Pericles"]
+    owner = events_for(ctx.log.records, "athens", game_map=TINY, states=[before, s])
+    assert [r for r in owner if r.get("event") == "leader_fate" and r.get("leader") == leader.id]
