@@ -641,6 +641,7 @@ def redact(state: GameState, game_map: GameMap, player: str) -> GameState:
             u.id = rename[uid]
             u.skills = []
             u.starvation = 0
+            u.value = 1  # a block shows its type, never its value
         if u.carried_by in rename:
             u.carried_by = rename[u.carried_by]
         elif u.carried_by is not None and u.carried_by not in out.units:

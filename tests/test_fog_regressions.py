@@ -1,6 +1,6 @@
 """Fog of war regressions found in review: each scenario once showed a player something they may not know."""
 from pbem.phases import PHASES
-from pbem.visibility import events_for
+from pbem.visibility import events_for, redact
 from scenario import TINY, add, assert_invariants, context, give, make_state, orders, run_phase
 
 
@@ -182,3 +182,13 @@ def test_a_leader_captured_on_a_move_is_named_to_the_captor_by_name_not_by_id():
     assert [r for r in captor if isinstance(r.get("roll"), dict) and r["roll"].get("leader") == "Pericles"]
     owner = events_for(ctx.log.records, "athens", game_map=TINY, states=[before, s])
     assert [r for r in owner if r.get("event") == "leader_fate" and r.get("leader") == leader.id]
+
+
+def test_the_kit_does_not_show_the_value_of_another_players_block_in_sight():
+    s = make_state(gold=10)
+    add(s, "athens", "army", "0405")
+    add(s, "sparta", "army", "0505", value=3)
+    kit = redact(s, TINY, "athens")
+    [theirs] = [u for u in kit.units.values() if u.owner == "sparta"]
+    assert theirs.value == 1 and '"value"' not in kit.to_json()
+    assert redact(s, TINY, "sparta").units["SPA-A1"].value == 3
