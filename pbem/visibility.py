@@ -25,7 +25,8 @@ Events (``events_for``) a player may know, in log order, each either whole or re
 2. whole: the player's own events; events naming the player, one of their units or a city they controlled
    during the turn (a card played on them, a diplomacy roll on their city, a unit of theirs captured);
    everything in a battle they took part in -- with the dice rolled for each of these.  A city is theirs
-   while they hold it: the log's control changes are followed record by record.  Outside a battle they
+   while they hold it: the log's control changes are followed record by record, and a unit is theirs while
+   they own it (CAPTURED records followed the same way).  Outside a battle they
    fought, other players' unit ids in these become the leader's name or the unit's type (a leader one
    captured on a move); a move that captured their units is not theirs (its CAPTURED records are);
 3. redacted (no dice, no amounts, no unit ids -- units become counts by type): public events (city control
@@ -449,7 +450,7 @@ def _unnamed(rec: dict[str, Any], know: _Knowledge) -> dict[str, Any]:
         if isinstance(v, list):
             return [walk(x) for x in v]
         if isinstance(v, dict):
-            return {k: walk(x) for k, x in v.items()}
+            return {walk(k): walk(x) for k, x in v.items()}
         return v
 
     return {k: (v if k in FRAME_KEYS + ("event",) else walk(v)) for k, v in rec.items()}
@@ -487,9 +488,18 @@ def events_for(records: Sequence[dict[str, Any]], player: str | None, game_map: 
                 _track_control(held, r, player)
                 cities_at[i] = was | held
 
-    def touches(i: int, r: dict[str, Any]) -> bool:
+    # the units the player owns as each record happens, likewise: a unit captured from them is theirs until
+    # its CAPTURED record, one they captured from then on (ownership changes nowhere else)
+    mine_at = _units_owned_at(records, player, states) if len(states) > 1 else {}
+
+    def at(i: int) -> None:
         if i in cities_at:
             know.cities = cities_at[i]
+        if i in mine_at:
+            know.mine = mine_at[i]
+
+    def touches(i: int, r: dict[str, Any]) -> bool:
+        at(i)
         return know.touches(r)
 
     # which battles the player took part in: they are named in the battle or in what followed it, their cities
@@ -506,8 +516,7 @@ def events_for(records: Sequence[dict[str, Any]], player: str | None, game_map: 
         if "event" not in r:
             continue
         kind = r["event"]
-        if i in cities_at:
-            know.cities = cities_at[i]
+        at(i)
         if not _allowed(r, player):
             continue
         if zones.get(i) in fought:
@@ -529,6 +538,7 @@ def events_for(records: Sequence[dict[str, Any]], player: str | None, game_map: 
             decisions[i] = "redacted" if know.in_sight(r) else "public"
     out: list[dict[str, Any]] = []
     for i, r in enumerate(records):
+        at(i)
         if is_roll(r):
             if not _allowed(r, player):
                 continue
@@ -560,6 +570,38 @@ def events_for(records: Sequence[dict[str, Any]], player: str | None, game_map: 
         elif d == "public":
             out.append(_redact(r, know, minimal=True))
     return out
+
+
+def _units_owned_at(records: Sequence[dict[str, Any]], player: str,
+                    states: Sequence[GameState]) -> dict[int, set[str]]:
+    """Index of each record -> the ids of the units ``player`` owned before or after it (CAPTURED records
+    followed; a unit theirs at the end and captured by nobody was theirs all along, or made in the turn)."""
+    first, last = states[0], states[-1]
+    taken_by_them: set[str] = set()
+    for r in records:
+        if r.get("event") == "captured" and r.get("by") == player:
+            taken_by_them |= _unit_ids(r)
+    owned = {u for u, x in first.units.items() if x.owner == player}
+    owned |= {u for u, x in last.units.items() if x.owner == player and u not in taken_by_them}
+    out: dict[int, set[str]] = {}
+    for i, r in enumerate(records):
+        was = set(owned)
+        if r.get("event") == "captured":
+            ids = _unit_ids(r)
+            if r.get("by") == player:
+                owned |= ids
+            elif player in (r.get("owner"), r.get("who")):
+                owned -= ids
+        out[i] = was | owned
+    return out
+
+
+def _unit_ids(rec: dict[str, Any]) -> set[str]:
+    ids = {rec["unit"]} if isinstance(rec.get("unit"), str) else set()
+    units = rec.get("units")
+    if isinstance(units, list):
+        ids |= {u for u in units if isinstance(u, str)}
+    return ids
 
 
 def _acts_for_another(rec: dict[str, Any], player: str) -> bool:

@@ -192,3 +192,28 @@ def test_the_kit_does_not_show_the_value_of_another_players_block_in_sight():
     [theirs] = [u for u in kit.units.values() if u.owner == "sparta"]
     assert theirs.value == 1 and '"value"' not in kit.to_json()
     assert redact(s, TINY, "sparta").units["SPA-A1"].value == 3
+
+
+def test_a_unit_captured_in_the_turn_does_not_show_its_former_owner_the_captors_later_moves():
+    s = make_state(gold=10)
+    s.players["sparta"].traits = ["athletic"]
+    add(s, "sparta", "army", "0505")
+    add(s, "sparta", "leader", "0505", name="Brasidas", skills=["logistics"])
+    add(s, "athens", "army", "0302")
+    bag = add(s, "athens", "baggage", "0504")
+    before = s.copy()
+    # Sparta takes the Baggage in its First Move and carries it off in its Second Move
+    ctx = _phases(s, "sparta", [], orders("sparta", first_move=[{"units": ["0505"], "path": ["0504"]}],
+                                          second_move=[{"units": ["0504"], "path": ["0604"]}]),
+                  ["first_move", "second_move"])
+    later = [r for r in ctx.log.records if r.get("event") == "moved" and r.get("phase") == "second_move"]
+    assert later and bag.id in later[0]["units"]
+    seen = events_for(ctx.log.records, "athens", game_map=TINY, states=[before, s])
+    text = repr(seen)
+    assert "SPA-" not in text and "Athletic" not in text and "Logistics" not in text
+    [moved] = [r for r in seen if r.get("event") == "moved" and r.get("phase") == "second_move"]
+    assert moved.get("redacted") and moved["units_counts"] == {"army": 1, "baggage": 1, "leader": 1}
+    # and the captor sees his whole move, the Baggage he took under its old id
+    theirs = [r for r in events_for(ctx.log.records, "sparta", game_map=TINY, states=[before, s])
+              if r.get("event") == "moved" and r.get("phase") == "second_move"]
+    assert theirs and bag.id in theirs[0]["units"] and not theirs[0].get("redacted")
