@@ -1,7 +1,12 @@
 """Fog of war regressions found in review: each scenario once showed a player something they may not know."""
+import hashlib
+import re
+
+import pytest
+
 from pbem.phases import PHASES
 from pbem.visibility import events_for, redact
-from scenario import TINY, add, assert_invariants, context, give, make_state, orders, run_phase
+from scenario import TABLES, TINY, add, assert_invariants, context, give, make_state, orders, run_phase
 
 
 def test_a_captured_home_city_does_not_show_its_owner_the_captors_treasury():
@@ -217,3 +222,45 @@ def test_a_unit_captured_in_the_turn_does_not_show_its_former_owner_the_captors_
     theirs = [r for r in events_for(ctx.log.records, "sparta", game_map=TINY, states=[before, s])
               if r.get("event") == "moved" and r.get("phase") == "second_move"]
     assert theirs and bag.id in theirs[0]["units"] and not theirs[0].get("redacted")
+
+
+def _sweep_secrets(records, player, before, after):
+    """What ``player`` may not read outside a battle he fought or a record private to him: other units' ids
+    (his own by either state, or made in the turn with his prefix, may show), others' traits and skills."""
+    from pbem.visibility import UNIT_ID
+    abbr = after.players[player].abbr + "-"
+    mine = {u for s in (before, after) for u, x in s.units.items() if x.owner == player}
+    ids = {u for s in (before, after) for u in s.units}
+    for r in records:
+        ids |= {x for x in re.findall(r"[A-Z]{2,4}-[A-Z]+\d+", repr(r)) if UNIT_ID.match(x)}
+    return {u for u in ids if u not in mine and not u.startswith(abbr)}
+
+
+@pytest.mark.parametrize("seed,players", [(5, 8), (42, 6)])
+def test_sweep_a_bot_game_shows_no_player_another_units_id_or_bonus_outside_his_battles(seed, players):
+    """Every turn, every player: the records he may read name other units, traits and skills only in the
+    battles he fought (a sweep over a real bot war: revolts, captures, ransoms, cards of every kind)."""
+    from pbem.adjudicator import adjudicate
+    from pbem.dice import Dice
+    from pbem.gamedata import load_map
+    from pbem.selfplay import bot_turn_orders, new_game
+    from pbem.dice import turn_seed
+    game_map = load_map()
+    state = new_game(sorted(c for c, x in game_map.cities.items() if x.kind == "city_state")[:players], seed)
+    secret = hashlib.sha256(f"sweep/{seed}".encode()).digest()
+    leaks = []
+    for _ in range(24):
+        before = state.copy()
+        o, hashes = bot_turn_orders(state, game_map, TABLES)
+        log = adjudicate(state, game_map, TABLES, o, Dice(turn_seed(secret, state.turn, hashes)))
+        for p in state.turn_order:
+            secrets = _sweep_secrets(log.records, p, before, state)
+            for r in events_for(log.records, p, game_map=game_map, states=[before, state]):
+                if r.get("in_battle") is not None or p in ((r.get("private_to"),) if isinstance(
+                        r.get("private_to"), str) else r.get("private_to") or ()):
+                    continue
+                text = repr({k: v for k, v in r.items() if k not in ("player",)})
+                found = set(re.findall(r"[A-Z]{2,4}-[A-Z]+\d+", text)) & secrets
+                if found or (r.get("player") != p and ("(skill" in text or "(trait" in text)):
+                    leaks.append(f"turn {before.turn} {p}: {sorted(found)} in {r}")
+    assert not leaks, f"{len(leaks)} leaks, e.g.:\n" + "\n".join(leaks[:5])
