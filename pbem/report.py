@@ -267,7 +267,8 @@ def describe(rec: dict[str, Any], nm: Namer, viewer: str | None) -> str:
     elif kind == "new_trait":
         text = f"{nm.city(k('city'))} gains the trait {nm.source(k('trait'))}"
     elif kind == "diplomacy_roll":
-        text = (f"Diplomacy roll {k('n')} of {k('of')} on {nm.city(k('city'))} ({k('target')}): "
+        count = f" {k('n')} of {k('of')}" if g("n") is not None else ""
+        text = (f"Diplomacy roll{count} on {nm.city(k('city'))} ({k('target')}): "
                 f"{k('roll')}{' ' + signed(g('modifier')) if g('modifier') else ''} = {k('total')}: "
                 f"{'success' if k('success') else 'failure'}")
         k("modifier")

@@ -564,6 +564,9 @@ def events_for(records: Sequence[dict[str, Any]], player: str | None, game_map: 
                 c = _unnamed(c, know)  # other units' ids only in a battle the player fought
             if "gold" in c and c.get("who", c.get("player")) != player:
                 del c["gold"]  # a treasury total is for its owner's eyes only
+            if c.get("event") == "diplomacy_roll" and c.get("player") != player:
+                c.pop("n", None)  # how many rolls another player has this turn hints at their traits and skills
+                c.pop("of", None)
             out.append(c)
         elif d == "redacted":
             out.append(_redact(r, know))

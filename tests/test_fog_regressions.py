@@ -264,3 +264,19 @@ def test_sweep_a_bot_game_shows_no_player_another_units_id_or_bonus_outside_his_
                 if found or (r.get("player") != p and ("(skill" in text or "(trait" in text)):
                     leaks.append(f"turn {before.turn} {p}: {sorted(found)} in {r}")
     assert not leaks, f"{len(leaks)} leaks, e.g.:\n" + "\n".join(leaks[:5])
+
+
+def test_a_diplomacy_roll_on_a_players_city_does_not_show_him_how_many_rolls_the_roller_has():
+    s = make_state(gold=10)
+    s.cities["megara"].controller = "sparta"
+    add(s, "sparta", "army", "0506")
+    add(s, "athens", "army", "0302")
+    before = s.copy()
+    # 1 roll, a 2: no revolt
+    ctx = run_phase("diplomacy", s, "athens", dice=[2], orders=orders("athens", diplomacy=["megara"]))
+    own = [r for r in events_for(ctx.log.records, "athens", game_map=TINY, states=[before, s])
+           if r.get("event") == "diplomacy_roll"]
+    theirs = [r for r in events_for(ctx.log.records, "sparta", game_map=TINY, states=[before, s])
+              if r.get("event") == "diplomacy_roll"]
+    assert own and own[0]["n"] == 1 and own[0]["of"] == 1
+    assert theirs and theirs[0]["roll"] == 2 and "n" not in theirs[0] and "of" not in theirs[0]
