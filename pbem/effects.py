@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Iterable
 
 from .gamedata import Tables
-from .model import _CITY_EPOCH, _UNIT_EPOCH, GameState, Unit, UnitType
+from .model import _AWAY_EPOCH, _CITY_EPOCH, _UNIT_EPOCH, GameState, Unit, UnitType
 
 PLAYER_WIDE = frozenset({"diplomacy_rolls", "hand_size", "income", "victory_cities", "extra_recruit"})
 
@@ -111,7 +111,8 @@ def player_effects(state: GameState, tables: Tables, player: str, kind: str) -> 
 
 
 def _signature(state: GameState, tables: Tables, player: str) -> tuple[int, ...]:
-    return _CITY_EPOCH[0], _UNIT_EPOCH[0], state._leader_changes, len(state.players[player].traits), id(tables)
+    return (_CITY_EPOCH[0], _UNIT_EPOCH[0], _AWAY_EPOCH[0], state._leader_changes, len(state.players[player].traits),
+            id(tables))
 
 
 def stale_player_effects(state: GameState, tables: Tables) -> list[tuple[str, str]]:

@@ -18,9 +18,9 @@ STATE_VERSION = 1
 
 # Bumped whenever any unit changes owner / any city changes controller: GameState's owner and controller
 # indexes are rebuilt when they moved (GameState._by_owner, _by_controller), so no caller has to keep them.
-_UNIT_EPOCH = [0]  # also when a leader goes away or comes back (pbem.effects remembers leaders in play)
+_UNIT_EPOCH = [0]
 _CITY_EPOCH = [0]
-_WATCHED = frozenset({"owner", "away_until"})
+_AWAY_EPOCH = [0]  # a leader went away or came back (pbem.effects remembers the leaders in play)
 
 
 class UnitType(str, Enum):
@@ -77,8 +77,10 @@ class Unit:
                              value=value, name=name, skills=[] if skills is None else skills, away_until=away_until)
 
     def __setattr__(self, name: str, value: Any) -> None:
-        if name in _WATCHED:  # GameState's units-by-owner index is rebuilt when an owner changed
+        if name == "owner":  # GameState's units-by-owner index is rebuilt when an owner changed
             _UNIT_EPOCH[0] += 1
+        elif name == "away_until":
+            _AWAY_EPOCH[0] += 1
         object.__setattr__(self, name, value)
 
     def to_dict(self) -> dict[str, Any]:

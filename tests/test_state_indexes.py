@@ -89,3 +89,14 @@ def test_the_invariant_check_catches_a_leader_index_out_of_step():
     s.units["ATH-L9"] = Unit("ATH-L9", L, "athens", "0101", name="Cimon")  # not through add_unit
     s._at = None  # the hex index rebuilt, so only the leader index is wrong
     assert "the leader index does not match the units" in violations(s, TINY, TABLES)
+
+
+def test_remembered_effects_drop_a_leader_sent_away_and_take_him_back():
+    s = make_state()
+    leader = s.add_unit(Unit("ATH-L1", L, "athens", "0101", name="Pericles", skills=["benevolent"]))
+    with_him = player_effects(s, TABLES, "athens", "diplomacy_rolls")
+    assert [src.id for src, _ in with_him] == ["benevolent"]
+    leader.away_until = 3  # exiled
+    assert player_effects(s, TABLES, "athens", "diplomacy_rolls") == []
+    leader.away_until = None  # back
+    assert player_effects(s, TABLES, "athens", "diplomacy_rolls") == with_him
