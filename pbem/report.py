@@ -33,7 +33,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from .resources import folder
 from pathlib import Path
-from typing import Any, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 import jinja2
 
@@ -171,29 +171,46 @@ def side_lines(side: Any, role: str, nm: "Namer", viewer: str | None) -> list[st
 
 # -- wording the events ---------------------------------------------------------------------------------
 
-def describe(rec: dict[str, Any], nm: Namer, viewer: str | None) -> str:
-    """One event as a sentence.  Known kinds have their wording; any other key is listed after it."""
-    kind = rec.get("event", "")
-    g = rec.get
-    used: set[str] = set()
+class Rec:
+    """One event record as a formatter reads it, for one viewer.
 
-    def k(*keys: str) -> Any:
-        used.update(keys)
+    ``g`` peeks at a key; ``k`` takes the first of its keys that is set and marks them all as worded, as do
+    ``who``, ``units``, ``use`` and the ``opt*`` helpers; ``describe`` lists every key no one marked."""
+
+    def __init__(self, rec: dict[str, Any], nm: Namer, viewer: str | None):
+        self.rec = rec
+        self.nm = nm
+        self.viewer = viewer
+        self.kind = rec.get("event", "")
+        self.used: set[str] = set()
+
+    def __contains__(self, key: str) -> bool:
+        return key in self.rec
+
+    def g(self, key: str, default: Any = None) -> Any:
+        return self.rec.get(key, default)
+
+    def use(self, *keys: str) -> None:
+        self.used.update(keys)
+
+    def k(self, *keys: str) -> Any:
+        self.used.update(keys)
         for key in keys:
-            if rec.get(key) is not None:
-                return rec[key]
+            if self.rec.get(key) is not None:
+                return self.rec[key]
         return None
 
-    def who(*keys: str) -> str:
-        pid = k(*keys) if keys else None
+    def who(self, *keys: str) -> str:
+        pid = self.k(*keys) if keys else None
         if pid is None:
-            pid = g("player")
-        used.add("player")
-        return "you" if viewer is not None and pid == viewer else nm.player(pid)
+            pid = self.rec.get("player")
+        self.used.add("player")
+        return "you" if self.viewer is not None and pid == self.viewer else self.nm.player(pid)
 
-    def units(key: str = "units") -> str:
+    def units(self, key: str = "units") -> str:
         """Unit ids the record names, or the counts that replaced foreign ones in a redacted record."""
-        used.update({key, f"{key}_counts", f"{key}_leaders", "unit", "unit_counts", "unit_leaders"})
+        rec = self.rec
+        self.used.update({key, f"{key}_counts", f"{key}_leaders", "unit", "unit_counts", "unit_leaders"})
         parts = []
         ids = rec.get(key, rec.get("unit") if key == "units" else None)
         if isinstance(ids, str):
@@ -209,273 +226,409 @@ def describe(rec: dict[str, Any], nm: Namer, viewer: str | None) -> str:
             text += f" (led by {', '.join(leaders)})"
         return text
 
-    text: str
-    if kind == "nmr":
-        text = f"{who()} sent no orders (no moves received"
-        text += f", {k('streak')} in a row)" if g("streak") else ")"
-    elif kind == "draw":
-        text = f"Drew {k('count')} card(s): {nm.value('cards', k('cards'))}"
-    elif kind == "discard":
-        text = f"Discarded {nm.value('cards', k('cards'))} (hand limit {k('hand_limit')})"
-    elif kind == "reshuffle":
-        text = "The discard pile was shuffled into a new deck"
-        k("cards")
-    elif kind == "income":
-        text = f"Income from {nm.city(k('city'))}: {k('amount')} gold"
-        if g("hostile"):
-            text += " (hostile: half)"
-        k("hostile", "base", "bonus", "gold")
-    elif kind == "no_income":
-        text = f"No income from {nm.city(k('city'))}: {k('reason')}"
-    elif kind == "razed_removed":
-        text = f"{nm.city(k('city'))}: one razed counter removed ({k('left')} left)"
-    elif kind == "razed_added":
-        text = f"{nm.city(k('city'))}: {k('added')} razed counter(s) added ({k('razed')} now)"
-    elif kind == "upkeep_paid":
-        text = f"Upkeep paid for {k('unit')}: {k('gold')} gold"
-        if g("starvation_cleared"):
-            text += " (starvation cleared)"
-        k("starvation_cleared")
-    elif kind == "baggage_used":
-        text = f"{k('unit')} ate baggage {k('baggage')}"
-        k("starvation_cleared")
-    elif kind == "starvation":
-        text = f"{units()} starves: upkeep roll {k('roll')}, total {k('total')}; starvation counters {k('counters')}"
-        k("who")
-    elif kind == "disbanded":
-        text = f"{units()} of {who('who', 'owner')} disbanded"
-        if g("cause"):
-            text += f" ({nm.source(k('cause'))})"
-        k("roll", "total")
-    elif kind == "recruited":
-        text = f"{nm.city(k('city'))}: {k('type') or 'a unit'} {units()} recruited"
-        if g("cost") is not None:
-            text += f" for {k('cost')} gold"
-        if g("aboard"):
-            text += f", aboard {k('aboard')}"
-        k("aboard")
-    elif kind == "experience":
-        text = f"Experience roll for {nm.city(k('city'))}: {k('result')}"
-        k("roll", "which", "reason")
-        if g("reason"):
-            text += f" ({g('reason')})"
-    elif kind == "new_leader":
-        text = f"New leader {k('name')}{' (' + g('unit') + ')' if g('unit') else ''} at {nm.place(k('hex'))}"
-        k("unit", "source")
-        if g("source"):
-            text += f" ({nm.source(g('source'))})"
-    elif kind == "new_trait":
-        text = f"{nm.city(k('city'))} gains the trait {nm.source(k('trait'))}"
-    elif kind == "diplomacy_roll":
-        count = f" {k('n')} of {k('of')}" if g("n") is not None else ""
-        text = (f"Diplomacy roll{count} on {nm.city(k('city'))} ({k('target')}): "
-                f"{k('roll')}{' ' + signed(g('modifier')) if g('modifier') else ''} = {k('total')}: "
-                f"{'success' if k('success') else 'failure'}")
-        k("modifier")
-    elif kind == "control":
-        holder = who("who", "controller", "new_controller")
-        text = f"{nm.city(k('city'))} comes under " + (
-            "your control" if holder == "you" else f"the control of {holder}")
-        if g("cause"):
-            text += f" ({nm.source(k('cause'))})"
-    elif kind == "hostility_removed":
-        text = f"{nm.city(k('city'))} is no longer hostile"
-    elif kind == "revolt":
-        text = f"{nm.city(k('city'))} revolts against {who('controller')}"
-        if g("negated"):
-            text += ": the revolt is put down before it starts"
-        elif g("rebels") is not None:
-            text += f": {k('rebels')} rebel(s)"
-        k("negated", "cause", "rebels")
-    elif kind == "neutralised":
-        text = f"{nm.city(k('city'))} becomes neutral"
-        if g("was"):
-            text += f" (was held by {who('was')})"
-    elif kind == "card_played":
-        text = f"{who('by', 'who')} played {nm.card(k('card'))}"
-        if g("target"):
-            t = k("target")
-            text += f" on {nm.city(t) if t in nm.game_map.cities else nm.player(t) if t in nm.players else t}"
-    elif kind == "effect_starts":
-        text = f"{nm.source(k('source'))}: {str(k('kind')).replace('_', ' ')} begins"
-        k("player", "target", "value", "until_turn", "until_player")
-        if g("target"):
-            t = g("target")
-            text += f" on {nm.city(t) if t in nm.game_map.cities else nm.player(t) if t in nm.players else t}"
-    elif kind == "effect_ends":
-        text = f"{nm.source(k('source'))}: {str(k('kind')).replace('_', ' ')} ends ({k('why')})"
-        k("player", "target", "value", "until_turn", "until_player")
-    elif kind == "gold":
-        amount = k("amount")
-        text = f"{who('who')}: {signed(amount) if isinstance(amount, int) else amount} gold"
-        if g("source") or g("reason"):
-            text += f" ({nm.source(k('source', 'reason'))})"
-        k("rolled", "gold", "reason")
-    elif kind == "hand_seen":
-        text = f"You saw the hand of {who('of')}: {nm.value('cards', k('hand'))}"
-    elif kind == "leader_removed":
-        name = k("name") or "a leader"
-        text = f"Leader {name}{' (' + g('unit') + ')' if g('unit') else ''} of {who('who')} leaves play"
-        k("unit")
-        text += f" until turn {k('until')}" if g("until") else " for good"
-        if g("source"):
-            text += f" ({nm.source(k('source'))})"
-    elif kind == "leader_returns":
-        text = f"Leader {k('name')} returns at {nm.place(k('hex'))}"
-        k("unit")
-    elif kind == "moved":
-        path = [h for h in (g("path") or []) if isinstance(h, str)]
-        used.add("path")
-        start = k("from")
-        text = f"{who('owner')}: {units()} moved"
-        if start:
-            text += f" from {start}"
-        end = k("to")
-        if path and g("redacted"):
-            text += " through " + " ".join(path)
-        elif path:
-            text += (" via " + " ".join(path[:-1]) if len(path) > 1 else "") + f" to {path[-1]}"
-        elif end:
-            text += f" to {end}"
-        extra = []
-        if g("points") is not None and g("allowance") is not None:
-            extra.append(f"{g('points')} of {g('allowance')} movement points")
-        for key, label in (("loaded", "loaded"), ("unloaded", "unloaded"), ("set_down", "set down"),
-                           ("captured", "captured"), ("unload_skipped", "not unloaded")):
-            if g(key):
-                extra.append(f"{label} {nm.value(key, g(key))}")
-        if g("cards"):
-            extra.append("cards " + ", ".join(nm.card(c["card"]) if isinstance(c, dict) and "card" in c
-                                              else nm.value("card", c) for c in g("cards")))
-        if g("stopped"):
-            extra.append(f"stopped: {g('stopped')}")
-        if extra:
-            text += " (" + "; ".join(extra) + ")"
-        used.update({"section", "index", "movers", "points", "allowance", "allowances", "bonuses", "loaded",
-                     "set_down", "unloaded", "unload_skipped", "captured", "cards", "stopped"})
-    elif kind == "captured":
-        text = f"{units()}{' (' + g('type') + ')' if g('type') else ''} captured"
-        if g("owner"):
-            text += f" from {who('owner')}"
-        if g("by"):
-            text += f" by {who('by')}"
-        if g("hex"):
-            text += f" at {nm.place(k('hex'))}"
-        k("type", "how")
-    elif kind == "navigation":
-        text = (f"Navigation roll for {units()}: {k('roll')}{mods_text(g('modifiers'))}"
-                f"{' = ' + str(g('total')) if g('total') is not None else ''}"
-                f"{': sunk' if g('sunk') else ': afloat' if 'sunk' in rec else ''}")
-        k("result", "modifiers", "total", "sunk", "hex", "who", "cause")
-    elif kind == "sunk":
-        text = f"{units()} sank"
-        if g("hex"):
-            text += f" at {nm.place(k('hex'))}"
-        if g("lost"):
-            text += f", with {', '.join(k('lost'))}"
-        k("who", "cause")
-    elif kind == "battle":
-        target = k("target", "hex")
-        text = f"Battle at {nm.place(target) if isinstance(target, str) else target}"
-        if g("attacker"):
-            text += f": {who('attacker')} attacked"
-            if "defender" in rec:
-                text += f" {who('defender')}" if g("defender") else " a neutral city"
-                used.add("defender")
-        sides = []
-        for side, total in (("attackers", ("attack_total",)), ("defenders", ("defence_total", "defense_total"))):
-            bits = []
-            if g(side) or g(f"{side}_counts"):
-                bits.append(units(side))
-            t = k(*total)
-            if t is not None:
-                bits.append(f"total {t}")
-            if bits:
-                sides.append(f"{side} {', '.join(bits)}")
-        if sides:
-            text += "; " + "; ".join(sides)
-        if g("winner") is not None:
-            text += f"; {who('winner')} won"
-        elif "winner" in rec:
-            used.add("winner")
-            if g("won_by"):
-                text += f"; the {g('won_by')} won"
-        if g("tie"):
-            text += " (a tie goes to the defender)"
-        if g("battle") == "revolt":
-            text = "Revolt: " + text
-        used.update({"attack", "defence", "cards", "won_by", "tie", "battle", "city", "section", "index", "rebels",
-                     "note"})
-    elif kind in ("order_done", "order_failed"):
-        idx = k("index")
-        text = f"{SECTION_TITLES.get(k('section'), g('section'))}{' #' + str(idx + 1) if isinstance(idx, int) else ''}"
-        text = f"Order {text}: " + ("done" if kind == "order_done" else f"FAILED: {k('reason')}")
-    elif kind == "casualty":
-        text = (f"Casualty roll for {units()}: {k('roll')}{mods_text(g('modifiers'))}"
-                f"{' = ' + str(g('total')) if g('total') is not None and g('modifiers') else ''}: {k('result')}")
-        if g("to"):
-            text += f" to {k('to')}"
-        if g("lost"):
-            text += f", with {', '.join(x for x in k('lost') if x != g('unit'))}" if len(g("lost")) > 1 else ""
-        if g("reason"):
-            text += f" ({k('reason')})"
-        k("modifiers", "total", "owner", "hex", "lost", "reason")
-    elif kind == "retreat":
-        text = f"{units()} retreated"
-        if g("from"):
-            text += f" from {k('from')}"
-        if g("to"):
-            text += f" to {k('to')}"
-    elif kind == "city_taken":
-        text = f"{who('by', 'who', 'attacker')} took {nm.city(k('city'))}"
-        if g("from"):
-            text += f" from {who('from')}"
-        text += "; it is hostile"
-        k("hex", "unit_from", "home_of")
-        if g("unit"):
-            text += f" ({k('unit')} moved in)"
-    elif kind == "plunder":
-        text = f"{who('by', 'who')} plundered {nm.city(k('city'))}"
-        if g("gold") is not None:
-            text += f" for {k('gold')} gold"
-        if g("rolls"):
-            text += f" (3D6: {', '.join(str(x) for x in k('rolls'))})"
-        if g("razed") is not None:
-            text += f"; {k('razed')} razed counters"
-    elif kind == "destroyed":
-        text = f"{nm.city(k('city'))} was destroyed" if g("city") else f"{units()} destroyed"
-        if g("cause"):
-            text += f" ({nm.source(k('cause'))})"
-        if g("lost") and len(g("lost")) > 1:
-            text += f", with {', '.join(x for x in k('lost') if x != g('unit'))}"
-        k("by", "razed", "hex", "who", "lost")
-    elif kind == "eliminated":
-        text = f"{who('who')} {'are' if g('who', g('player')) != viewer else 'are'} out of the game"
-    elif kind == "victory":
-        text = f"{who('winner', 'who')} won the game" if g("winner") else "The game is over"
-        if g("reason"):
-            text += f" ({k('reason')})"
-        k("standings")
-    elif kind == "leader_fate":
-        name = k("name") or g("leader") or "a leader"
-        text = f"Captured leader {name}"
-        if g("owner"):
-            text += f" of {who('owner')}"
-        text += f": {k('fate', 'result') or 'fate unknown'}"
-        if g("fate") == "ransomed" and g("paid") is not None:
-            text += f" for {k('paid')} gold (asked {k('asked')})"
-        if g("returns_to"):
-            text += f", back at {k('returns_to')}"
-        if g("reason"):
-            text += f" ({k('reason')})"
-        k("leader", "captor", "hex", "asked", "paid")
-    else:
-        text = kind.replace("_", " ").capitalize()
-    rest = [(key, v) for key, v in rec.items()
-            if key not in used and key not in HIDDEN_KEYS and key != "player" and v not in (None, [], {})]
-    if rest:
-        text += " [" + "; ".join(f"{key.replace('_', ' ')}: {nm.value(key, v)}" for key, v in rest) + "]"
+    def opt(self, key: str, template: str, fmt: Callable[[Any], Any] | None = None) -> str:
+        """``template`` worded with the value of ``key`` (through ``fmt``) where it is true, else ''."""
+        v = self.rec.get(key)
+        if not v:
+            return ""
+        self.used.add(key)
+        return template.format(fmt(v) if fmt else v)
+
+    def opt_set(self, key: str, template: str) -> str:
+        """``template`` worded with the value of ``key`` where it is not None (0 included), else ''."""
+        v = self.rec.get(key)
+        if v is None:
+            return ""
+        self.used.add(key)
+        return template.format(v)
+
+    def opt_who(self, key: str, template: str) -> str:
+        """``template`` worded with the player ``key`` names (``who``) where it is set, else ''."""
+        return template.format(self.who(key)) if self.rec.get(key) else ""
+
+    def target(self) -> str:
+        """" on <city or player>" for a record with a target, else ''."""
+        t = self.rec.get("target")
+        if not t:
+            return ""
+        self.used.add("target")
+        nm = self.nm
+        return f" on {nm.city(t) if t in nm.game_map.cities else nm.player(t) if t in nm.players else t}"
+
+    def roll_for(self, what: str, total_if_modified: bool = False) -> str:
+        """"<what> roll for <units>: <roll> <modifiers> = <total>" (the total only where it is set, and
+        with ``total_if_modified`` only where there are modifiers)."""
+        mods, total = self.g("modifiers"), self.g("total")
+        self.use("modifiers", "total")
+        show = total is not None and (mods or not total_if_modified)
+        return f"{what} roll for {self.units()}: {self.k('roll')}{mods_text(mods)}{' = ' + str(total) if show else ''}"
+
+    def lost_with(self) -> str:
+        """", with <the other units lost>" where more than the record's unit was lost, else ''."""
+        lost = self.g("lost")
+        self.use("lost")
+        if not lost or len(lost) <= 1:
+            return ""
+        return f", with {', '.join(x for x in lost if x != self.g('unit'))}"
+
+    def fill(self, template: str) -> str:
+        """``template`` with its fields worded (``Field``)."""
+        return template.format_map(Field(self))
+
+    def rest(self) -> str:
+        """The record's keys no formatter worded, as " [key: value; ...]"."""
+        rest = [(key, v) for key, v in self.rec.items()
+                if key not in self.used and key not in HIDDEN_KEYS and key != "player" and v not in (None, [], {})]
+        if not rest:
+            return ""
+        return " [" + "; ".join(f"{key.replace('_', ' ')}: {self.nm.value(key, v)}" for key, v in rest) + "]"
+
+
+# An event kind's wording, by kind (``pbem.events.Ev``); a kind without one is worded by its name.
+DESCRIBE: dict[str, Callable[[Rec], str]] = {}
+
+
+def describes(*kinds: str) -> Callable[[Callable[[Rec], str]], Callable[[Rec], str]]:
+    """Register the decorated function as the wording of ``kinds``."""
+    def register(fn: Callable[[Rec], str]) -> Callable[[Rec], str]:
+        for kind in kinds:
+            assert kind not in DESCRIBE, f"{kind}: worded twice"
+            DESCRIBE[kind] = fn
+        return fn
+    return register
+
+
+def describe(rec: dict[str, Any], nm: Namer, viewer: str | None) -> str:
+    """One event as a sentence.  Known kinds have their wording (``DESCRIBE``); any other key is listed after
+    it."""
+    r = Rec(rec, nm, viewer)
+    fmt = DESCRIBE.get(r.kind) if isinstance(r.kind, str) else None
+    text = fmt(r) if fmt is not None else r.kind.replace("_", " ").capitalize()
+    text += r.rest()
     return text[:1].upper() + text[1:]
+
+
+class Field:
+    """A record's keys as the fields of a ``Rec.fill`` template: ``{city}``, ``{hex}``, ``{trait}``, ``{cards}``
+    and ``{hand}`` by name, ``{who}`` and ``{of}`` as players (``Rec.who``), ``{units}`` as ``Rec.units``, any
+    other key as it is."""
+
+    def __init__(self, r: Rec):
+        self.r = r
+
+    def __getitem__(self, key: str) -> Any:
+        r, nm = self.r, self.r.nm
+        if key in ("who", "of"):
+            return r.who(key)
+        if key == "units":
+            return r.units()
+        v = r.k(key)
+        if key == "city":
+            return nm.city(v)
+        if key == "hex":
+            return nm.place(v)
+        if key == "trait":
+            return nm.source(v)
+        if key in ("cards", "hand"):
+            return nm.value("cards", v)
+        return v
+
+
+# Kinds worded by one template of their keys; the keys after it are taken without being worded.
+SENTENCES: dict[str, tuple[str, tuple[str, ...]]] = {
+    "draw": ("Drew {count} card(s): {cards}", ()),
+    "discard": ("Discarded {cards} (hand limit {hand_limit})", ()),
+    "reshuffle": ("The discard pile was shuffled into a new deck", ("cards",)),
+    "hand_seen": ("You saw the hand of {of}: {hand}", ()),
+    "no_income": ("No income from {city}: {reason}", ()),
+    "razed_removed": ("{city}: one razed counter removed ({left} left)", ()),
+    "razed_added": ("{city}: {added} razed counter(s) added ({razed} now)", ()),
+    "baggage_used": ("{unit} ate baggage {baggage}", ("starvation_cleared",)),
+    "starvation": ("{units} starves: upkeep roll {roll}, total {total}; starvation counters {counters}", ("who",)),
+    "new_trait": ("{city} gains the trait {trait}", ()),
+    "hostility_removed": ("{city} is no longer hostile", ()),
+    "leader_returns": ("Leader {name} returns at {hex}", ("unit",)),
+    "eliminated": ("{who} are out of the game", ()),
+}
+
+
+def sentence(template: str, taken: tuple[str, ...]) -> Callable[[Rec], str]:
+    """The formatter of a ``SENTENCES`` entry."""
+    def word(r: Rec) -> str:
+        r.use(*taken)
+        return r.fill(template)
+    return word
+
+
+for _kind, (_template, _taken) in SENTENCES.items():
+    describes(_kind)(sentence(_template, _taken))
+del _kind, _template, _taken
+
+
+# -- the turn frame and the orders
+
+@describes("nmr")
+def _nmr(r: Rec) -> str:
+    return f"{r.who()} sent no orders (no moves received" + (f", {r.k('streak')} in a row)" if r.g("streak") else ")")
+
+
+@describes("order_done", "order_failed")
+def _order(r: Rec) -> str:
+    idx = r.k("index")
+    what = f"{SECTION_TITLES.get(r.k('section'), r.g('section'))}{' #' + str(idx + 1) if isinstance(idx, int) else ''}"
+    return f"Order {what}: " + ("done" if r.kind == "order_done" else f"FAILED: {r.k('reason')}")
+
+
+# -- cards
+
+@describes("card_played")
+def _card_played(r: Rec) -> str:
+    return f"{r.who('by', 'who')} played {r.nm.card(r.k('card'))}{r.target()}"
+
+
+@describes("effect_starts", "effect_ends")
+def _effect(r: Rec) -> str:
+    r.use("player", "target", "value", "until_turn", "until_player")
+    text = f"{r.nm.source(r.k('source'))}: {str(r.k('kind')).replace('_', ' ')} "
+    return text + (f"begins{r.target()}" if r.kind == "effect_starts" else f"ends ({r.k('why')})")
+
+
+@describes("gold")
+def _gold(r: Rec) -> str:
+    amount = r.k("amount")
+    text = f"{r.who('who')}: {signed(amount) if isinstance(amount, int) else amount} gold"
+    if r.g("source") or r.g("reason"):
+        text += f" ({r.nm.source(r.k('source', 'reason'))})"
+    r.use("rolled", "gold", "reason")
+    return text
+
+
+# -- revenue and upkeep
+
+@describes("income")
+def _income(r: Rec) -> str:
+    r.use("hostile", "base", "bonus", "gold")
+    return r.fill("Income from {city}: {amount} gold") + (" (hostile: half)" if r.g("hostile") else "")
+
+
+@describes("upkeep_paid")
+def _upkeep_paid(r: Rec) -> str:
+    r.use("starvation_cleared")
+    cleared = " (starvation cleared)" if r.g("starvation_cleared") else ""
+    return r.fill("Upkeep paid for {unit}: {gold} gold") + cleared
+
+
+@describes("disbanded")
+def _disbanded(r: Rec) -> str:
+    r.use("roll", "total")
+    return f"{r.units()} of {r.who('who', 'owner')} disbanded" + r.opt("cause", " ({})", r.nm.source)
+
+
+# -- recruiting
+
+@describes("recruited")
+def _recruited(r: Rec) -> str:
+    r.use("aboard")
+    return (f"{r.nm.city(r.k('city'))}: {r.k('type') or 'a unit'} {r.units()} recruited"
+            + r.opt_set("cost", " for {} gold") + r.opt("aboard", ", aboard {}"))
+
+
+@describes("experience")
+def _experience(r: Rec) -> str:
+    r.use("roll", "which", "reason")
+    return f"Experience roll for {r.nm.city(r.k('city'))}: {r.k('result')}" + r.opt("reason", " ({})")
+
+
+@describes("new_leader")
+def _new_leader(r: Rec) -> str:
+    r.use("unit", "source")
+    return (f"New leader {r.k('name')}{r.opt('unit', ' ({})')} at {r.nm.place(r.k('hex'))}"
+            + r.opt("source", " ({})", r.nm.source))
+
+
+# -- diplomacy
+
+@describes("diplomacy_roll")
+def _diplomacy_roll(r: Rec) -> str:
+    r.use("modifier")
+    count = f" {r.k('n')} of {r.k('of')}" if r.g("n") is not None else ""
+    return (f"Diplomacy roll{count} on {r.nm.city(r.k('city'))} ({r.k('target')}): "
+            f"{r.k('roll')}{' ' + signed(r.g('modifier')) if r.g('modifier') else ''} = {r.k('total')}: "
+            f"{'success' if r.k('success') else 'failure'}")
+
+
+@describes("control")
+def _control(r: Rec) -> str:
+    holder = r.who("who", "controller", "new_controller")
+    under = "your control" if holder == "you" else f"the control of {holder}"
+    return f"{r.nm.city(r.k('city'))} comes under {under}" + r.opt("cause", " ({})", r.nm.source)
+
+
+@describes("revolt")
+def _revolt(r: Rec) -> str:
+    r.use("negated", "cause", "rebels")
+    text = f"{r.nm.city(r.k('city'))} revolts against {r.who('controller')}"
+    if r.g("negated"):
+        return text + ": the revolt is put down before it starts"
+    return text + r.opt_set("rebels", ": {} rebel(s)")
+
+
+@describes("neutralised")
+def _neutralised(r: Rec) -> str:
+    return f"{r.nm.city(r.k('city'))} becomes neutral" + r.opt_who("was", " (was held by {})")
+
+
+# -- leaders
+
+@describes("leader_removed")
+def _leader_removed(r: Rec) -> str:
+    r.use("unit")
+    name = r.k("name") or "a leader"
+    text = f"Leader {name}{r.opt('unit', ' ({})')} of {r.who('who')} leaves play"
+    text += f" until turn {r.k('until')}" if r.g("until") else " for good"
+    return text + r.opt("source", " ({})", r.nm.source)
+
+
+@describes("leader_fate")
+def _leader_fate(r: Rec) -> str:
+    r.use("leader", "captor", "hex", "asked", "paid")
+    name = r.k("name") or r.g("leader") or "a leader"
+    text = f"Captured leader {name}{r.opt_who('owner', ' of {}')}: {r.k('fate', 'result') or 'fate unknown'}"
+    if r.g("fate") == "ransomed" and r.g("paid") is not None:
+        text += f" for {r.k('paid')} gold (asked {r.k('asked')})"
+    return text + r.opt("returns_to", ", back at {}") + r.opt("reason", " ({})")
+
+
+# -- movement
+
+MOVE_NOTES = (("loaded", "loaded"), ("unloaded", "unloaded"), ("set_down", "set down"), ("captured", "captured"),
+              ("unload_skipped", "not unloaded"))
+
+
+@describes("moved")
+def _moved(r: Rec) -> str:
+    g, nm = r.g, r.nm
+    path = [h for h in (g("path") or []) if isinstance(h, str)]
+    r.use("path", "section", "index", "movers", "points", "allowance", "allowances", "bonuses", "loaded",
+          "set_down", "unloaded", "unload_skipped", "captured", "cards", "stopped")
+    start = r.k("from")
+    text = f"{r.who('owner')}: {r.units()} moved"
+    if start:
+        text += f" from {start}"
+    end = r.k("to")
+    if path and g("redacted"):
+        text += " through " + " ".join(path)
+    elif path:
+        text += (" via " + " ".join(path[:-1]) if len(path) > 1 else "") + f" to {path[-1]}"
+    elif end:
+        text += f" to {end}"
+    extra = []
+    if g("points") is not None and g("allowance") is not None:
+        extra.append(f"{g('points')} of {g('allowance')} movement points")
+    extra += [f"{label} {nm.value(key, g(key))}" for key, label in MOVE_NOTES if g(key)]
+    if g("cards"):
+        extra.append("cards " + ", ".join(nm.card(c["card"]) if isinstance(c, dict) and "card" in c
+                                          else nm.value("card", c) for c in g("cards")))
+    if g("stopped"):
+        extra.append(f"stopped: {g('stopped')}")
+    return text + (" (" + "; ".join(extra) + ")" if extra else "")
+
+
+@describes("captured")
+def _captured(r: Rec) -> str:
+    r.use("type", "how")
+    return (f"{r.units()}{r.opt('type', ' ({})')} captured" + r.opt_who("owner", " from {}")
+            + r.opt_who("by", " by {}") + r.opt("hex", " at {}", r.nm.place))
+
+
+@describes("navigation")
+def _navigation(r: Rec) -> str:
+    r.use("result", "sunk", "hex", "who", "cause")
+    return r.roll_for("Navigation") + (": sunk" if r.g("sunk") else ": afloat" if "sunk" in r else "")
+
+
+@describes("sunk")
+def _sunk(r: Rec) -> str:
+    r.use("who", "cause")
+    return f"{r.units()} sank" + r.opt("hex", " at {}", r.nm.place) + r.opt("lost", ", with {}", ", ".join)
+
+
+# -- battles
+
+@describes("battle")
+def _battle(r: Rec) -> str:
+    g = r.g
+    r.use("attack", "defence", "cards", "won_by", "tie", "battle", "city", "section", "index", "rebels", "note")
+    target = r.k("target", "hex")
+    text = f"Battle at {r.nm.place(target) if isinstance(target, str) else target}"
+    if g("attacker"):
+        text += f": {r.who('attacker')} attacked"
+        if "defender" in r:
+            text += f" {r.who('defender')}" if g("defender") else " a neutral city"
+            r.use("defender")
+    sides = []
+    for side, total in (("attackers", ("attack_total",)), ("defenders", ("defence_total", "defense_total"))):
+        bits = []
+        if g(side) or g(f"{side}_counts"):
+            bits.append(r.units(side))
+        t = r.k(*total)
+        if t is not None:
+            bits.append(f"total {t}")
+        if bits:
+            sides.append(f"{side} {', '.join(bits)}")
+    if sides:
+        text += "; " + "; ".join(sides)
+    if g("winner") is not None:
+        text += f"; {r.who('winner')} won"
+    elif "winner" in r:
+        r.use("winner")
+        if g("won_by"):
+            text += f"; the {g('won_by')} won"
+    if g("tie"):
+        text += " (a tie goes to the defender)"
+    return "Revolt: " + text if g("battle") == "revolt" else text
+
+
+@describes("casualty")
+def _casualty(r: Rec) -> str:
+    r.use("owner", "hex", "reason")
+    return (f"{r.roll_for('Casualty', total_if_modified=True)}: {r.k('result')}" + r.opt("to", " to {}")
+            + r.lost_with() + r.opt("reason", " ({})"))
+
+
+@describes("retreat")
+def _retreat(r: Rec) -> str:
+    return f"{r.units()} retreated" + r.opt("from", " from {}") + r.opt("to", " to {}")
+
+
+@describes("city_taken")
+def _city_taken(r: Rec) -> str:
+    r.use("hex", "unit_from", "home_of")
+    return (f"{r.who('by', 'who', 'attacker')} took {r.nm.city(r.k('city'))}" + r.opt_who("from", " from {}")
+            + "; it is hostile" + r.opt("unit", " ({} moved in)"))
+
+
+@describes("plunder")
+def _plunder(r: Rec) -> str:
+    return (f"{r.who('by', 'who')} plundered {r.nm.city(r.k('city'))}" + r.opt_set("gold", " for {} gold")
+            + r.opt("rolls", " (3D6: {})", lambda rolls: ", ".join(str(x) for x in rolls))
+            + r.opt_set("razed", "; {} razed counters"))
+
+
+@describes("destroyed")
+def _destroyed(r: Rec) -> str:
+    r.use("by", "razed", "hex", "who")
+    text = f"{r.nm.city(r.k('city'))} was destroyed" if r.g("city") else f"{r.units()} destroyed"
+    return text + r.opt("cause", " ({})", r.nm.source) + r.lost_with()
+
+
+# -- the end of the game
+
+@describes("victory")
+def _victory(r: Rec) -> str:
+    r.use("standings")
+    text = f"{r.who('winner', 'who')} won the game" if r.g("winner") else "The game is over"
+    return text + r.opt("reason", " ({})")
 
 
 def possessive(name: str) -> str:
