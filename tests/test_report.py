@@ -25,7 +25,7 @@ from pbem.errors import CampaignError, PbemError, UsageError
 from pbem.gamedata import tables
 from pbem.model import Unit, UnitType
 from pbem.storage import Campaign
-from scenario import FIXTURES, add, make_state
+from scenario import FIXTURES, TINY, add, make_state
 
 GOLDEN = Path(__file__).parent / "golden"
 T = tables()
@@ -602,3 +602,29 @@ def test_pdf_map_page_is_the_png_when_there_is_one_else_vectors(tmp_path):
         assert "TREASURY" in pdf_text(pdf)
     sizes = [re.findall(rb"/MediaBox \[ ?0 0 ([\d.]+) ([\d.]+) ?\]", pdf)[0] for pdf in (raster, vector)]
     assert sizes[0] == sizes[1]  # the map page has the map's size either way
+
+
+# -- wording the events: one formatter a kind ----------------------------------------------------------------
+
+# Event kinds left on purpose to describe's fall-back (the kind's name, then its keys): turn-frame records
+# the report does not list as events.  Any other kind of pbem.events.Ev needs its entry in report.DESCRIBE.
+WORDED_BY_NAME = {"player_turn", "turn_end"}
+
+
+def test_every_event_kind_has_a_formatter_or_is_left_to_the_fall_back_on_purpose():
+    from pbem.events import Ev
+    kinds = {e.value for e in Ev}
+    missing = kinds - set(report.DESCRIBE) - WORDED_BY_NAME
+    assert not missing, f"event kinds without a formatter in report.DESCRIBE: {sorted(missing)}"
+    assert not WORDED_BY_NAME & set(report.DESCRIBE), "a kind worded by name has a formatter: drop it from the list"
+    assert set(report.DESCRIBE) <= kinds, f"formatters for no event kind: {sorted(set(report.DESCRIBE) - kinds)}"
+
+
+def test_describe_words_the_kind_and_lists_the_keys_no_formatter_took():
+    nm = report.Namer(TINY, T, {"athens": {"name": "Athenians"}, "sparta": {"name": "Spartans"}})
+    frame = {"seq": 7, "turn": 1, "player": "athens", "phase": "draw"}
+    assert report.describe({**frame, "event": "player_turn", "gold": 3}, nm, None) == "Player turn [gold: 3]"
+    assert (report.describe({**frame, "event": "draw", "count": 1, "cards": ["spy"], "odd": "x"}, nm, "athens")
+            == "Drew 1 card(s): Spy [odd: x]")
+    assert report.describe({**frame, "event": "eliminated"}, nm, "athens") == "You are out of the game"
+    assert report.describe({**frame, "event": "eliminated"}, nm, "sparta") == "Athenians are out of the game"
