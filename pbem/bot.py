@@ -32,8 +32,19 @@ The plan, each turn:
    careful (the odds it asks for move by up to 0.05 from turn to turn).  Leaders with battle skills and
    loose Baggage go with the stacks.  Enemy stacks in the open next to its Armies are attacked when the
    odds are clearly good.
-6. Fleets stay in port (a manned Fleet docked in a city keeps it): no navigation rolls, no sea battles and
-   no landings, so island cities are won by diplomacy only.
+6. **The sea.** A port (our coastal city) whose spare Armies have no land target as good as an overseas one
+   (a target with a beach or port of ours at most two moves' walk away, LAND_WALK) recruits a Transport
+   (no upkeep) when it holds two or more such Armies and no empty Transport.  Armies board there, sail
+   within the Transports' movement points and land (``load``/``unload``) on that beach; a stack lands two
+   Armies a beach at most (Transports count for stacking).  A voyage is either one move (land, attack in the
+   same turn when next to the target, Transports back to port in the second move) or two moves through a
+   hex where ships are safe (city, Sandy Coast, Fishing Village), so a failed second move never leaves them
+   at sea; no plan ends a Second Move at sea.  Beaches with other factions' land forces in sight in or next
+   to them are avoided, and so is every hex where others' units are in sight.  Empty Transports away from
+   our cities sail home.  Landed Armies are then ordinary stacks: they march and attack as above.  Manned
+   Fleets attack visible enemy ships (one owner in the hex) when the odds are at least SEA_ODDS, from a hex
+   they reach in the First Move and leave for their port in the Second; otherwise they stay in port (a
+   manned Fleet docked in a city keeps it).
 """
 from __future__ import annotations
 
@@ -53,6 +64,11 @@ HOME_WAR_TURN = 6  # enemy home cities become targets from this turn on
 ODDS = 0.62  # attack a city when the estimated chance to win is at least this
 ODDS_FIELD = 0.7  # attack a stack in the open only when clearly favoured
 MAX_FORCE = 14
+SHIP_MP = {"transport": 8, "fleet": 10}
+SEA_REACH = 22  # the farthest a sea path is looked for (movement points: two moves and then some)
+LAND_WALK = 8  # a landing beach is at most two moves' walk from the target
+SEA_ODDS = 0.75  # attack ships only when clearly favoured
+SEA_PENALTY = 1.0  # a voyage is chosen over a march only when it is this much better (turns)
 
 
 def bot_dice(campaign: str, turn: int, player: str, salt: str = "") -> Dice:
@@ -101,6 +117,15 @@ class Bot:
             self.cities[cid]["trait"] for cid in self.mine_cities if self.cities[cid].get("trait")})
         self._paths: dict[str, tuple[dict[str, int], dict[str, str]]] = {}
         self.planned: dict[str, int] = {}  # stacking: own units arriving in a hex (either move)
+        self._sea: dict[tuple[str, int], tuple[dict[str, int], dict[str, str]]] = {}
+        self._landings: dict[str, dict[str, int]] = {}
+        self._hops: dict[tuple[str, int], list[str]] = {}
+        self.foreign = {c.hex for c in game_map.cities.values() if self.cities[c.id]["controller"] != self.pid}
+        self._region: dict[str, set[str]] = {}
+        self._walks: list[tuple[list[str], str, str]] = []  # Armies landed in the first move: walk on
+        self.transport_wants: dict[str, int] = {}  # port hex -> Transports it lacks
+        self.sea_battles: list[dict] = []
+        self.shipped: set[str] = set()  # Armies that go by sea this turn
 
     # -- helpers -----------------------------------------------------------------------------------
     def mine(self, utype: str) -> list[dict]:
@@ -122,8 +147,7 @@ class Bot:
         return self.limit(h) - self.stack(h) - self.planned.get(h, 0)
 
     def foreign_city(self, h: str) -> bool:
-        c = self.m.city_at.get(h)
-        return c is not None and self.cities[c.id]["controller"] != self.pid
+        return h in self.foreign
 
     def land_foes(self, h: str) -> float:
         """Enemy units that would fight a land battle in ``h`` (Rowers beyond the ships are taken as ashore)."""
@@ -395,6 +419,8 @@ class Bot:
             o["cards"] = cards
         if marches:
             o["first_move"] = marches
+        if self.sea_battles:
+            o["sea_battle"] = self.sea_battles
         if attacks:
             o["land_battle"] = attacks
         if second:
@@ -440,6 +466,13 @@ class Bot:
         targets = self.war_targets()
         # the seeded dice make each bot a little bolder or more careful from turn to turn
         odds = ODDS - (0.08 if self.left <= 3 else 0) - 0.02 * (self.dice.d6("bot boldness") - 3.5)
+        # 0. the sea: Fleets attack ships in reach, Transports carry Armies overseas and come back
+        first, self.sea_battles, second = self.plan_sea_battles()
+        sea_first, sea_second, shipped = self.plan_sea(stacks, targets, odds, mp)
+        first += sea_first
+        second += sea_second
+        stacks = [(h, [a for a in armies if a not in self.shipped]) for h, armies in stacks]
+        stacks = [(h, armies) for h, armies in stacks if armies]
         # 1. assign stacks to targets, greedily: the target ready soonest for its value
         assigned: dict[str, str] = {}  # stack hex -> target city
         free = [h for h, _ in stacks]
@@ -484,8 +517,7 @@ class Bot:
             if opts:
                 assigned[h] = opts[0][2]
         # 2. moves: each stack to a free hex next to its target, in as many pieces as the hexes hold
-        first, second = [], []
-        after_first: dict[str, str] = {}  # army id -> hex after the first move
+        after_first: dict[str, str] = dict(shipped)  # army id -> hex after the first move
         for h, armies in stacks:
             for a in armies:
                 after_first[a] = h
@@ -554,6 +586,17 @@ class Bot:
             attacks.append(attack)
             busy.update(units)
         self.hand = hand
+        # 4. Armies landed in the first move walk on towards their target
+        for arm, L, th in self._walks:
+            arm = [a for a in arm if a not in busy]
+            dist, _ = self.paths_from(L)
+            goals = sorted((dist[n], n) for n in self.m.neighbours[th] if n in dist and self.room(n) >= len(arm))
+            if not arm or not goals:
+                continue
+            leg1, _ = self.legs(L, self.path_to(L, goals[0][1]), len(arm), mp)
+            if leg1:
+                second.append({"units": arm, "path": leg1, "partial": True})
+                self.planned[leg1[-1]] = self.planned.get(leg1[-1], 0) + len(arm)
         return first, attacks, second
 
     def attack_cards_for(self, th: str, hand: list[str]) -> list[str]:
@@ -604,6 +647,330 @@ class Bot:
         e2 = leg(e1)
         return path[:e1], path[e1:e2]
 
+    # -- the sea -------------------------------------------------------------------------------------
+    def ship_mp(self, utype: str) -> int:
+        return SHIP_MP[utype] + sum(e.get("value", 0) for e in self.trait_effects("movement")
+                                    if e.get("units", "all") in ("all", "ships", utype))
+
+    def cargo(self, uid: str) -> list[dict]:
+        return [u for u in self.units.values() if u.get("carried_by") == uid]
+
+    def manned(self, fleet: dict) -> bool:
+        return any(u["type"] == "rowers" for u in self.cargo(fleet["id"]))
+
+    def sea_paths_from(self, start: str, cap: int = SEA_REACH) -> tuple[dict[str, int], dict[str, str]]:
+        """Cheapest sea paths from ``start`` (movement points, up to ``cap``), around every hex where other
+        factions' units are in sight and around foreign cities (R-PH-MOVE)."""
+        found = self._sea.get((start, cap))
+        if found is not None:
+            return found
+        adj = sea_graph(self.m)
+        dist, prev = {start: 0}, {}
+        heap = [(0, start)]
+        while heap:
+            cost, h = heapq.heappop(heap)
+            if cost > dist[h]:
+                continue
+            for n, step in adj[h]:
+                if n in self.foe or n in self.foreign:
+                    continue
+                c = cost + step
+                if c <= cap and c < dist.get(n, 1 << 30):
+                    dist[n], prev[n] = c, h
+                    heapq.heappush(heap, (c, n))
+        self._sea[(start, cap)] = (dist, prev)
+        return dist, prev
+
+    def sea_path(self, start: str, goal: str, cap: int = SEA_REACH) -> list[str]:
+        dist, prev = self.sea_paths_from(start, cap)
+        if goal not in dist:
+            return []
+        out = []
+        while goal != start:
+            out.append(goal)
+            goal = prev[goal]
+        return out[::-1]
+
+    def voyage(self, start: str, goal: str, n: int, smp: int) -> tuple[list[str], list[str]] | None:
+        """The first and second move of ``n`` ships from ``start`` to ``goal``: in one move, or in two through a
+        hex where they are safe should the second move fail (never a plan that may leave them at sea)."""
+        d, _ = self.sea_paths_from(start, smp)
+        if goal in d:
+            return self.sea_path(start, goal, smp), []
+        ways = self._hops.get((start, smp))
+        if ways is None:  # the safe waypoints one move away, nearest first
+            ways = [w for _, w in sorted((c, w) for w, c in d.items() if w != start and self.safe(w))]
+            self._hops[(start, smp)] = ways
+        for w in ways:
+            if self.m.distance(w, goal) <= smp and self.room(w) >= n and goal in self.sea_paths_from(w, smp)[0]:
+                return self.sea_path(start, w, smp), self.sea_path(w, goal, smp)
+        return None
+
+    def quiet(self, h: str) -> bool:
+        """No land forces of other factions in sight in or next to ``h``."""
+        return not any(self.land_foes(x) > 0 for x in (h, *self.m.neighbours[h]) if x in self.foe)
+
+    def safe(self, h: str) -> bool:
+        """Ships end a second move here without a navigation roll, and may stop here."""
+        return self.m.ship_may_stop(h) and not self.foreign_city(h)
+
+    def landings(self, th: str) -> dict[str, int]:
+        """Beaches and ports (ours) from which landed Armies walk next to ``th``: hex -> movement points."""
+        found = self._landings.get(th)
+        if found is not None:
+            return found
+        dist: dict[str, int] = {}
+        heap = []
+        for n in self.m.neighbours[th]:
+            t = self.m.terrain[n]
+            if t.land and t.move_cost is not None and n not in self.blocked and not self.foreign_city(n) \
+                    and self.limit(n) > 0:
+                dist[n] = 0
+                heap.append((0, n))
+        heapq.heapify(heap)
+        while heap:
+            cost, h = heapq.heappop(heap)
+            if cost > dist[h]:
+                continue
+            for n in self.m.neighbours[h]:
+                t = self.m.terrain[n]
+                if not t.land or t.move_cost is None or n in self.blocked or self.foreign_city(n) or n == th:
+                    continue
+                c = cost + self.m.terrain[h].move_cost
+                if c <= LAND_WALK and c < dist.get(n, 1 << 30):
+                    dist[n] = c
+                    heapq.heappush(heap, (c, n))
+        out = {h: c for h, c in dist.items() if self.m.ship_may_stop(h)}
+        self._landings[th] = out
+        self._region[th] = set(dist)
+        return out
+
+    def near_armies(self, th: str) -> int:
+        """Our Armies ashore that walk next to ``th`` within two moves (on its island)."""
+        self.landings(th)
+        region = self._region[th]
+        return sum(1 for u in self.mine("army") if not u.get("carried_by") and u["hex"] in region)
+
+    def land_score(self, h: str, targets: list[str], odds: float, mp: int) -> float:
+        best = 99.0
+        for cid in targets:
+            th = self.m.cities[cid].hex
+            r = self.reach(h, th)
+            if r is None:
+                continue
+            need = self.force_needed(th, h, odds)
+            if need is None:
+                continue
+            best = min(best, r[0] / (2 * mp) + need * 0.3 - self.value(cid) * 1.5)
+        return best
+
+    def value(self, cid: str) -> float:
+        c = self.cities[cid]
+        return 1 + c["income"] / 4 + (1.5 if c["home_of"] else 0)
+
+    def sea_option(self, start: str, targets: list[str], odds: float, mp: int) -> tuple | None:
+        """The best target to carry Armies to from ``start`` by Transport: (score, city, [(landing, walk)])."""
+        smp = self.ship_mp("transport")
+        sd, _ = self.sea_paths_from(start)
+        best = None
+        for cid in targets:
+            th = self.m.cities[cid].hex
+            if self.m.distance(start, th) > 2 * smp + LAND_WALK:
+                continue
+            spots = sorted((lc, sd[L], L) for L, lc in self.landings(th).items()
+                           if L in sd and L != start and sd[L] <= 2 * smp and self.quiet(L)
+                           and self.voyage(start, L, 1, smp) is not None)
+            if not spots:
+                continue
+            lc, d, L = spots[0]
+            need = self.force_needed(th, L, odds)
+            if need is None:
+                continue
+            eta = (0.5 if d <= smp and lc == 0 else 1) + lc / (2 * mp)
+            score = eta + 1 + need * 0.3 - self.value(cid) * 1.5
+            if best is None or score < best[0]:
+                best = (score, cid, [(L2, lc2) for lc2, _, L2 in spots])
+        return best
+
+    def sea_ports(self) -> list[str]:
+        """Our coastal cities that may recruit ships and load Armies."""
+        return [self.m.cities[cid].hex for cid in self.mine_cities if self.safe(self.m.cities[cid].hex)
+                and self.m.cities[cid].hex in self.m.coastal]
+
+    def empty_transports(self, h: str) -> list[str]:
+        return sorted((u["id"] for u in self.at(h) if u["type"] == "transport" and not self.cargo(u["id"])),
+                      key=_id_key)
+
+    def plan_sea(self, stacks: list[tuple[str, list[str]]], targets: list[str], odds: float, mp: int):
+        """Armies carried by Transport to the cities they cannot reach by land, empty Transports back to
+        port, and sea battles.  Returns (first moves, second moves, army -> hex after the first move,
+        sea battles, second-move marches of the landed Armies)."""
+        first: list[dict] = []
+        second: list[dict] = []
+        after: dict[str, str] = {}
+        smp = self.ship_mp("transport")
+        spare = dict(stacks)
+        self.transport_wants = {}
+        # 1. loaded Transports (a voyage cut short) and spare Armies in port with empty Transports
+        sources: dict[str, tuple[list[tuple[str, str]], list[str]]] = {}  # hex -> (loaded (T, A)), armies
+        for u in sorted(self.mine("transport"), key=lambda u: _id_key(u["id"])):
+            if u.get("carried_by"):
+                continue
+            load = [c for c in self.cargo(u["id"]) if c["type"] == "army"]
+            if load:
+                sources.setdefault(u["hex"], ([], []))[0].append((u["id"], load[0]["id"]))
+        for h in self.sea_ports():
+            if spare.get(h):
+                sources.setdefault(h, ([], []))[1].extend(spare[h])
+        used_t: set[str] = set()
+        for h in sorted(sources):
+            loaded, armies = sources[h]
+            opt = self.sea_option(h, targets, odds, mp)
+            if armies and opt is not None and not loaded:
+                if opt[0] + SEA_PENALTY >= self.land_score(h, targets, odds, mp):
+                    opt = None
+            if opt is None:
+                if loaded and not self.m.city_at.get(h):  # put them ashore in the nearest port
+                    self.send_home([t for t, _ in loaded], first, second, unload=[a for _, a in loaded])
+                    used_t.update(t for t, _ in loaded)
+                continue
+            _, cid, spots = opt
+            empties = [t for t in self.empty_transports(h) if t not in used_t] if self.safe(h) else []
+            pairs = list(loaded) + list(zip(empties, armies))
+            if len(armies) >= 2 and not empties and not loaded and self.m.city_at.get(h):
+                self.transport_wants[h] = 1
+            th = self.m.cities[cid].hex
+            for L, lc in spots:
+                if not pairs:
+                    break
+                k = min(len(pairs), max(0, self.room(L)) // 2, 4)
+                legs = self.voyage(h, L, k, smp) if k else None
+                if not legs:
+                    continue
+                chunk, pairs = pairs[:k], pairs[k:]
+                ts = [t for t, _ in chunk]
+                arm = [a for _, a in chunk]
+                self.shipped.update(arm)
+                new = [a for a in arm if self.units[a].get("carried_by") is None]
+                order: dict[str, Any] = {"units": ts, "path": legs[0]}
+                if new:
+                    order["load"] = new
+                used_t.update(ts)
+                self.planned[L] = self.planned.get(L, 0) + 2 * k
+                if not legs[1]:
+                    order["unload"] = arm
+                    first.append(order)
+                    for a in arm:
+                        after[a] = L
+                    back = self.sea_path(L, h, smp) if self.safe(h) else []
+                    if back:
+                        second.append({"units": ts, "path": back})
+                    if lc > 0:
+                        self._walks.append((arm, L, th))
+                else:
+                    first.append(order)
+                    self.planned[legs[0][-1]] = self.planned.get(legs[0][-1], 0) + 2 * k
+                    second.append({"units": ts, "path": legs[1], "unload": arm})
+        # 2. empty Transports away from our ports go home
+        for u in sorted(self.mine("transport"), key=lambda u: _id_key(u["id"])):
+            if u["id"] in used_t or u.get("carried_by") or self.cargo(u["id"]):
+                continue
+            c = self.m.city_at.get(u["hex"])
+            if c is not None and self.cities[c.id]["controller"] == self.pid:
+                continue
+            self.send_home([u["id"]], first, second)
+        return first, second, after
+
+    def send_home(self, ships: list[str], first: list[dict], second: list[dict], unload: list[str] = ()) -> None:
+        """Ships (one stack) to the nearest of our ports within two moves, else to a safe hex within one."""
+        h = self.units[ships[0]]["hex"]
+        smp = min(self.ship_mp(self.units[s]["type"]) for s in ships)
+        dist, _ = self.sea_paths_from(h)
+        ports = sorted((dist[p], p) for p in self.sea_ports() if p in dist and p != h
+                       and self.room(p) >= len(ships))
+        for _, p in ports:
+            legs = self.voyage(h, p, len(ships), smp)
+            if legs:
+                o: dict[str, Any] = {"units": ships, "path": legs[0]}
+                extra = {"unload": list(unload)} if unload else {}
+                if legs[1]:
+                    first.append(o)
+                    second.append({"units": ships, "path": legs[1], **extra})
+                else:
+                    first.append({**o, **extra})
+                self.planned[p] = self.planned.get(p, 0) + len(ships)
+                return
+        if not self.safe(h):
+            spots = sorted((d, x) for x, d in dist.items() if d <= smp and self.safe(x) and x != h
+                           and self.room(x) >= len(ships))
+            if spots:
+                second.append({"units": ships, "path": self.sea_path(h, spots[0][1])})
+                self.planned[spots[0][1]] = self.planned.get(spots[0][1], 0) + len(ships)
+
+    def fleet_mod(self) -> int:
+        n = 0
+        for e in self.trait_effects("roll_modifier"):
+            if e.get("side", "own") == "own" and e["roll"] in ("battle", "attack") \
+                    and e.get("units", "all") in ("all", "fleet") and e.get("vs", "any") == "any" \
+                    and e.get("where", "any") == "any":
+                n += e["value"]
+        return n
+
+    def plan_sea_battles(self) -> tuple[list[dict], list[dict], list[dict]]:
+        """Manned Fleets attack enemy ships in reach when the odds are clearly good, and sail back to a
+        safe hex in the second move."""
+        owners: dict[str, dict[str, dict[str, int]]] = {}
+        for e in self.v["others"]:
+            if e.get("owner") is not None:
+                owners.setdefault(e["hex"], {})[e["owner"]] = e["counts"]
+        fleets = [u for u in sorted(self.mine("fleet"), key=lambda u: _id_key(u["id"]))
+                  if not u.get("carried_by") and self.manned(u)]
+        if not fleets:
+            return [], [], []
+        fmp = self.ship_mp("fleet")
+        mod = self.fleet_mod()
+        first, battles, second = [], [], []
+        busy: set[str] = set()
+        cands = []
+        for x in sorted(owners):
+            with_ships = {p: c for p, c in owners[x].items() if c.get("fleet") or c.get("transport")}
+            if len(with_ships) != 1 or not self.m.ship_may_enter(x):
+                continue
+            c = next(iter(with_ships.values()))
+            manned = min(c.get("fleet", 0), c.get("rowers", 0))
+            armed = min(c.get("transport", 0), c.get("army", 0))
+            dfn = (manned * (D10[0] + GUESS_MOD) + armed * (D6[0] + GUESS_MOD), manned * D10[1] + armed * D6[1])
+            near = min(self.m.distance(x, self.m.cities[cid].hex) for cid in self.mine_cities) \
+                if self.mine_cities else 99
+            cands.append((near, x, dfn))
+        for _, x, dfn in sorted(cands):
+            plan = []
+            for f in fleets:
+                if f["id"] in busy:
+                    continue
+                dist, _ = self.sea_paths_from(f["hex"])
+                spots = sorted((dist[a], a) for a in self.m.neighbours[x] if a in dist and dist[a] <= fmp
+                               and self.room(a) - sum(1 for _, s in plan if s == a) >= 1)
+                for _, a in spots:
+                    back = self.sea_path(a, f["hex"], fmp) if self.safe(f["hex"]) else []
+                    if a == f["hex"] or back:
+                        plan.append((f, a))
+                        break
+                n = len(plan)
+                if win_chance((n * (D10[0] + mod), n * D10[1]), dfn) >= SEA_ODDS:
+                    break
+            n = len(plan)
+            if not plan or win_chance((n * (D10[0] + mod), n * D10[1]), dfn) < SEA_ODDS:
+                continue
+            for f, a in plan:
+                busy.add(f["id"])
+                if a != f["hex"]:
+                    first.append({"units": [f["id"]], "path": self.sea_path(f["hex"], a)})
+                    second.append({"units": [f["id"]], "path": self.sea_path(a, f["hex"], fmp)})
+                    self.planned[a] = self.planned.get(a, 0) + 1
+            battles.append({"units": [f["id"] for f, _ in plan], "target": x})
+        return first, battles, second
+
     # -- recruit -------------------------------------------------------------------------------------
     def plan_recruit(self, gold: int, income: int, upkeep: int, marches: list[dict]) -> list[dict]:
         if self.left <= 1:
@@ -625,7 +992,17 @@ class Bot:
             order.append((not bare, near, cid != self.home, cid))
         out = []
         armies = upkeep
+        ships_from: set[str] = set()
+        for _, _, _, cid in sorted(order):  # Transports where Armies wait for a voyage (no upkeep)
+            h = self.m.cities[cid].hex
+            if self.transport_wants.get(h, 0) > 0 and gold >= 6 and self.room(h) > 0:
+                out.append({"city": cid, "unit": "transport"})
+                self.planned[h] = self.planned.get(h, 0) + 1
+                ships_from.add(cid)
+                gold -= 2
         for _, _, _, cid in sorted(order):
+            if cid in ships_from:
+                continue
             if gold < 4 or armies + 1 > cap:
                 break
             out.append({"city": cid, "unit": "army"})
@@ -655,6 +1032,20 @@ class Bot:
                 out.append({"city": cid, "baggage": n})
             gold -= n
         return out
+
+
+_SEA_GRAPH: dict[int, tuple[GameMap, dict[str, list[tuple[str, int]]]]] = {}
+
+
+def sea_graph(game_map: GameMap) -> dict[str, list[tuple[str, int]]]:
+    """For each hex, the neighbours ships may enter and what entering them costs (R-PH-MOVE)."""
+    found = _SEA_GRAPH.get(id(game_map))
+    if found is not None and found[0] is game_map:
+        return found[1]
+    adj = {h: [(n, game_map.terrain[n].move_cost) for n in ns if game_map.ship_may_enter(n)]
+           for h, ns in game_map.neighbours.items()}
+    _SEA_GRAPH[id(game_map)] = (game_map, adj)
+    return adj
 
 
 def _id_key(uid: str) -> tuple[str, int]:

@@ -102,6 +102,14 @@ def test_bots_play_a_real_game_to_the_end():
     assert taken >= 8, "cities taken from other players"
     assert hoarding <= seats // 4, "players sitting on more than 100 gold"
     assert statistics.median(turns[-1][3].values()) < 100
+    # the sea: Armies carried by Transport and put ashore, Fleets attacking ships, few ships lost at sea
+    landed = sum(1 for _, _, records, _ in turns for r in records
+                 if r.get("event") == "moved" and any("-A" in u for u in r.get("unloaded", ())))
+    sea_attacks = sum(len(o.sea_battle) for _, orders, _, _ in turns for o in orders.values())
+    sunk = sum(1 for _, _, records, _ in turns for r in records if r.get("event") == "sunk")
+    assert landed >= 20, "landings"
+    assert sea_attacks >= 2, "sea battles"
+    assert sunk < 5, "ships sunk by navigation rolls"
 
 
 def test_a_bot_with_a_full_home_city_marches_out_and_recruits_elsewhere():
@@ -174,3 +182,26 @@ def test_soak_50_seeded_short_campaigns(seed):
     state = new_game(players, seed=seed, last_turn=6)
     play(state, AEGEAN, 6, seed=seed, after_phase=check_all_phases)
     assert state.turn == 7 and state.finished
+
+
+def test_a_bot_with_a_transport_carries_armies_to_an_island_city():
+    """Athens holds two spare Armies and a Transport at home, and the only target in reach is Chalcis on
+    Euboea (no land path): the bot loads an Army, sails, lands it on the beach next to the city."""
+    state = new_game(ALL[:4], seed=3)
+    me = "athens"
+    home = AEGEAN.cities[me].hex
+    for cid, c in state.cities.items():  # every other minor city is ours: only Chalcis is left, overseas
+        if c.home_of is None and cid != "chalcis":
+            c.controller = me
+    for t in (UnitType.ARMY, UnitType.TRANSPORT):
+        state.add_unit(Unit(state.new_unit_id("ATH", t), t, me, home))
+    data = write_orders(view(state, AEGEAN, me), AEGEAN, T, "x", 2, "s")
+    sea = [m for m in data.get("first_move", []) + data.get("second_move", [])
+           if any(state.units[u].type is UnitType.TRANSPORT for u in m["units"])]
+    assert sea, data
+    loaded = {u for m in sea for u in m.get("load", ())}
+    unloaded = {u for m in sea for u in m.get("unload", ())}
+    assert loaded and loaded == unloaded
+    assert all(state.units[u].type is UnitType.ARMY for u in loaded)
+    landing = next(m["path"][-1] for m in sea if m.get("unload"))
+    assert AEGEAN.ship_may_stop(landing) and landing not in AEGEAN.city_at

@@ -226,10 +226,15 @@ def test_a_unit_captured_in_the_turn_does_not_show_its_former_owner_the_captors_
 
 def _sweep_secrets(records, player, before, after):
     """What ``player`` may not read outside a battle he fought or a record private to him: other units' ids
-    (his own by either state, or made in the turn with his prefix, may show), others' traits and skills."""
+    (his own by either state, taken by him in the turn, or made in the turn with his prefix, may show), others'
+    traits and skills."""
     from pbem.visibility import UNIT_ID
     abbr = after.players[player].abbr + "-"
     mine = {u for s in (before, after) for u, x in s.units.items() if x.owner == player}
+    for r in records:  # units he took during the turn were his, even if someone took them from him again
+        if r.get("event") == "captured" and r.get("by") == player:
+            got = r.get("units", r.get("unit"))
+            mine |= set(got) if isinstance(got, list) else {got}
     ids = {u for s in (before, after) for u in s.units}
     for r in records:
         ids |= {x for x in re.findall(r"[A-Z]{2,4}-[A-Z]+\d+", repr(r)) if UNIT_ID.match(x)}
