@@ -51,7 +51,7 @@ from __future__ import annotations
 import hashlib
 import heapq
 import math
-from typing import Any, Iterable
+from typing import Any, Callable, Iterable
 
 from .dice import Dice
 from .gamedata import GameMap, Tables
@@ -69,6 +69,35 @@ SEA_REACH = 22  # the farthest a sea path is looked for (movement points: two mo
 LAND_WALK = 8  # a landing beach is at most two moves' walk from the target
 SEA_ODDS = 0.75  # attack ships only when clearly favoured
 SEA_PENALTY = 1.0  # a voyage is chosen over a march only when it is this much better (turns)
+
+
+def cheapest(start: str, steps: Callable[[str], Iterable[tuple[str, int]]],
+             cap: int | None = None) -> tuple[dict[str, int], dict[str, str]]:
+    """Dijkstra from ``start``: the cost of reaching each hex (within ``cap``) and the hex it is reached from.
+    ``steps(h)`` gives the hexes one step from ``h`` with the cost of entering them."""
+    dist, prev = {start: 0}, {}
+    heap = [(0, start)]
+    while heap:
+        cost, h = heapq.heappop(heap)
+        if cost > dist[h]:
+            continue
+        for n, step in steps(h):
+            c = cost + step
+            if (cap is None or c <= cap) and c < dist.get(n, 1 << 30):
+                dist[n], prev[n] = c, h
+                heapq.heappush(heap, (c, n))
+    return dist, prev
+
+
+def walk_back(dist: dict[str, int], prev: dict[str, str], start: str, goal: str) -> list[str]:
+    """The hexes from ``start`` (excluded) to ``goal`` of a shortest-path search, or [] if it did not reach it."""
+    if goal not in dist:
+        return []
+    out = []
+    while goal != start:
+        out.append(goal)
+        goal = prev[goal]
+    return out[::-1]
 
 
 def bot_dice(campaign: str, turn: int, player: str, salt: str = "") -> Dice:
@@ -166,32 +195,18 @@ class Bot:
         found = self._paths.get(start)
         if found is not None:
             return found
-        dist, prev = {start: 0}, {}
-        heap = [(0, start)]
-        while heap:
-            cost, h = heapq.heappop(heap)
-            if cost > dist[h]:
-                continue
+        def steps(h: str) -> Iterable[tuple[str, int]]:
             for n in self.m.neighbours[h]:
                 t = self.m.terrain[n]
-                if not t.land or t.move_cost is None or n in self.blocked or self.foreign_city(n):
-                    continue
-                c = cost + t.move_cost
-                if c < dist.get(n, 1 << 30):
-                    dist[n], prev[n] = c, h
-                    heapq.heappush(heap, (c, n))
+                if t.land and t.move_cost is not None and n not in self.blocked and not self.foreign_city(n):
+                    yield n, t.move_cost
+
+        dist, prev = cheapest(start, steps)
         self._paths[start] = (dist, prev)
         return dist, prev
 
     def path_to(self, start: str, goal: str) -> list[str]:
-        dist, prev = self.paths_from(start)
-        if goal not in dist:
-            return []
-        out = []
-        while goal != start:
-            out.append(goal)
-            goal = prev[goal]
-        return out[::-1]
+        return walk_back(*self.paths_from(start), start, goal)
 
     # -- effects of traits, skills, cards ----------------------------------------------------------
     def trait_effects(self, kind: str) -> Iterable[dict]:
@@ -665,31 +680,13 @@ class Bot:
         if found is not None:
             return found
         adj = sea_graph(self.m)
-        dist, prev = {start: 0}, {}
-        heap = [(0, start)]
-        while heap:
-            cost, h = heapq.heappop(heap)
-            if cost > dist[h]:
-                continue
-            for n, step in adj[h]:
-                if n in self.foe or n in self.foreign:
-                    continue
-                c = cost + step
-                if c <= cap and c < dist.get(n, 1 << 30):
-                    dist[n], prev[n] = c, h
-                    heapq.heappush(heap, (c, n))
+        dist, prev = cheapest(start, lambda h: ((n, step) for n, step in adj[h]
+                                                 if n not in self.foe and n not in self.foreign), cap)
         self._sea[(start, cap)] = (dist, prev)
         return dist, prev
 
     def sea_path(self, start: str, goal: str, cap: int = SEA_REACH) -> list[str]:
-        dist, prev = self.sea_paths_from(start, cap)
-        if goal not in dist:
-            return []
-        out = []
-        while goal != start:
-            out.append(goal)
-            goal = prev[goal]
-        return out[::-1]
+        return walk_back(*self.sea_paths_from(start, cap), start, goal)
 
     def voyage(self, start: str, goal: str, n: int, smp: int) -> tuple[list[str], list[str]] | None:
         """The first and second move of ``n`` ships from ``start`` to ``goal``: in one move, or in two through a
