@@ -152,14 +152,19 @@ def test_a_city_lost_earlier_in_the_turn_does_not_make_its_former_holder_fight_t
     assert [r for r in seen if r.get("event") == "neutralised"]  # losing Megara is Sparta's own news, whole
 
 
-def test_a_unit_captured_on_a_move_does_not_show_its_owner_the_captors_move_whole():
+def _baggage_in_spartas_way():
+    """An Athenian Baggage alone next to a Spartan Army led by Brasidas (Logistics; Sparta has Athletic)."""
     s = make_state(gold=10)
     s.players["sparta"].traits = ["athletic"]
     add(s, "sparta", "army", "0505")
     add(s, "sparta", "leader", "0505", name="Brasidas", skills=["logistics"])
     add(s, "athens", "army", "0302")
     bag = add(s, "athens", "baggage", "0504")
-    before = s.copy()
+    return s, bag, s.copy()
+
+
+def test_a_unit_captured_on_a_move_does_not_show_its_owner_the_captors_move_whole():
+    s, bag, before = _baggage_in_spartas_way()
     ctx = run_phase("first_move", s, "sparta", orders=orders("sparta", first_move=[
         {"units": ["0505"], "path": ["0504"]}]))
     assert bag.owner == "sparta"
@@ -200,13 +205,7 @@ def test_the_kit_does_not_show_the_value_of_another_players_block_in_sight():
 
 
 def test_a_unit_captured_in_the_turn_does_not_show_its_former_owner_the_captors_later_moves():
-    s = make_state(gold=10)
-    s.players["sparta"].traits = ["athletic"]
-    add(s, "sparta", "army", "0505")
-    add(s, "sparta", "leader", "0505", name="Brasidas", skills=["logistics"])
-    add(s, "athens", "army", "0302")
-    bag = add(s, "athens", "baggage", "0504")
-    before = s.copy()
+    s, bag, before = _baggage_in_spartas_way()
     # Sparta takes the Baggage in its First Move and carries it off in its Second Move
     ctx = _phases(s, "sparta", [], orders("sparta", first_move=[{"units": ["0505"], "path": ["0504"]}],
                                           second_move=[{"units": ["0504"], "path": ["0604"]}]),
