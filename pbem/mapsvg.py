@@ -94,6 +94,12 @@ PALETTE = ["#1f5fbf", "#c0392b", "#7d3c98", "#138d75", "#e67e22", "#1e7a3c", "#b
            "#1b2f6b", "#17a2b8", "#3a3a3a"]
 NEUTRAL_UNITS = "#111111"
 
+# Label sizes (px) and places: a city's name below its centre (static layer), controller tags, unit ids; the
+# battle mark's radius.
+NAME_DY, NAME_SIZE, TAG_SIZE, IDS_SIZE, BURST_R = 18.0, 9.5, 9.0, 8.5, 8.5
+BADGE_LINE = 11.0  # the second line of a badge below the first
+ANCHOR_R = 3.0  # the half-width of the free square kept at the centre of every hex with a stack
+
 FOG = "#1a1a1a"
 FOG_OPACITY = 0.32
 
@@ -256,7 +262,7 @@ def _static_layer(cols: int, rows: int, codes: str, cities: tuple) -> str:
     names = []
     for hex_id, name in cities:
         cx, cy = lay.centre(*grid.parse(hex_id))
-        names.append(_text(cx, cy + 18, name, size=9.5, weight="bold"))
+        names.append(_text(cx, cy + NAME_DY, name, size=NAME_SIZE, weight="bold"))
     out.append(f'<g id="city-names" font-family="{FONT}">' + "".join(names) + "</g>")
     out.append(_terrain_legend(lay, codes, by_char))
     out.append(_marks_legend(lay, _legend_height(len({by_char[c].id for c in codes}))))
@@ -336,6 +342,323 @@ def _static_image_tag(cols: int, rows: int, codes: str, cities: tuple) -> str:
             f'xlink:href="data:image/png;base64,{data}"/>')
 
 
+# -- label sizes and placement ----------------------------------------------------------------------------
+
+# Advance widths of DejaVu Sans and DejaVu Sans Bold (the first font of FONT) in thousandths of an em, for the
+# printable ASCII characters 32..126: the labels' boxes are measured with them.  Other characters count 0.7 em.
+_ADVANCE = {
+    False: (
+        318, 401, 460, 838, 636, 950, 780, 275, 390, 390, 500, 838, 318, 361, 318, 337, 636, 636, 636,
+        636, 636, 636, 636, 636, 636, 636, 337, 337, 838, 838, 838, 531, 1000, 684, 686, 698, 770, 632,
+        575, 775, 752, 295, 295, 656, 557, 863, 748, 787, 603, 787, 695, 635, 611, 732, 684, 989, 685,
+        611, 685, 390, 337, 390, 838, 500, 500, 613, 635, 550, 635, 615, 352, 635, 634, 278, 278, 579,
+        278, 974, 634, 612, 635, 635, 411, 521, 392, 634, 592, 818, 592, 592, 525, 636, 337, 636, 838),
+    True: (
+        348, 456, 521, 838, 696, 1002, 872, 306, 457, 457, 523, 838, 380, 415, 380, 365, 696, 696, 696,
+        696, 696, 696, 696, 696, 696, 696, 400, 400, 838, 838, 838, 580, 1000, 774, 762, 734, 830, 683,
+        683, 821, 837, 372, 372, 775, 637, 995, 837, 850, 733, 850, 770, 720, 682, 812, 774, 1103, 771,
+        724, 725, 457, 365, 457, 838, 500, 500, 675, 716, 593, 716, 678, 435, 716, 712, 343, 343, 665,
+        343, 1042, 712, 687, 716, 716, 493, 595, 478, 712, 652, 924, 645, 652, 582, 712, 365, 712, 838),
+}
+
+
+def text_width(s: str, size: float, bold: bool = False) -> float:
+    """The width of a line of text in DejaVu Sans (Bold) at ``size`` px."""
+    adv = _ADVANCE[bold]
+    return size * sum(adv[o - 32] if 32 <= (o := ord(ch)) < 127 else 700 for ch in s) / 1000
+
+
+Box = tuple[float, float, float, float]  # x0, y0, x1, y1
+
+
+def _text_box(x: float, y: float, s: str, size: float, weight: str = "normal", anchor: str = "middle") -> Box:
+    """The box of a label's pale halo (``_text``): its text's width and 2 px either side, from the ascenders
+    to the descenders."""
+    w = text_width(s, size, weight == "bold") + 4
+    x0 = x - w / 2 if anchor == "middle" else x - 2 if anchor == "start" else x - w + 2
+    return x0, y - size * 0.82, x0 + w, y + size * 0.26
+
+
+BADGE_SPLIT = 66.0  # a badge wider than this (most of a hex) goes on two lines
+
+
+def _badge_lines(label: str) -> list[str]:
+    """A stack's badge, on one line or, when that is too wide and has four parts or more, two."""
+    parts = label.split(" ")
+    if len(parts) < 4 or text_width(label, 10, True) + 6 <= BADGE_SPLIT:
+        return [label]
+    k = (len(parts) + 1) // 2
+    return [" ".join(parts[:k]), " ".join(parts[k:])]
+
+
+def _badge_size(label: str) -> tuple[float, float]:
+    lines = _badge_lines(label)
+    return max(text_width(line, 10, True) for line in lines) + 6, 13 + BADGE_LINE * (len(lines) - 1)
+
+
+def _badge_box(x: float, y: float, label: str) -> Box:
+    """The box of ``_unit_box(x, y, label, ...)``: ``y`` is the middle of its first line."""
+    w, h = _badge_size(label)
+    return x - w / 2, y - 7, x + w / 2, y - 7 + h
+
+
+def _overlap(a: Box, b: Box) -> float:
+    w = min(a[2], b[2]) - max(a[0], b[0])
+    h = min(a[3], b[3]) - max(a[1], b[1])
+    return w * h if w > 0 and h > 0 else 0.0
+
+
+class Placer:
+    """Greedy, deterministic label placement.  Each label, in the order they come, takes the first of its
+    candidate boxes that keeps GAP px from every box taken before it (marks, names, labels) and stays inside
+    the bounds; failing that, the candidate that overlaps least.  Boxes are kept in buckets of CELL px, so a
+    test looks at a few neighbours only."""
+
+    CELL = 48.0
+    GAP = 1.0
+
+    def __init__(self, bounds: Box):
+        self.bounds = bounds
+        self.taken: list[tuple[str, Box]] = []  # (kind, box), in the order taken
+        self._buckets: dict[tuple[int, int], list[int]] = defaultdict(list)
+
+    def _cells(self, box: Box):
+        c = self.CELL
+        for i in range(int(box[0] // c), int(box[2] // c) + 1):
+            for j in range(int(box[1] // c), int(box[3] // c) + 1):
+                yield i, j
+
+    def cost(self, box: Box, skip: str = "") -> float:
+        """How much ``box`` (grown by GAP/2 each side) overlaps the boxes taken (but those of kind ``skip``),
+        plus ten times its area outside the bounds: 0 when it is free."""
+        g = self.GAP / 2
+        grown = (box[0] - g, box[1] - g, box[2] + g, box[3] + g)
+        area = (grown[2] - grown[0]) * (grown[3] - grown[1])
+        cost = 10 * (area - _overlap(grown, self.bounds))
+        seen: set[int] = set()
+        for cell in self._cells(grown):
+            for k in self._buckets.get(cell, ()):
+                if k not in seen:
+                    seen.add(k)
+                    if self.taken[k][0] != skip:
+                        cost += _overlap(grown, self.taken[k][1])
+        return cost
+
+    def take(self, box: Box, kind: str) -> None:
+        k = len(self.taken)
+        self.taken.append((kind, box))
+        for cell in self._cells(box):
+            self._buckets[cell].append(k)
+
+    def place(self, candidates: Iterable[tuple[Box, bool]], kind: str, skip: str = "") -> tuple[Box, bool]:
+        """Take the first free candidate (else the least overlapping, the first of equals); returns it with
+        its flag (the caller's: whether it needs a leader line)."""
+        best, best_cost = None, math.inf
+        for box, flag in candidates:
+            c = self.cost(box, skip)
+            if c < best_cost:
+                best, best_cost = (box, flag), c
+                if c == 0:
+                    break
+        assert best is not None
+        self.take(best[0], kind)
+        return best
+
+
+# The places tried around an anchor (a box: a badge, a city's mark, a point), ring after ring at a growing
+# gap: above, below, above and below flush left and right, right, left, and right and left a line higher and
+# lower.  The first ring touches the anchor; the later ones need a leader line back to it.
+_RINGS = (1.0, 10.0, 20.0, 31.0, 43.0, 56.0, 70.0, 86.0)
+
+
+def _around(anchor: Box, w: float, h: float, gaps: Iterable[float], order: str = "NS") -> list[Box]:
+    x0, y0, x1, y1 = anchor
+    mx, my = (x0 + x1) / 2, (y0 + y1) / 2
+    out = []
+    for g in gaps:
+        above, below = y0 - g - h / 2, y1 + g + h / 2
+        right, left = x1 + g + w / 2, x0 - g - w / 2
+        flush_l, flush_r = x0 + w / 2, x1 - w / 2  # the label's left (right) edge on the anchor's
+        vertical = [(mx, above), (mx, below), (flush_l, above), (flush_r, above), (flush_l, below),
+                    (flush_r, below)]
+        sideways = [(right, my), (left, my), (right, my - h), (left, my - h), (right, my + h), (left, my + h)]
+        for cx, cy in (vertical + sideways if order == "NS" else sideways + vertical):
+            out.append((cx - w / 2, cy - h / 2, cx + w / 2, cy + h / 2))
+    return out
+
+
+def _crosses(p: tuple[float, float], q: tuple[float, float], box: Box, pad: float = 0.0) -> bool:
+    """Whether the segment from p to q runs through ``box`` grown by ``pad`` (Liang-Barsky clipping)."""
+    t0, t1 = 0.0, 1.0
+    for s, d, lo, hi in ((p[0], q[0] - p[0], box[0] - pad, box[2] + pad), (p[1], q[1] - p[1], box[1] - pad,
+                                                                           box[3] + pad)):
+        if d == 0:
+            if not lo <= s <= hi:
+                return False
+            continue
+        a, b = sorted(((lo - s) / d, (hi - s) / d))
+        t0, t1 = max(t0, a), min(t1, b)
+        if t0 > t1:
+            return False
+    return True
+
+
+def _leader(anchor: tuple[float, float], box: Box) -> tuple[float, float, float, float] | None:
+    """A line from ``anchor`` to the nearest point of ``box`` (None when they nearly touch)."""
+    ax, ay = anchor
+    px, py = min(max(ax, box[0]), box[2]), min(max(ay, box[1]), box[3])
+    if math.hypot(px - ax, py - ay) < 4:
+        return None
+    return ax, ay, px, py
+
+
+@dataclass(frozen=True)
+class Label:
+    """One placed label: ``kind`` is "badge" (a stack's counts), "ids" (the viewer's unit ids of a stack) or
+    "tag" (a city's controller and marks); ``hex`` the hex it belongs to; ``box`` where it went; ``leader``
+    the line back to its hex or badge, if it had to move away."""
+
+    kind: str
+    hex: str
+    text: str
+    box: Box
+    leader: tuple[float, float, float, float] | None = None
+    fill: str = ""
+    outline: str = ""
+
+
+# Where a badge may sit in its hex without a leader line: offsets from its first place, nearest first.
+_BADGE_NUDGES = ((0, 0), (0, -4), (0, 4), (-6, 0), (6, 0), (-6, -4), (6, -4), (-6, 4), (6, 4), (0, -8), (0, 8),
+                 (-11, 0), (11, 0), (-11, -6), (11, -6), (-11, 6), (11, 6))
+
+
+def _marker_box(cx: float, cy: float, home: bool, hostile: bool) -> Box:
+    """A city's mark: its square or disc, or the hostile ring around it."""
+    r = 11.6 if hostile else 7.9 if home else 6.8
+    return cx - r, cy - r, cx + r, cy + r
+
+
+def _city_marks(view: dict[str, Any], c: dict[str, Any]) -> str:
+    marks = []
+    if c["controller"] and c["controller"] != c.get("home_of"):
+        marks.append(view["players"][c["controller"]]["abbr"])
+    if c.get("hostile"):
+        marks.append("!")
+    if c.get("razed"):
+        marks.append(f"R{c['razed']}")
+    return " ".join(marks)
+
+
+def _stacks(game_map: GameMap, view: dict[str, Any]) -> dict[str, list[tuple[str | None, dict[str, int], list[str]]]]:
+    """The stacks in sight by hex: (owner, counts by type, the unit ids: the viewer's own only)."""
+    stacks: dict[str, list[tuple[str | None, dict[str, int], list[str]]]] = defaultdict(list)
+    by_hex_owner: dict[tuple[str, str | None], list[dict]] = defaultdict(list)
+    for u in view.get("units", ()):
+        if u.get("away_until"):
+            continue
+        by_hex_owner[(u["hex"], u["owner"])].append(u)
+    for (h, owner), us in sorted(by_hex_owner.items(), key=lambda kv: (kv[0][0], kv[0][1] or "")):
+        stacks[h].append((owner, dict(Counter(u["type"] for u in us)), [u["id"] for u in us]))
+    for e in view.get("others", ()):
+        stacks[e["hex"]].append((e["owner"], e["counts"], []))
+    return {h: stacks[h] for h in sorted(stacks) if h in game_map.offsets}
+
+
+def _battle_hexes(game_map: GameMap, events: Iterable[dict[str, Any]]) -> list[str]:
+    return [e["target"] for e in events if e.get("event") == "battle" and e.get("target") in game_map.offsets]
+
+
+def place_labels(game_map: GameMap, view: dict[str, Any], events: Iterable[dict[str, Any]] = (),
+                 lay: Layout | None = None, colours: dict[str, str] | None = None) -> tuple[list[Label], Placer]:
+    """Where the map's labels go, and the placer with every box taken (marks and names too).
+
+    First the fixed marks are taken: the city names (the static layer's), the cities' marks and the battle
+    marks.  Then every stack's badge, in hex order: in its hex (above the city's mark in a city), nudged a few
+    px if that place is taken, else moved out with a leader line to the hex's centre; a hex's further stacks
+    go above the first.  Then the cities' controller tags, right of the mark, else around it.  Last the
+    viewer's unit ids, above their badge, else beside or below it, else further out with a leader line to
+    the badge.  Badges go first because the stack's place is the map's main news; long id lines last
+    because they can go anywhere a line can point from.
+    """
+    lay = lay or layout_of(game_map)
+    colours = colours or player_colours(view, game_map)
+    players = view["players"]
+    viewer = view.get("viewer")
+    placer = Placer((MARGIN / 2, MARGIN / 2, MARGIN * 1.5 + lay.map_w, MARGIN * 1.5 + lay.map_h))
+
+    def centre(h: str) -> tuple[float, float]:
+        return lay.centre(*game_map.offsets[h])
+
+    for city in sorted(game_map.cities.values(), key=lambda c: c.hex):
+        cx, cy = centre(city.hex)
+        placer.take(_text_box(cx, cy + NAME_DY, city.name, NAME_SIZE, "bold"), "name")
+    for cid in sorted(view["cities"]):
+        c = view["cities"][cid]
+        placer.take(_marker_box(*centre(game_map.cities[cid].hex), bool(c.get("home_of")), bool(c.get("hostile"))),
+                    "city")
+    for h in _battle_hexes(game_map, events):
+        cx, cy = centre(h)
+        placer.take((cx - 16 - BURST_R, cy + 1 - BURST_R, cx - 16 + BURST_R, cy + 1 + BURST_R), "battle")
+
+    labels: list[Label] = []
+    id_lines: list[tuple[str, str, Box]] = []
+    stacks = _stacks(game_map, view)
+    for h in stacks:  # no label may hide the centre of another stack's hex (its badge's, or its leader's end)
+        cx, cy = centre(h)
+        placer.take((cx - ANCHOR_R, cy - ANCHOR_R, cx + ANCHOR_R, cy + ANCHOR_R), f"hex {h}")
+
+    def badge_text(owner: str | None, counts: dict[str, int]) -> str:
+        if viewer is not None and owner == viewer:
+            return _counts_label(counts)
+        # others' stacks: the owner's abbreviation first, for black and white prints
+        return f"{players[owner]['abbr'] if owner in players else 'NEU'} {_counts_label(counts)}"
+
+    # cities' stacks first (the mark and the name leave them the least room), then the widest first
+    for h in sorted(stacks, key=lambda h: (h not in game_map.city_at,
+                                           -max(_badge_size(badge_text(o, c))[0] for o, c, _ in stacks[h]), h)):
+        cx, cy = centre(h)
+        top = None  # the top of the hex's last badge (and of the room for its ids): the next goes above
+        for owner, counts, ids in stacks[h]:
+            fill = colours.get(owner, NEUTRAL_UNITS) if owner else NEUTRAL_UNITS
+            mine = viewer is not None and owner == viewer
+            text = badge_text(owner, counts)
+            w, bh = _badge_size(text)
+            if top is None:  # the first: above the city's mark, else on the hex's centre
+                y = cy - 14 - (bh - 13) if h in game_map.city_at else cy - bh / 2 + 7
+            else:
+                y = top - 1 - bh + 7
+            cands = [(_badge_box(cx + dx, y + dy, text), False) for dx, dy in _BADGE_NUDGES]
+            cands += [(b, True) for b in _around((cx, cy, cx, cy), w, bh, _RINGS[1:])]
+            box, away = placer.place(cands, "badge", skip=f"hex {h}")
+            labels.append(Label("badge", h, text, box, _leader((cx, cy), box) if away else None, fill,
+                                "#000000" if mine or viewer is None else "#ffffff"))
+            top = box[1]
+            if mine and ids:
+                id_lines.append((h, compact_ids(ids), box))
+                top -= IDS_SIZE * 1.08 + 1  # room for the ids above it
+
+    for cid in sorted(view["cities"]):
+        c = view["cities"][cid]
+        text = _city_marks(view, c)
+        if not text:
+            continue
+        h = game_map.cities[cid].hex
+        cx, cy = centre(h)
+        x0, y0, x1, y1 = _text_box(0, 0, text, TAG_SIZE, "bold")
+        mark = _marker_box(cx, cy, bool(c.get("home_of")), bool(c.get("hostile")))
+        cands = _around(mark, x1 - x0, y1 - y0, _RINGS, order="EW")
+        box, away = placer.place(((b, i >= 12) for i, b in enumerate(cands)), "tag")
+        labels.append(Label("tag", h, text, box, _leader((cx, cy), box) if away else None))
+
+    for h, text, badge in id_lines:
+        x0, y0, x1, y1 = _text_box(0, 0, text, IDS_SIZE)
+        cands = _around(badge, x1 - x0, y1 - y0, _RINGS)
+        box, away = placer.place(((b, i >= 12) for i, b in enumerate(cands)), "ids")
+        bx, by = (badge[0] + badge[2]) / 2, (badge[1] + badge[3]) / 2
+        labels.append(Label("ids", h, text, box, _leader((bx, by), box) if away else None))
+    return labels, placer
+
+
 # -- the dynamic layers ---------------------------------------------------------------------------------
 
 def player_colours(view: dict[str, Any], game_map: GameMap) -> dict[str, str]:
@@ -355,9 +678,8 @@ def _text(x: float, y: float, s: str, size: float = 10, weight: str = "normal", 
     body = escape(s)
     out = ""
     if halo:
-        w = len(s) * size * (0.64 if weight == "bold" else 0.58) + 4
-        x0 = x - w / 2 if anchor == "middle" else x - 2 if anchor == "start" else x - w + 2
-        out = (f'<rect x="{_f(x0)}" y="{_f(y - size * 0.82)}" width="{_f(w)}" height="{_f(size * 1.08)}" rx="2" '
+        x0, y0, x1, y1 = _text_box(x, y, s, size, weight, anchor)
+        out = (f'<rect x="{_f(x0)}" y="{_f(y0)}" width="{_f(x1 - x0)}" height="{_f(y1 - y0)}" rx="2" '
                f'fill="#ffffff" fill-opacity="0.72"/>')
     return out + (f'<text x="{_f(x)}" y="{_f(y)}" font-size="{_f(size)}" text-anchor="{anchor}" '
                   f'font-weight="{weight}" fill="{fill}">{body}</text>')
@@ -423,17 +745,19 @@ def _burst(cx: float, cy: float, r: float) -> str:
 
 
 def _unit_box(x: float, y: float, label: str, fill: str, outline: str = "#000000") -> str:
-    w = 6.2 * len(label) + 6
-    return (f'<rect x="{_f(x - w / 2)}" y="{_f(y - 7)}" width="{_f(w)}" height="13" rx="2" fill="{fill}" '
-            f'stroke="{outline}" stroke-width="1"/>'
-            f'<text x="{_f(x)}" y="{_f(y + 3.5)}" font-size="10" font-weight="bold" text-anchor="middle" '
-            f'fill="#ffffff">{escape(label)}</text>')
+    """A stack's badge (``_badge_lines``) with the middle of its first line at (x, y)."""
+    w, h = _badge_size(label)
+    out = [f'<rect x="{_f(x - w / 2)}" y="{_f(y - 7)}" width="{_f(w)}" height="{_f(h)}" rx="2" fill="{fill}" '
+           f'stroke="{outline}" stroke-width="1"/>']
+    for i, line in enumerate(_badge_lines(label)):
+        out.append(f'<text x="{_f(x)}" y="{_f(y + 3.5 + BADGE_LINE * i)}" font-size="10" font-weight="bold" '
+                   f'text-anchor="middle" fill="#ffffff">{escape(line)}</text>')
+    return "".join(out)
 
 
 def _dynamic(game_map: GameMap, view: dict[str, Any], events: Iterable[dict[str, Any]], lay: Layout,
              colours: dict[str, str]) -> list[str]:
     """The viewer's layers: fog, cities, moves, units, battles, labels and their part of the legend."""
-    players = view["players"]
     viewer = view.get("viewer")
     events = list(events)
     out: list[str] = []
@@ -447,8 +771,19 @@ def _dynamic(game_map: GameMap, view: dict[str, Any], events: Iterable[dict[str,
     if fogged:
         out.append(f'<path id="fog" fill="{FOG}" fill-opacity="{FOG_OPACITY}" d="{outline(lay, fogged)}"/>')
 
-    # cities: marker filled with the controller's colour; the label carries the marks for black and white
-    markers, labels = [], []
+    # the labels' places (place_labels); lines back to the hex or the badge for those moved away, under the
+    # cities' marks (a dot on the centre of a hex without a city)
+    placed, _ = place_labels(game_map, view, events, lay, colours)
+    leaders = [lab.leader for lab in placed if lab.leader]
+    if leaders:
+        d = "".join(f"M{_f(x0)},{_f(y0)}L{_f(x1)},{_f(y1)}" for x0, y0, x1, y1 in leaders)
+        dots = "".join(f'<circle cx="{_f(lab.leader[0])}" cy="{_f(lab.leader[1])}" r="2.2" fill="#222222"/>'
+                       for lab in placed if lab.leader and lab.kind == "badge" and lab.hex not in game_map.city_at)
+        out.append(f'<g id="leaders"><path fill="none" stroke="#ffffff" stroke-opacity="0.8" stroke-width="3" '
+                   f'd="{d}"/><path fill="none" stroke="#222222" stroke-width="1.1" d="{d}"/>{dots}</g>')
+
+    # cities: marker filled with the controller's colour; the tag (placed with the labels) carries the marks
+    markers = []
     for cid in sorted(view["cities"]):
         c = view["cities"][cid]
         city = game_map.cities[cid]
@@ -463,20 +798,11 @@ def _dynamic(game_map: GameMap, view: dict[str, Any], events: Iterable[dict[str,
         if c.get("hostile"):
             markers.append(f'<circle cx="{_f(cx)}" cy="{_f(cy)}" r="10.5" fill="none" stroke="#d01010" '
                            f'stroke-width="2" stroke-dasharray="3,2"/>')
-        marks = []
-        if c["controller"] and c["controller"] != c.get("home_of"):
-            marks.append(players[c["controller"]]["abbr"])
-        if c.get("hostile"):
-            marks.append("!")
-        if c.get("razed"):
-            marks.append(f"R{c['razed']}")
-        if marks:
-            labels.append(_text(cx + 9, cy - 1, " ".join(marks), size=9, weight="bold", fill="#b00000",
-                                anchor="start"))
     out.append('<g id="cities">' + "".join(markers) + "</g>")
 
     # this turn's moves and battles the viewer saw
-    arrows = []
+    arrows: list[str] = []
+    lines: list[list[tuple[float, float]]] = []
     for e in events:
         if e.get("event") != "moved":
             continue
@@ -492,48 +818,35 @@ def _dynamic(game_map: GameMap, view: dict[str, Any], events: Iterable[dict[str,
                 runs.append([h])
         for run in runs:
             if len(run) >= 2:
-                arrows.append(_arrow([centre(h) for h in run], colours.get(mover, NEUTRAL_UNITS),
+                lines.append([centre(h) for h in run])
+                arrows.append(_arrow(lines[-1], colours.get(mover, NEUTRAL_UNITS),
                                      dashed=viewer is not None and mover != viewer))
     if arrows:
         out.append('<g id="moves">' + "".join(arrows) + "</g>")
+    # the names of the cities in sight an arrow runs across, again over the arrows
+    names = []
+    for city in sorted(game_map.cities.values(), key=lambda c: c.hex) if lines else ():
+        cx, cy = centre(city.hex)
+        box = _text_box(cx, cy + NAME_DY, city.name, NAME_SIZE, "bold")
+        if (city.hex in visible or not fogged) and any(
+                _crosses(p, q, box, 2.5) for pts in lines for p, q in zip(pts, pts[1:])):
+            names.append(_text(cx, cy + NAME_DY, city.name, size=NAME_SIZE, weight="bold"))
+    if names:
+        out.append(f'<g id="names-over-moves" font-family="{FONT}">' + "".join(names) + "</g>")
 
-    # units: a box of counts per stack; the viewer's own also with their ids, others' with the owner's abbr
-    stacks: dict[str, list[tuple[str | None, dict[str, int], list[str]]]] = defaultdict(list)
-    by_hex_owner: dict[tuple[str, str | None], list[dict]] = defaultdict(list)
-    for u in view.get("units", ()):
-        if u.get("away_until"):
-            continue
-        by_hex_owner[(u["hex"], u["owner"])].append(u)
-    for (h, owner), us in sorted(by_hex_owner.items(), key=lambda kv: (kv[0][0], kv[0][1] or "")):
-        stacks[h].append((owner, dict(Counter(u["type"] for u in us)), [u["id"] for u in us]))
-    for e in view.get("others", ()):
-        stacks[e["hex"]].append((e["owner"], e["counts"], []))
-    boxes = []
-    for h in sorted(stacks):
-        if h not in game_map.offsets:
-            continue
-        cx, cy = centre(h)
-        has_city = h in game_map.city_at
-        y = cy - 16 if has_city else cy
-        for owner, counts, ids in stacks[h]:
-            fill = colours.get(owner, NEUTRAL_UNITS) if owner else NEUTRAL_UNITS
-            mine = viewer is not None and owner == viewer
-            label = _counts_label(counts)
-            if not mine:  # the owner's abbreviation, for black and white prints
-                label = f"{players[owner]['abbr'] if owner in players else 'NEU'} {label}"
-            boxes.append(_unit_box(cx, y, label, fill, "#000000" if mine or viewer is None else "#ffffff"))
-            if mine and ids:
-                labels.append(_text(cx, y - 10.5, compact_ids(ids), size=8.5, fill="#000000"))
-                y -= 25
-            else:
-                y -= 15
+    boxes, labels = [], []
+    for lab in placed:
+        x0, y0, x1, y1 = lab.box
+        if lab.kind == "badge":
+            boxes.append(_unit_box((x0 + x1) / 2, y0 + 7, lab.text, lab.fill, lab.outline))
+        elif lab.kind == "tag":
+            labels.append(_text((x0 + x1) / 2, y0 + TAG_SIZE * 0.82, lab.text, size=TAG_SIZE, weight="bold",
+                                fill="#b00000"))
+        else:
+            labels.append(_text((x0 + x1) / 2, y0 + IDS_SIZE * 0.82, lab.text, size=IDS_SIZE, fill="#000000"))
     out.append('<g id="units">' + "".join(boxes) + "</g>")
 
-    bursts = []
-    for e in events:
-        if e.get("event") == "battle" and e.get("target") in game_map.offsets:
-            cx, cy = centre(e["target"])
-            bursts.append(_burst(cx - 16, cy + 1, 8.5))
+    bursts = [_burst(cx - 16, cy + 1, BURST_R) for cx, cy in map(centre, _battle_hexes(game_map, events))]
     if bursts:
         out.append('<g id="battles">' + "".join(bursts) + "</g>")
 

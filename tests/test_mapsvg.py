@@ -3,8 +3,11 @@ static layer; raster base; PNG output."""
 from __future__ import annotations
 
 import copy
+from collections import Counter, defaultdict
 import struct
 import xml.etree.ElementTree as ET
+
+import pytest
 
 from pbem import mapsvg
 from pbem.gamedata import load_map
@@ -202,3 +205,152 @@ def test_layers_split_the_map_into_static_turn_and_viewer_parts():
     assert "Map marks" in mapsvg.static_layer(TINY) and "Map marks" not in "".join(athens.viewer)
     assert "Players (cities)" in mapsvg.static_layer(TINY) and "Athenians (" in athens.turn
     assert "Turn 1" in athens.turn
+
+
+# -- crowded fronts: label placement -------------------------------------------------------------------------
+
+LETTER_TYPES = {"A": "army", "R": "rowers", "F": "fleet", "T": "transport", "B": "baggage", "L": "leader"}
+
+
+def front():
+    """A crowded front on the Aegean, like the Peloponnese of the six-player demo in its twelfth turn: stacks
+    in neighbouring hexes around Corinth, Argos and Sparta, long id lines, wide stacks of others in and next
+    to cities, hostile and razed cities, a battle and moves across city names."""
+    aegean = load_map()
+    s = make_state(["sparta", "corinth", "thebes", "athens"], game_map=aegean)
+    stacks = {
+        "sparta": {"0914": "AAALLL", "0915": "AAAABB", "0916": "AATBB", "0716": "AABBBB", "0417": "AAABBBB",
+                   "1015": "A", "0513": "AAB", "0815": "A", "1215": "AAAT"},
+        "corinth": {"1013": "F", "0416": "LL", "1115": "AARFL"},
+        "thebes": {"1014": "A", "1114": "AAABBLL", "1212": "AA", "1112": "A"},
+        "athens": {"1313": "AARRFFLLL"},
+    }
+    for owner, by_hex in stacks.items():
+        for h, letters in by_hex.items():
+            for ch in letters:
+                add(s, owner, LETTER_TYPES[ch], h)
+    for cid, controller, hostile, razed in (("corinth", "thebes", True, 1), ("argos", "sparta", False, 0),
+                                            ("megara", "thebes", True, 2), ("aegina", "sparta", False, 0)):
+        s.cities[cid].controller, s.cities[cid].hostile, s.cities[cid].razed = controller, hostile, razed
+    records = [
+        {"seq": 1, "turn": 1, "player": "sparta", "phase": "first_move", "event": "moved", "units": ["SPA-A1"],
+         "from": "0918", "path": ["0917", "0916"]},
+        {"seq": 2, "turn": 1, "player": "thebes", "phase": "first_move", "event": "moved", "units": ["THE-A1"],
+         "from": "1112", "path": ["1113", "1114"]},
+        {"seq": 3, "turn": 1, "player": "sparta", "phase": "land_battle", "event": "battle", "target": "1014",
+         "attacker": "sparta", "defender": "thebes", "attackers": ["SPA-A1"], "defenders": ["THE-A1"]},
+    ]
+    return aegean, s, records
+
+
+def front_views():
+    aegean, s, records = front()
+    return aegean, [view(s, aegean, p, records=records, before=s) for p in ("sparta", "thebes", None)]
+
+
+LABELS = ("badge", "ids", "tag")
+
+
+def test_on_a_crowded_front_no_label_overlaps_another_or_a_mark():
+    aegean, views = front_views()
+    moved = 0
+    for v in views:
+        placed, placer = mapsvg.place_labels(aegean, v, v["events"])
+        boxes = [(kind, box) for kind, box in placer.taken if not kind.startswith("hex ")]
+        assert len(boxes) == len(placer.taken) - len(mapsvg._stacks(aegean, v))  # one free centre per stack
+        for i, (kind, box) in enumerate(boxes):
+            if kind not in LABELS:
+                continue  # names, cities' marks and battle marks are fixed (and may touch each other)
+            for other_kind, other in boxes[:i] + boxes[i + 1:]:
+                assert mapsvg._overlap(box, other) == 0, (kind, box, other_kind, other)
+            lo, top, hi, bottom = placer.bounds
+            assert lo <= box[0] and box[2] <= hi and top <= box[1] and box[3] <= bottom  # on the map
+        moved += sum(1 for lab in placed if lab.leader)
+    assert moved >= 2  # the front is crowded: some labels had to move out, with a line back
+
+
+def test_every_stack_in_sight_keeps_its_badge_and_only_the_viewer_s_ids_are_shown():
+    aegean, views = front_views()
+    for v in views:
+        placed, _ = mapsvg.place_labels(aegean, v, v["events"])
+        badges = Counter(lab.hex for lab in placed if lab.kind == "badge")
+        expected = Counter(h for h, stacks in mapsvg._stacks(aegean, v).items() for _ in stacks)
+        assert badges == expected and sum(badges.values()) >= 8
+        own = defaultdict(list)
+        for u in v["units"]:
+            if u["owner"] == v["viewer"] and v["viewer"] is not None:
+                own[u["hex"]].append(u["id"])
+        assert {lab.hex: lab.text for lab in placed if lab.kind == "ids"} == {
+            h: mapsvg.compact_ids(ids) for h, ids in own.items()}
+        for lab in placed:
+            if lab.kind == "badge" and v["viewer"] == "sparta" and not lab.text[0].isdigit():
+                assert lab.text.split()[0] in {"COR", "THE", "ATH"}  # others: owner first, counts only
+
+
+def test_a_label_moved_out_has_a_line_from_its_hex_or_badge_to_its_box():
+    aegean, views = front_views()
+    for v in views:
+        placed, _ = mapsvg.place_labels(aegean, v, v["events"])
+        lay = mapsvg.layout_of(aegean)
+        badges = {lab.hex: lab.box for lab in placed if lab.kind == "badge"}
+        for lab in placed:
+            if not lab.leader:
+                continue
+            x0, y0, x1, y1 = lab.leader
+            if lab.kind == "ids":  # from the middle of its badge
+                b = badges[lab.hex]
+                assert (x0, y0) == ((b[0] + b[2]) / 2, (b[1] + b[3]) / 2)
+            else:  # from its hex's centre
+                assert (x0, y0) == lay.centre(*aegean.offsets[lab.hex])
+            bx0, by0, bx1, by1 = lab.box
+            assert bx0 <= x1 <= bx1 and by0 <= y1 <= by1  # to the edge of its box
+
+
+def test_the_svg_draws_the_labels_where_they_were_placed():
+    """The badges' rectangles and the labels' halos in the SVG are the placed boxes: the no-overlap test
+    speaks of the picture."""
+    aegean, views = front_views()
+    for v in views:
+        placed, _ = mapsvg.place_labels(aegean, v, v["events"])
+        root = ET.fromstring(mapsvg.map_svg(aegean, v, v["events"]))
+        groups = {el.get("id"): el for el in root.iter(SVG + "g")}
+        rects = [el for el in groups["units"] if el.tag == SVG + "rect"]
+        rects += [el for el in groups["labels"] if el.tag == SVG + "rect"]
+        drawn = sorted((float(r.get("x")), float(r.get("y")), float(r.get("width")), float(r.get("height")))
+                       for r in rects)
+        wanted = sorted((b[0], b[1], b[2] - b[0], b[3] - b[1]) for b in (lab.box for lab in placed))
+        assert len(drawn) == len(wanted)
+        for d, w in zip(drawn, wanted):
+            assert all(abs(a - b) <= 0.06 for a, b in zip(d, w)), (d, w)
+
+
+def test_label_placement_is_deterministic():
+    aegean, s, records = front()
+    svgs = {mapsvg.map_svg(aegean, view(s, aegean, "sparta", records=records, before=s), title="Turn 1")
+            for _ in range(2)}
+    assert len(svgs) == 1
+
+
+def test_a_wide_badge_goes_on_two_lines_and_a_narrow_one_on_one():
+    assert mapsvg._badge_lines("ATH 2A 2R 2F 3L") == ["ATH 2A 2R", "2F 3L"]
+    assert mapsvg._badge_lines("2A 1T 2B") == ["2A 1T 2B"]
+    assert mapsvg._badge_lines("SPA 3A 1T") == ["SPA 3A 1T"]  # three parts: one line
+    aegean, views = front_views()
+    moderator = views[2]
+    texts = ["".join(el.itertext()) for el in ET.fromstring(mapsvg.map_svg(aegean, moderator)).iter(SVG + "text")]
+    assert "ATH 2A 2R" in texts and "2F 3L" in texts
+
+
+def test_text_width_follows_the_font():
+    assert mapsvg.text_width("0", 10) == pytest.approx(6.36)
+    assert mapsvg.text_width("W", 10, bold=True) == pytest.approx(11.03)
+    assert mapsvg.text_width("ii", 10) < mapsvg.text_width("MM", 10)
+
+
+def test_a_city_name_an_arrow_runs_across_is_drawn_again_over_it():
+    aegean, views = front_views()
+    sparta = views[0]
+    root = ET.fromstring(mapsvg.map_svg(aegean, sparta, sparta["events"]))
+    again = next(el for el in root.iter(SVG + "g") if el.get("id") == "names-over-moves")
+    assert ["".join(el.itertext()) for el in again.iter(SVG + "text")] == ["Argos"]  # 0917 -> 0916 ends on it
+    assert mapsvg._crosses((0, 0), (10, 10), (4, 4, 6, 6)) and not mapsvg._crosses((0, 0), (10, 0), (4, 4, 6, 6))
