@@ -6,6 +6,12 @@ hostile/razed marks, the viewer's units with their ids, the other units they can
 merged overlay over the hexes they cannot see, arrows for this turn's moves and markers for its battles, and a
 legend.  No rules logic lives here.
 
+Crowded fronts stay readable: ``place_labels`` puts the stacks' badges, the cities' controller tags and the
+viewer's unit ids one by one where they overlap nothing placed before (city names and marks, battle marks,
+other labels, the centre of another stack's hex), near their hex or badge first and, failing that, further
+out with a leader line back; a badge too wide for a hex goes on two lines.  Greedy and in a fixed order: the
+same view gives the same map, byte for byte.
+
 Speed (CairoSVG spends its time per element, and per letter of text): every hex of one terrain is one
 ``<path>``; no ``<use>``, ``<symbol>``, masks, filters or patterns.  The map is drawn in three layers
 (``layers``), in this order:
@@ -572,13 +578,15 @@ def place_labels(game_map: GameMap, view: dict[str, Any], events: Iterable[dict[
                  lay: Layout | None = None, colours: dict[str, str] | None = None) -> tuple[list[Label], Placer]:
     """Where the map's labels go, and the placer with every box taken (marks and names too).
 
-    First the fixed marks are taken: the city names (the static layer's), the cities' marks and the battle
-    marks.  Then every stack's badge, in hex order: in its hex (above the city's mark in a city), nudged a few
-    px if that place is taken, else moved out with a leader line to the hex's centre; a hex's further stacks
-    go above the first.  Then the cities' controller tags, right of the mark, else around it.  Last the
-    viewer's unit ids, above their badge, else beside or below it, else further out with a leader line to
-    the badge.  Badges go first because the stack's place is the map's main news; long id lines last
-    because they can go anywhere a line can point from.
+    First the fixed marks are taken: the city names (the static layer's), the cities' marks, the battle marks
+    and a small square on the centre of every hex with a stack (no other hex's label may hide it).  Then
+    every stack's badge, the cities' hexes first (their mark and name leave the least room), then the widest:
+    in its hex (above the city's mark in a city), nudged a few px if that place is taken, else moved out with
+    a leader line to the hex's centre; a hex's further stacks go above the first.  Then the cities'
+    controller tags, right of the mark, else around it.  Last the viewer's unit ids, above their badge, else
+    beside or below it, else further out with a leader line to the badge.  Badges go first because the
+    stack's place is the map's main news; long id lines last because they can go anywhere a line can point
+    from.
     """
     lay = lay or layout_of(game_map)
     colours = colours or player_colours(view, game_map)
@@ -868,7 +876,7 @@ def _marks_y(legend_h: float) -> tuple[float, float, float]:
     return y, y + 16, y + 16 + 20 * MARK_ROWS + 6
 
 
-MARK_ROWS = 10
+MARK_ROWS = 11
 UNIT_MARK_ROW = 3  # the sample unit box, in the viewer's colour
 
 
@@ -891,6 +899,10 @@ def _marks_legend(lay: Layout, legend_h: float) -> str:
         (lambda y: "", "T transport, B baggage, L leader,"),
         (lambda y: "", "P pirate, X barbarian (black);"),
         (lambda y: "", "others' units: owner first (SPA 2A)"),
+        (lambda y: f'<path fill="none" stroke="#222222" stroke-width="1.1" d="M{_f(x0 + 4)},{_f(y + 4)}L{_f(x0 + 13)},'
+                   f'{_f(y - 1)}"/><circle cx="{_f(x0 + 4)}" cy="{_f(y + 4)}" r="2.2" fill="#222222"/>'
+                   f'<rect x="{_f(x0 + 11)}" y="{_f(y - 7)}" width="13" height="9" rx="2" fill="#777777"/>',
+         "label off its hex: line to the hex"),
         (lambda y: f'<path fill="{FOG}" fill-opacity="{FOG_OPACITY}" d="M{_f(x0 + 3)},{_f(y - 7)}h18v14h-18Z"/>',
          "fog: out of sight"),
         (lambda y: _arrow([(x0 + 2, y), (x0 + 24, y)], "#333333", False), "move this turn (dashed: others')"),

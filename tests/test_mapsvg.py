@@ -354,3 +354,11 @@ def test_a_city_name_an_arrow_runs_across_is_drawn_again_over_it():
     again = next(el for el in root.iter(SVG + "g") if el.get("id") == "names-over-moves")
     assert ["".join(el.itertext()) for el in again.iter(SVG + "text")] == ["Argos"]  # 0917 -> 0916 ends on it
     assert mapsvg._crosses((0, 0), (10, 10), (4, 4, 6, 6)) and not mapsvg._crosses((0, 0), (10, 0), (4, 4, 6, 6))
+
+
+def test_the_legend_explains_the_leader_lines():
+    aegean, views = front_views()
+    assert "label off its hex: line to the hex" in mapsvg.static_layer(aegean)
+    root = ET.fromstring(mapsvg.map_svg(aegean, views[2], views[2]["events"]))
+    leaders = next(el for el in root.iter(SVG + "g") if el.get("id") == "leaders")
+    assert len([el for el in leaders if el.tag == SVG + "path"]) == 2  # all the lines: one casing, one line
