@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Iterable
 
 from . import effects as fx
-from .board import enemy_combat_units, hostile_to, is_manned, stack_limit, under_siege
+from .board import hostile_to, is_combat_unit, is_manned, stack_limit, under_siege
 from .events import Ev
 from .gamedata import GameMap, Tables
 from .model import Effect, GameState, Unit, UnitType
@@ -255,13 +255,14 @@ def step_problems(state: GameState, game_map: GameMap, player: str, prev: str, h
         out.append(StepProblem("points", f"not enough movement points to enter {h} ({spent} of {points} spent, "
                                          f"{t.name} costs {cost})"))
     city = foreign_city(state, game_map, h, player)
+    enemies = [u for u in state.hex_units(h) if hostile_to(u, player) and u.away_until is None]
     if city:
         who = state.cities[city].controller
         out.append(StepProblem("foreign_city", f"{h} is {'the neutral' if who is None else who + ' controlled'} "
                                                f"city {game_map.cities[city].name}; units may not enter it", city))
-    elif enemy_combat_units(state, h, player):
+    elif any(is_combat_unit(state, u) for u in enemies):
         out.append(StepProblem("enemy_units", f"{h} holds enemy Armies, Rowers or manned Fleets"))
-    elif not captures and any(hostile_to(u, player) for u in state.units_at(h)):
+    elif not captures and enemies:
         out.append(StepProblem("no_captor", f"{h} holds enemy units and the group has no Army, Rowers or manned "
                                             f"Fleet to capture them"))
     return out
@@ -290,6 +291,8 @@ def check_path(state: GameState, game_map: GameMap, player: str, start: str, pat
 
 def capturable_here(state: GameState, hex_id: str, player: str) -> list[Unit]:
     """Enemy units standing (not aboard) in ``hex_id`` that a capturing unit entering it takes."""
+    if not any(u.owner != player for u in state.hex_units(hex_id)):
+        return []  # the usual case, without sorting the hex
     return [u for u in state.units_at(hex_id) if hostile_to(u, player) and u.owner is not None
             and u.carried_by is None]
 
