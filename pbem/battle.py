@@ -563,6 +563,7 @@ def side_leaders(state: GameState, side: Side) -> list[Unit]:
 def expand_units(state: GameState, player: str, ids: Iterable[str], wanted) -> tuple[list[Unit], str | None]:
     """Unit ids, or hex ids meaning all of the player's units there that ``wanted(unit)`` accepts."""
     out: list[Unit] = []
+    taken: set[str] = set()  # by id: Unit's dataclass == compares every field
     for x in ids:
         if x in state.units:
             u = state.units[x]
@@ -570,13 +571,17 @@ def expand_units(state: GameState, player: str, ids: Iterable[str], wanted) -> t
                 return out, f"{x} is not your unit"
             if u.away_until is not None:
                 return out, f"{x} is away from the game"
-            if u not in out:
+            if u.id not in taken:
                 out.append(u)
+                taken.add(u.id)
         elif x.isdigit():
             here = [u for u in state.units_at(x) if u.owner == player and wanted(u)]
             if not here:
                 return out, f"you have no such units in {x}"
-            out += [u for u in here if u not in out]
+            for u in here:
+                if u.id not in taken:
+                    out.append(u)
+                    taken.add(u.id)
         else:
             return out, f"no unit {x} (destroyed or never existed)"
     return out, None

@@ -57,7 +57,7 @@ RECRUIT_COST = {UnitType.ARMY: 2, UnitType.ROWERS: 2, UnitType.BAGGAGE: 1, UnitT
 UPKEEP_COST = {UnitType.ARMY: 1, UnitType.ROWERS: 1}
 
 
-@dataclass(init=False)
+@dataclass(init=False, eq=False)
 class Unit:
     id: str
     type: UnitType
@@ -75,6 +75,14 @@ class Unit:
                  away_until: int | None = None) -> None:
         self.__dict__.update(id=id, type=type, owner=owner, hex=hex, carried_by=carried_by, starvation=starvation,
                              value=value, name=name, skills=[] if skills is None else skills, away_until=away_until)
+
+    def __eq__(self, other: object) -> bool:
+        """Field by field, as a dataclass compares, but two different ids answer at once."""
+        if other.__class__ is not Unit:
+            return NotImplemented
+        return self is other or (self.id == other.id and self.__dict__ == other.__dict__)  # type: ignore[attr-defined]
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, compared by value
 
     def __setattr__(self, name: str, value: Any) -> None:
         if name == "owner":  # GameState's units-by-owner index is rebuilt when an owner changed
