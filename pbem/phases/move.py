@@ -269,12 +269,12 @@ def move(ctx: "TurnContext", section: str, mv: Move) -> str | None:
     # 3. the allowance, with the move's cards
     path = list(mv.path)
     planned_end = path[-1] if path else start
-    hand = Counter(ctx.me.hand)
     cards: list[tuple[CardUse, int | None]] = [(cu, None) for cu in mv.cards]
     used = ctx.scratch.setdefault("move_cards_used", set())
     for i, cu in enumerate(ctx.my_orders.cards):
         if i not in used and (cu.target in group or cu.target == start) and _is_movement_card(ctx, cu.card):
             cards.append((cu, i))
+    hand = Counter(ctx.me.hand) if cards else Counter()
     card_fx: list[tuple[str, dict[str, Any]]] = []
     for cu, _ in cards:
         c = ctx.tables.cards.get(cu.card)
