@@ -362,6 +362,17 @@ def test_R_PH_MOVE_unload_only_where_docked_or_beached():
     assert t.hex == "0302" and "docked or beached" in failed(ctx)[0]["reason"]
 
 
+def test_R_PH_MOVE_R_TURN_4_unloading_a_unit_lost_since_the_orders_were_written_says_so():
+    s = make_state()
+    t = add(s, "athens", "transport", "0302")
+    a = add(s, "athens", "army", "0302", carried_by=t.id)
+    s.remove_unit(a.id)  # disbanded at Upkeep, say
+    ctx = run_phase("first_move", s, "athens",
+                    orders=move_orders("athens", {"units": [t.id], "path": ["0401"], "unload": [a.id]}))
+    assert t.hex == "0302"
+    assert failed(ctx)[0]["reason"] == f"no unit {a.id} to unload (destroyed or never existed)"
+
+
 def test_R_PH_MOVE_transport_carries_one_army():
     s = make_state()
     t = add(s, "athens", "transport", "0302")

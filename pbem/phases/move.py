@@ -234,6 +234,8 @@ def gather(state: GameState, gm: GameMap, me: str, mv: Move, moved: set[str] | d
     # unloading (checked now, done at the end)
     unload: list[str] = []
     for x in mv.unload:
+        if x not in state.units:  # disbanded, captured or lost since the orders were written
+            return Refusal(f"no unit {x} to unload (destroyed or never existed)", "unload_not_carried", x, "unload")
         if x not in group or carrier.get(x) not in group:
             return Refusal(f"{x} is not carried by this move, so it cannot be unloaded", "unload_not_carried", x,
                            "unload")
