@@ -36,8 +36,11 @@ class TurnContext:
     scratch: dict[str, Any] = field(default_factory=dict)  # per player-turn notes between phases
     _standing: dict[str, Standing] = field(default_factory=dict, repr=False)
 
+    # ctx.emit(kind, **data) is the log's own emit (the hot path: no wrapper call)
+    emit: Callable[..., dict[str, Any]] = field(init=False, repr=False)
+
     def __post_init__(self) -> None:
-        self.emit = self.log.emit  # type: ignore[method-assign]  # the hot path: no wrapper call
+        self.emit = self.log.emit
 
     @property
     def me(self):
@@ -53,9 +56,6 @@ class TurnContext:
         if found is None:
             found = self._standing[player] = Standing.from_dict(self.state.players[player].standing)
         return found
-
-    def emit(self, kind: Ev, **data: Any) -> dict[str, Any]:  # replaced by log.emit in __post_init__
-        return self.log.emit(kind, **data)
 
     def order_failed(self, section: str, index: int | None, reason: str, **data: Any) -> None:
         """R-TURN-4: the order is skipped, never half-applied, and the report says why."""

@@ -77,22 +77,12 @@ def priority(ctx) -> list[Unit]:
     return [units[uid] for uid in order]
 
 
-def why_unpaid(ctx, unit: Unit, friendly: set[str] | None = None) -> str | None:
-    """None if ``unit`` is paid, else why not.  ``friendly``: the friendly cities, if already known."""
-    reason = why_unsupplied(ctx, unit.hex, friendly)
-    if reason is None and ctx.me.gold < upkeep_cost(unit):
-        return "not enough gold"
-    return reason
-
-
-def why_unsupplied(ctx, hex_id: str, friendly: set[str] | None = None) -> str | None:
-    """Why the units in ``hex_id`` cannot be paid whatever the gold, or None: no friendly city in or next to
-    the hex, or the hex completely surrounded."""
+def why_unsupplied(ctx, hex_id: str, friendly: set[str]) -> str | None:
+    """Why the units in ``hex_id`` cannot be paid whatever the gold, or None: no friendly city (``friendly``:
+    the player's, asked once per phase) in or next to the hex, or the hex completely surrounded."""
     state, gm = ctx.state, ctx.game_map
-    def is_friendly(cid: str) -> bool:
-        return cid in friendly if friendly is not None else board.friendly_city(state, gm, cid, ctx.player)
     near = [c for h in (hex_id, *gm.neighbours[hex_id]) if (c := gm.city_at.get(h))]
-    if not any(is_friendly(c.id) for c in near):
+    if not any(c.id in friendly for c in near):
         own = [c for c in near if state.cities[c.id].controller == ctx.player]
         if own:  # say why the player's own city there does not count
             c = own[0]
