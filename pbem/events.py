@@ -96,13 +96,11 @@ class EventLog:
             self.records.append(rec)
 
     def emit(self, kind: Ev, **data: Any) -> dict[str, Any]:
-        if self.dice.log:
-            self.flush_rolls()
-        records = self.records
-        rec = {"seq": len(records) + 1, "turn": self.turn, "player": self.player, "phase": self.phase,
-               "event": _VALUE[kind]}
+        self.flush_rolls()
+        rec = self._frame()
+        rec["event"] = _VALUE[kind]
         rec.update(data)
-        records.append(rec)
+        self.records.append(rec)
         return rec
 
     def events(self, kind: Ev | None = None, player: str | None = None) -> list[dict[str, Any]]:
