@@ -53,7 +53,6 @@ def leaders_in_play(state: GameState, player: str) -> list[Unit]:
 
 # id(table) -> (it, {kind: {trait or skill id: its effects of that kind}}): tables never change once loaded
 _BY_KIND: dict[tuple[int, str], tuple[Any, dict[str, dict[str, list[Found]]]]] = {}
-_SKILL_SOURCES: dict[tuple[str, str, str], Source] = {}
 
 
 def _by_kind(table: dict[str, Any], what: str) -> dict[str, dict[str, list[Found]]]:
@@ -86,12 +85,7 @@ def skill_effects(tables: Tables, leaders: Iterable[Unit], kind: str) -> list[Fo
         for leader in leaders:
             for sid in leader.skills:
                 if sid in having:
-                    for bare, e in having[sid]:
-                        key = (leader.id, sid, bare.name)
-                        src = _SKILL_SOURCES.get(key)
-                        if src is None:
-                            src = _SKILL_SOURCES[key] = Source("skill", sid, bare.name, leader.id)
-                        found.append((src, e))
+                    found += [(Source("skill", sid, bare.name, leader.id), e) for bare, e in having[sid]]
     return found
 
 
