@@ -8,7 +8,8 @@ Figures (medians, milliseconds):
   check     checking every player's order file of one turn against the campaign (pbem check's work)
   adjudicate  resolving one whole game turn with the state in memory (file I/O apart), and per order
   render    writing every player's reports of one turn (HTML, text, SVG, PNG; --pdf adds PDFs)
-  game      adjudication through a whole seeded bot game, turn by turn: per turn, per order, per log record
+  game      adjudication through a whole seeded bot game, turn by turn: per turn, per order, per log record,
+            and the part of it that making the log records alone costs (no rule run)
   demo      a whole bot campaign in memory (no reports), per game turn
 
 Targets (issue: turn cycle and benchmark): 12-player turn adjudicated in <= 10 ms; 12 order files checked in
@@ -159,7 +160,7 @@ def bench_game(n_players: int, turns: int, repeats: int) -> dict[str, float]:
         orders, _ = bot_turn_orders(state, aegean, tabs)
         work.append((state.copy(), orders))
         adjudicate(state, aegean, tabs, orders, Dice(b"bench-%d" % state.turn))
-    per_turn, n_orders, n_records, n_units = [], 0, 0, 0
+    per_turn, n_orders, n_records, n_units, logs = [], 0, 0, 0, []
     for before, orders in work:
         dice_key = b"bench-%d" % before.turn
         copies = [before.copy() for _ in range(repeats)]
@@ -173,11 +174,46 @@ def bench_game(n_players: int, turns: int, repeats: int) -> dict[str, float]:
                         + len(o.land_battle) + len(o.second_move) for o in orders.values())
         n_records += len(log.records)
         n_units += len(before.units)
+        logs.append(log)
     total = sum(per_turn)
-    return {"turns": len(work), "median_ms": statistics.median(per_turn), "max_ms": max(per_turn),
+    floor = log_floor_ms(logs, repeats)
+    return {"log_only_ms": floor, "log_only_share": floor / (total / len(work)),
+            "turns": len(work), "median_ms": statistics.median(per_turn), "max_ms": max(per_turn),
             "orders": n_orders / len(work), "per_order_us": total * 1000 / max(n_orders, 1),
             "records": n_records / len(work), "per_record_us": total * 1000 / max(n_records, 1),
             "units": n_units / len(work), "per_unit_us": total * 1000 / max(n_units, 1)}
+
+
+def log_floor_ms(logs, repeats: int) -> float:
+    """The turn's log records made again through ``EventLog`` and ``Dice`` alone, with no rule run: the part of a
+    turn's time that logging every die and event costs (R-TURN-6), whatever the rules code does.  Median per turn."""
+    from pbem.events import Ev, EventLog
+    frame = ("seq", "turn", "player", "phase", "event")
+    turns = []
+    for log in logs:
+        recs = []
+        for r in log.records:
+            if "event" in r:
+                recs.append((r["player"], r["phase"], Ev(r["event"]), None,
+                             {k: v for k, v in r.items() if k not in frame}))
+            else:
+                roll = r["roll"]
+                recs.append((r["player"], r["phase"], None, roll["purpose"],
+                             {k: v for k, v in roll.items() if k not in ("die", "result", "purpose")}))
+        turns.append(recs)
+
+    def remake():
+        for recs in turns:
+            dice = Dice(b"floor")
+            out = EventLog(dice, 1)
+            for player, phase, kind, purpose, data in recs:
+                out.player, out.phase = player, phase
+                if kind is None:
+                    dice.roll(6, purpose, **data)
+                else:
+                    out.emit(kind, **data)
+            out.flush_rolls()
+    return median_ms(remake, repeats) / len(turns)
 
 
 def bench_demo(n_players: int, turns: int, repeats: int) -> float:
@@ -216,6 +252,9 @@ def main() -> None:
           f"(slowest {g['max_ms']:.2f}); per turn {g['orders']:.0f} orders, {g['records']:.0f} log records, "
           f"{g['units']:.0f} units; {g['per_order_us']:.1f} us per order, {g['per_record_us']:.1f} us per record, "
           f"{g['per_unit_us']:.1f} us per unit")
+    print(f"  of which making the log records alone (every die and event, no rule run): {g['log_only_ms']:.2f} ms a "
+          f"turn, {g['log_only_share'] * 100:.0f}% of the turn; the 11 us per order target allows "
+          f"{g['orders'] * 0.011:.2f} ms a turn in all")
     print(f"whole bot game in memory, 12 players: {bench_demo(12, turns, 3 if not args.quick else 1):.2f} ms per "
           f"game turn ({turns} turns, bots' orders included, no reports)")
 
