@@ -9,7 +9,7 @@ from datetime import datetime, timedelta, timezone
 from typing import Any
 
 from .errors import PbemError, UsageError
-from .storage import Campaign
+from .storage import Campaign, held_interrupts
 
 
 def parse_when(text: str, now: datetime) -> datetime:
@@ -54,8 +54,9 @@ def set_deadline(camp: Campaign, text: str, now: datetime) -> datetime:
     when = parse_when(text, now)
     config = dict(camp.config)
     config["deadline"] = when.strftime("%Y-%m-%dT%H:%MZ")
-    camp.write_config(config)
-    camp.audit(f"deadline of turn {camp.current_turn} set to {fmt(when)}")
+    with held_interrupts():
+        camp.write_config(config)
+        camp.audit(f"deadline of turn {camp.current_turn} set to {fmt(when)}")
     return when
 
 
@@ -151,9 +152,10 @@ def set_seat(camp: Campaign, player: str, seat: str) -> str:
     seed = camp.secret_seed()
     raw = pysecrets.token_hex(8)
     player_secrets[player] = "-".join(raw[i:i + 4] for i in range(0, 16, 4))
-    camp.write_secrets(seed, player_secrets)
-    camp.write_config(config_with(camp, seats=table))
-    camp.audit(f"seat of {player} set to {seat}; the faction's secret was replaced")
+    with held_interrupts():
+        camp.write_secrets(seed, player_secrets)
+        camp.write_config(config_with(camp, seats=table))
+        camp.audit(f"seat of {player} set to {seat}; the faction's secret was replaced")
     return player_secrets[player]
 
 
@@ -205,11 +207,15 @@ def run_turn(camp: Campaign, now: datetime, force: bool = False, reports: bool =
             when = f"; deadline {fmt(st.deadline)}" if st.deadline else "; no deadline set"
             return None, f"Not due: waiting for {', '.join(missing)}{when}. Use --force to run it now.\n"
         bots = bot_orders(camp)
-        result = run_locked(camp, extra=bots)
-        nxt = next_deadline(camp, st.deadline, now)
-        camp.write_config(config_with(camp, deadline=nxt))
-        camp.audit(f"run-turn {result.turn}" + (" (forced)" if force else "") +
-                   (f"; computer players: {','.join(bots)}" if bots else ""))
+        try:
+            with held_interrupts():  # the turn, its next deadline and its audit lines land together
+                result = run_locked(camp, extra=bots)
+                nxt = next_deadline(camp, st.deadline, now)
+                camp.write_config(config_with(camp, deadline=nxt))
+                camp.audit(f"run-turn {result.turn}" + (" (forced)" if force else "") +
+                           (f"; computer players: {','.join(bots)}" if bots else ""))
+        except KeyboardInterrupt:  # Ctrl-C came while the turn was committed: it stands, no report was written
+            raise ReportsInterrupted(camp, result.turn) from None
         message = summary(result)
         if reports:
             from .report import write_reports

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from . import yamlio
 from .cycle import deadline as campaign_deadline, fmt
-from .storage import Campaign, atomic_write
+from .storage import Campaign, atomic_write, held_interrupts
 
 SAFE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,120}$")
 MAX_ORDER_BYTES = yamlio.MAX_BYTES
@@ -132,15 +132,16 @@ def submit_bytes(camp: Campaign, raw: bytes, source: str, now: datetime, late_ok
     target = folder / f"{player}.yaml"
     if target.is_file() and target.read_bytes() == raw:
         return Answer(source, True, player, turn, "identical to the orders already accepted", findings, target, True)
-    if target.is_file():
-        n = 1
-        while (folder / f"{player}.v{n}.yaml").exists():
-            n += 1
-        target.rename(folder / f"{player}.v{n}.yaml")
-    atomic_write(target, raw)
     digest = hashlib.sha256(raw).hexdigest()
-    camp.audit(f"intake accepted {source} for {player} turn {turn} (sha256 {digest[:16]})"
-               + (" as a moderator's fix" if moderator_fix else ""))
+    with held_interrupts():
+        if target.is_file():
+            n = 1
+            while (folder / f"{player}.v{n}.yaml").exists():
+                n += 1
+            target.rename(folder / f"{player}.v{n}.yaml")
+        atomic_write(target, raw)
+        camp.audit(f"intake accepted {source} for {player} turn {turn} (sha256 {digest[:16]})"
+                   + (" as a moderator's fix" if moderator_fix else ""))
     msg = f"stored; sha256 {digest[:16]}. You may send a new file until the deadline: the last one counts."
     return Answer(source, True, player, turn, msg, findings, target)
 

@@ -20,7 +20,7 @@ from .errors import UsageError
 from .invariants import violations
 from .gamedata import GameMap, tables
 from .model import GameState, Unit, UnitType
-from .storage import Campaign, atomic_write
+from .storage import Campaign, atomic_write, held_interrupts
 
 
 MAX_GOLD = 100_000  # far beyond any game; stops a typo such as +10000000000 from reaching the reports
@@ -151,9 +151,10 @@ def adjust(camp: Campaign, reason: str, gold: dict[str, int] | None = None, move
         raise UsageError("refused, the state would break: " + "; ".join(bad))
     path = camp.snapshot_path(state.turn)
     keep = path.with_name(f"{path.stem}.fix-{len(list(path.parent.glob(path.stem + '.fix-*.json'))) + 1}.json")
-    shutil.copy2(path, keep)
-    atomic_write(path, state.to_json())
-    camp.audit(f"adjust turn {state.turn} ({'; '.join(done)}), previous kept as {keep.name}: {reason}")
+    with held_interrupts():
+        shutil.copy2(path, keep)
+        atomic_write(path, state.to_json())
+        camp.audit(f"adjust turn {state.turn} ({'; '.join(done)}), previous kept as {keep.name}: {reason}")
     return done
 
 

@@ -24,7 +24,9 @@ import fcntl
 import json
 import os
 import re
+import signal
 import tempfile
+import threading
 from contextlib import contextmanager
 from datetime import datetime, timezone
 from pathlib import Path
@@ -36,6 +38,24 @@ from .gamedata import GameMap, load_map, schema, validate
 from .model import GameState
 
 SNAPSHOT = re.compile(r"^turn-(\d{3})\.json$")
+
+
+@contextmanager
+def held_interrupts() -> Iterator[None]:
+    """Ctrl-C waits until the block is done: the files a change writes and its audit line land together.  The
+    interrupt then goes to whoever listened before (Python's own handler raises ``KeyboardInterrupt``), so the
+    command still stops, right after the change.  An error in the block goes up as it is."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+    got: list[int] = []
+    before = signal.signal(signal.SIGINT, lambda signum, frame: got.append(signum))
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGINT, before)
+    if got and callable(before):
+        before(signal.SIGINT, None)
 
 
 def atomic_write(path: Path, data: str | bytes, mode: int | None = None) -> None:

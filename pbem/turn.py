@@ -17,7 +17,7 @@ from .events import EventLog
 from .gamedata import tables
 from .model import GameState
 from .ordertypes import Orders
-from .storage import Campaign, atomic_write
+from .storage import Campaign, atomic_write, held_interrupts
 
 
 @dataclass
@@ -77,11 +77,12 @@ def run_locked(camp: Campaign, dry_run: bool = False, extra: dict[str, bytes] | 
     result = TurnResult(before.turn, before, after, log, hashes)
     if dry_run:
         return result
-    for pid, raw in sorted((extra or {}).items()):
-        atomic_write(camp.orders_dir(before.turn) / f"{pid}.yaml", raw)
-    camp.write_log(before.turn, log.records)
-    result.snapshot = camp.save_state(after)  # the commit point
-    camp.audit(f"adjudicated turn {before.turn}; orders {','.join(h[:12] for h in hashes)}")
+    with held_interrupts():
+        for pid, raw in sorted((extra or {}).items()):
+            atomic_write(camp.orders_dir(before.turn) / f"{pid}.yaml", raw)
+        camp.write_log(before.turn, log.records)
+        result.snapshot = camp.save_state(after)  # the commit point
+        camp.audit(f"adjudicated turn {before.turn}; orders {','.join(h[:12] for h in hashes)}")
     return result
 
 

@@ -259,6 +259,63 @@ def test_ctrl_c_while_run_turn_writes_reports_leaves_the_turn_committed(camp_dir
         pass
 
 
+def test_ctrl_c_while_run_turn_commits_waits_for_the_audit_line(camp_dir, monkeypatch):
+    """Ctrl-C just as the snapshot is written: the turn, the next deadline and both audit lines still land, then
+    the command stops with the line that says which reports to write."""
+    import signal
+    real = Campaign.save_state
+
+    def save_then_ctrl_c(self, state):
+        out = real(self, state)
+        os.kill(os.getpid(), signal.SIGINT)
+        return out
+    monkeypatch.setattr(Campaign, "save_state", save_then_ctrl_c)
+    r = pbem("run-turn", camp_dir, "--force")
+    _interrupted(r, camp_dir, 3)
+    camp = Campaign.open(camp_dir)
+    assert camp.current_turn == 4
+    audit = (camp_dir / "audit.log").read_text()
+    assert "adjudicated turn 3" in audit and "run-turn 3 (forced)" in audit
+    assert not camp.reports_dir(3).exists()
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
+def test_ctrl_c_while_a_file_is_stored_keeps_its_audit_line(camp_dir, tmp_path, monkeypatch):
+    import signal
+    from pbem import intake
+    camp = Campaign.open(camp_dir)
+    real = intake.atomic_write
+
+    def write_then_ctrl_c(path, data, *a, **k):
+        real(path, data, *a, **k)
+        os.kill(os.getpid(), signal.SIGINT)
+    assert pbem("seat", camp_dir, "athens", "human").exit_code == 0
+    src = tmp_path / "athens.yaml"
+    assert pbem("bot", camp_dir, "athens", "-o", src).exit_code == 0  # a good file, with athens's new secret
+    monkeypatch.setattr(intake, "atomic_write", write_then_ctrl_c)
+    r = pbem("submit", camp_dir, src, "--late-ok")  # the fixture's deadline is long past
+    assert r.exit_code == 130, r.output
+    assert (camp.orders_dir(3) / "athens.yaml").read_bytes() == src.read_bytes()
+    assert "intake accepted" in (camp_dir / "audit.log").read_text().splitlines()[-1]
+
+
+def test_held_interrupts_delivers_ctrl_c_once_after_the_block():
+    import signal
+    from pbem.storage import held_interrupts
+    seen = []
+    with pytest.raises(KeyboardInterrupt):
+        with held_interrupts():
+            with held_interrupts():  # nested: the inner block hands it to the outer one
+                os.kill(os.getpid(), signal.SIGINT)
+                seen.append("inner done")
+            seen.append("outer done")
+    assert seen == ["inner done", "outer done"]
+    with pytest.raises(ValueError):  # an error in the block goes up as it is, and Ctrl-C works again after
+        with held_interrupts():
+            raise ValueError("broken")
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler
+
+
 @pytest.mark.parametrize("turn", [None, 1])
 def test_ctrl_c_in_pbem_report_names_the_turn_to_rebuild(camp_dir, monkeypatch, turn):
     from pbem import report
