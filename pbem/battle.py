@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Iterable
 
 from . import effects as fx
-from .board import enemy_combat_units, hostile_to, is_manned, stack_limit
+from .board import enemy_combat_units, friendly_city, hostile_to, is_manned, stack_limit
 from .cards import start_effect
 from .events import Ev
 from .gamedata import GameMap
@@ -393,8 +393,8 @@ def fight(ctx: "TurnContext", battle: Battle, attack_cards: list[CardUse], **rep
 
 def retreat_hex(ctx: "TurnContext", unit: Unit, from_hex: str) -> str | None:
     """One hex away, holding no enemy unit, within stacking, where the unit may stand and not an enemy or
-    neutral city.  The owner's standing retreat preference for ``from_hex`` first; else the hex nearest one
-    of the owner's cities; ties by hex id."""
+    neutral city.  The owner's standing retreat preference for ``from_hex`` first; else the hex nearest a
+    friendly city (R-BAT-3); ties by hex id."""
     state, gm, owner = ctx.state, ctx.game_map, unit.owner
     ok = []
     for n in gm.neighbours[from_hex]:
@@ -410,7 +410,10 @@ def retreat_hex(ctx: "TurnContext", unit: Unit, from_hex: str) -> str | None:
     for pref in ctx.standing(owner).retreat.get(from_hex, ()):
         if pref in ok:
             return pref
-    return min(ok, key=lambda n: (nearest_city_distance(state, gm, owner, n), n))
+    mine = state.controlled_cities(owner) if owner else []
+    friendly = [c for c in mine if friendly_city(state, gm, c, owner)]  # not razed, not under siege (R-PH-UPK)
+    toward = friendly or mine  # with no friendly city left, toward the nearest of the owner's cities
+    return min(ok, key=lambda n: (nearest_city_distance(gm, toward, n), n))
 
 
 def casualties(ctx: "TurnContext", battle: Battle, side: Side) -> dict[str, str]:
@@ -715,8 +718,8 @@ def resolve_attack(ctx: "TurnContext", section: str, atk: Attack, arena: str) ->
 # -- revolts (R-PH-DIP-REVOLT) ---------------------------------------------------------------------------
 
 def revolt_battle(ctx: "TurnContext", city_id: str, rebels: int) -> bool:
-    """``rebels`` rebel units (no owner, 1D10 each as an Army) attack the controller's Armies and Rowers in the
-    city.  The garrison does not defend against rebels; defenders get the city's defence modifier; the
+    """``rebels`` rebel units (no owner, 1D10 each as an Army, +1 against a hostile city) attack the
+    controller's Armies and Rowers in the city.  The garrison does not defend against rebels; defenders get the city's defence modifier; the
     controller's standing defence cards may be played.  Losing rebels vanish; losing defenders make casualty
     rolls.  Returns True if no Army or Rowers of the controller is left in the city (Decision: leaders,
     baggage and ships do not hold a city).  No dice are rolled when the city holds no defender."""
@@ -737,7 +740,9 @@ def revolt_battle(ctx: "TurnContext", city_id: str, rebels: int) -> bool:
                  cards=[], note="no Army or Rowers defends the city")
         return True
     terr = terrain_defence(state, gm, h)
-    attack = Side("attack", None, [Fighter(f"rebel {i}", "rebel", h, 10) for i in range(1, rebels + 1)], [], [h])
+    hostile = [("hostile city", 1)] if state.cities[city_id].hostile else []  # rebels attack as in R-BAT-1
+    attack = Side("attack", None, [Fighter(f"rebel {i}", "rebel", h, 10, None, list(hostile))
+                                   for i in range(1, rebels + 1)], [], [h])
     defense = Side("defense", controller, [unit_fighter(u, land_die(u), [terr] if terr else []) for u in defenders],
                    defenders, [h])
     battle = Battle("revolt", h, city_id, attack, defense)

@@ -157,9 +157,9 @@ def own_stack(state: GameState, hex_id: str, player: str, leaving: set[str] = fr
                if u.owner == player and u.carried_by is None and u.id not in leaving)
 
 
-def nearest_city_distance(state: GameState, game_map: GameMap, player: str | None, hex_id: str) -> int:
-    cities = [game_map.cities[c].hex for c in state.controlled_cities(player)] if player else []
-    return min((game_map.distance(hex_id, h) for h in cities), default=10 ** 6)
+def nearest_city_distance(game_map: GameMap, cities: Iterable[str], hex_id: str) -> int:
+    """Hexes from ``hex_id`` to the nearest of ``cities`` (city ids); a large number when there is none."""
+    return min((game_map.distance(hex_id, game_map.cities[c].hex) for c in cities), default=10 ** 6)
 
 
 # -- allowance (R-PH-MOVE) ------------------------------------------------------------------------------

@@ -533,3 +533,28 @@ def test_R_BAT_worked_example_of_docs_rules_md():
     assert a1.hex == "0506" and a2.hex == "0507"
     assert s.cities["megara"].controller == "athens" and s.cities["megara"].hostile
     assert s.cities["megara"].razed == 3 and s.players["athens"].gold == gold + 11
+
+
+def test_R_BAT_3_retreat_heads_for_a_friendly_city_not_a_razed_one():
+    """R-BAT-3 "nearest a friendly city", friendly as R-PH-UPK says: controlled, not razed, not under siege.
+    0406's free neighbours 0405 and 0506 are both one hex from Sparta; razed Megara (0506) draws no retreat."""
+    s = make_state()
+    s.cities["megara"].controller = "sparta"
+    s.cities["megara"].razed = 3
+    d = add(s, "sparta", "army", "0406")
+    a = add(s, "athens", "army", "0306")
+    ctx = run_phase("land_battle", s, "athens", dice=[10, 1, 5],
+                    orders=attack("athens", {"units": [a.id], "target": "0406"}))
+    [r] = events(ctx, "retreat")
+    assert d.hex == "0405" and r["to"] == "0405"
+
+
+def test_R_BAT_3_retreat_with_no_friendly_city_heads_for_the_nearest_own_city():
+    s = make_state()
+    s.cities["sparta"].razed = 2  # Sparta and Megara are both razed: neither is friendly
+    s.cities["megara"].controller = "sparta"
+    s.cities["megara"].razed = 3
+    d = add(s, "sparta", "army", "0406")
+    a = add(s, "athens", "army", "0306")
+    run_phase("land_battle", s, "athens", dice=[10, 1, 5], orders=attack("athens", {"units": [a.id], "target": "0406"}))
+    assert d.hex == "0506", "the nearest of Sparta's own cities (Megara, next door) when none is friendly"

@@ -67,3 +67,24 @@ def test_R_PH_DIP_REVOLT_defender_standing_cards_apply():
     assert result is False and "strong_garrison" in s.discard
     [b] = events(ctx, "battle")
     assert b["defence"]["total"] == 1 + 5 + 9
+
+
+def test_R_PH_DIP_REVOLT_rebels_get_R_BAT_1_hostile_city_bonus():
+    """The rebels attack as a land battle: against a hostile city each adds +1 (R-BAT-1).  Rebel 8 +1 = 9 beats
+    the Army's 3 +5 (city) = 8; without the hostility counter the same dice tie and the defender holds."""
+    s = make_state()
+    s.cities["megara"].controller = "athens"
+    s.cities["megara"].hostile = True
+    a = add(s, "athens", "army", "0506")
+    ctx, result = run(s, [8, 3, 1], rebels=1)
+    [b] = events(ctx, "battle")
+    assert b["attack"]["total"] == 9 and b["defence"]["total"] == 8 and b["won_by"] == "attacker"
+    assert b["attack"]["units"][0]["modifiers"] == [{"source": "hostile city", "value": 1}]
+    assert result is True and a.id not in s.units
+
+    s = make_state()
+    s.cities["megara"].controller = "athens"
+    a = add(s, "athens", "army", "0506")
+    ctx, result = run(s, [8, 3], rebels=1)
+    [b] = events(ctx, "battle")
+    assert b["attack"]["total"] == 8 and b["won_by"] == "defender" and result is False
