@@ -80,6 +80,11 @@ class Namer:
         p = self.players.get(pid)
         return p["name"] if p else str(pid)
 
+    def the(self, pid: str | None) -> str:
+        """A player as the object of a sentence: "the Athenians" (a people's name takes the article)."""
+        name = self.player(pid)
+        return f"the {name}" if pid is not None and name.endswith("s") else name
+
     def city(self, cid: str) -> str:
         c = self.game_map.cities.get(cid)
         return c.name if c else str(cid)
@@ -206,6 +211,37 @@ class Rec:
             pid = self.rec.get("player")
         self.used.add("player")
         return "you" if self.viewer is not None and pid == self.viewer else self.nm.player(pid)
+
+    def name(self, pid: str | None) -> str:
+        """A player as the object of a sentence: "you" or "the Athenians"."""
+        return "you" if self.viewer is not None and pid == self.viewer else self.nm.the(pid)
+
+    def poss(self, pid: str | None) -> str:
+        """A player's, before a noun: "your", "the Thebans'"."""
+        return "your" if self.viewer is not None and pid == self.viewer else possessive(self.nm.the(pid))
+
+    def owned(self, *keys: str) -> tuple[str, str]:
+        """Words around units owned by the player the first set of ``keys`` names (all marked as worded):
+        ("your ", "") for the viewer's own, ("", " of the Spartans") for another's, ("", "") if unknown."""
+        pid = self.k(*keys)
+        if pid is None:
+            return "", ""
+        if self.viewer is not None and pid == self.viewer:
+            return "your ", ""
+        return "", f" of {self.nm.the(pid)}"
+
+    def thing(self, v: Any) -> str:
+        """What a ``target`` names: a player ("you", "the Thebans"), a city, a hex (with its place) or a unit."""
+        nm = self.nm
+        if not isinstance(v, str):
+            return nm.value("target", v)
+        if v in nm.players:
+            return self.name(v)
+        if v in nm.game_map.cities:
+            return nm.city(v)
+        if v in nm.game_map.terrain:
+            return nm.place(v)
+        return v
 
     def units(self, key: str = "units") -> str:
         """Unit ids the record names, or the counts that replaced foreign ones in a redacted record."""
@@ -336,19 +372,14 @@ class Field:
 
 # Kinds worded by one template of their keys; the keys after it are taken without being worded.
 SENTENCES: dict[str, tuple[str, tuple[str, ...]]] = {
-    "draw": ("Drew {count} card(s): {cards}", ()),
     "discard": ("Discarded {cards} (hand limit {hand_limit})", ()),
+    # "cards" of a reshuffle is the number of cards shuffled: the DECK line gives the deck's size
     "reshuffle": ("The discard pile was shuffled into a new deck", ("cards",)),
     "hand_seen": ("You saw the hand of {of}: {hand}", ()),
     "no_income": ("No income from {city}: {reason}", ()),
     "razed_removed": ("{city}: one razed counter removed ({left} left)", ()),
-    "razed_added": ("{city}: {added} razed counter(s) added ({razed} now)", ()),
-    "baggage_used": ("{unit} ate baggage {baggage}", ("starvation_cleared",)),
-    "starvation": ("{units} starves: upkeep roll {roll}, total {total}; starvation counters {counters}", ("who",)),
     "new_trait": ("{city} gains the trait {trait}", ()),
     "hostility_removed": ("{city} is no longer hostile", ()),
-    "leader_returns": ("Leader {name} returns at {hex}", ("unit",)),
-    "eliminated": ("{who} are out of the game", ()),
 }
 
 
@@ -365,6 +396,23 @@ for _kind, (_template, _taken) in SENTENCES.items():
 del _kind, _template, _taken
 
 
+SIDES = {"attack": "attack", "defense": "defence", "defence": "defence"}
+
+
+def side_word(role: Any) -> str:
+    return SIDES.get(role, str(role).replace("_", " "))
+
+
+def until_text(r: Rec, turn_key: str = "until_turn", player_key: str = "until_player") -> str:
+    """" through the Thebans' turn 2" (the last player-turn an effect lasts through), or ''."""
+    turn, pid = r.k(turn_key), r.k(player_key)
+    if not turn:
+        return ""
+    if pid is None:
+        return f" through turn {turn}"
+    return f" through {r.poss(pid)} turn {turn}"
+
+
 # -- the turn frame and the orders
 
 @describes("nmr")
@@ -372,25 +420,158 @@ def _nmr(r: Rec) -> str:
     return f"{r.who()} sent no orders (no moves received" + (f", {r.k('streak')} in a row)" if r.g("streak") else ")")
 
 
+def _names_in(reason: Any, *names: str) -> bool:
+    """Whether the failure's reason already names every one of ``names`` (then the order's detail is left out)."""
+    return isinstance(reason, str) and all(n and n in reason for n in names)
+
+
+def order_outcome(r: Rec) -> str:
+    """What an order did (ORDER_DONE) or what it was (ORDER_FAILED), as a plain phrase: "took the city at 1204
+    Pylos", "the attack at 0503 Clear failed", "recruited ATH-A3 at Athens for 2 gold", "moving ATH-F1"."""
+    nm, section, done = r.nm, r.g("section"), r.kind == "order_done"
+    reason = r.g("reason")
+    if section == "cards" or (section is None and r.g("card")):
+        card = nm.card(r.k("card")) if r.g("card") else ""
+        if done:
+            return f"played {card}" if card else ""
+        return "" if _names_in(reason, card) else f"card {card}" if card else ""
+    if section in ("land_battle", "sea_battle") or "won_by" in r:
+        target = r.k("target")
+        where = f" at {nm.place(target)}" if isinstance(target, str) else ""
+        if not done:
+            units = r.units() if (r.g("units") or r.g("units_counts")) else ""
+            return (f"the attack{where}" + (f" with {units}" if units and not _names_in(reason, *r.g("units") or [])
+                                            else "")).strip()
+        won_by, taken, note = r.k("won_by"), r.k("city_taken"), r.k("note")
+        if won_by == "defender":
+            return f"the attack{where} failed"
+        if taken:
+            return f"took the city{where}"
+        return f"won the battle{where}" + (f"; {note}" if note else "") if won_by == "attacker" else \
+            (f"battle{where}" + (f": {note}" if note else ""))
+    if section == "recruit":
+        city = nm.city(r.k("city")) if r.g("city") else ""
+        if not done:
+            return "" if _names_in(reason, city) else f"recruiting at {city}" if city else ""
+        units = r.units() if r.g("units") or r.g("units_counts") else "units"
+        return f"recruited {units}" + (f" at {city}" if city else "") + r.opt_set("cost", " for {} gold")
+    if section == "diplomacy":
+        city = nm.city(r.k("city")) if r.g("city") else "a city"
+        if not done:
+            return "" if _names_in(reason, city) else f"diplomacy on {city}"
+        ok = r.k("success")
+        return f"the diplomacy roll on {city} " + ("succeeded" if ok else "failed" if ok is not None else "was made")
+    if section in ("first_move", "second_move") or "to" in r or "units" in r:
+        units = r.units() if r.g("units") or r.g("units_counts") else ""
+        to = r.k("to")
+        if not done:
+            return "" if not units or _names_in(reason, *(r.g("units") or [])) else f"moving {units}"
+        return "moved" + (f" {units}" if units else "") + (f" to {nm.place(to)}" if isinstance(to, str) else "")
+    return ""
+
+
 @describes("order_done", "order_failed")
 def _order(r: Rec) -> str:
     idx = r.k("index")
     what = f"{SECTION_TITLES.get(r.k('section'), r.g('section'))}{' #' + str(idx + 1) if isinstance(idx, int) else ''}"
-    return f"Order {what}: " + ("done" if r.kind == "order_done" else f"FAILED: {r.k('reason')}")
+    whose = r.poss(r.g("player"))
+    r.use("player")
+    outcome = order_outcome(r)
+    if r.kind == "order_done":
+        return f"{whose} order {what}: done" + (f": {outcome}" if outcome else "")
+    return f"{whose} order {what}: FAILED: {r.k('reason')}" + (f" ({outcome})" if outcome else "")
 
 
 # -- cards
 
+def effect_text(e: Any, nm: Namer) -> str:
+    """One effect of a battle card as the CARD_PLAYED record lists it: "2D10 (9, 3) takes 12 from the attack
+    total", "-1 on the casualty rolls of the defence"."""
+    if not isinstance(e, dict):
+        return nm.value("effects", e)
+    if "total_of" in e:
+        v = e.get("value")
+        rolls = e.get("rolls") or []
+        dice = f"{e['dice']} ({', '.join(str(x) for x in rolls)}) " if e.get("dice") else ""
+        change = (f"adds {v} to" if v >= 0 else f"takes {-v} from") if isinstance(v, int) else f"{v} to"
+        return f"{dice}{change} the {side_word(e['total_of'])} total"
+    if "roll_modifier" in e:
+        v = e["roll_modifier"]
+        units = e.get("units", "all")
+        of = "" if units in ("all", None, []) else \
+            f" ({', '.join(units) if isinstance(units, list) else str(units).replace('_', ' ')})"
+        return (f"{signed(v) if isinstance(v, int) else v} on the {side_word(e.get('roll'))} rolls of the "
+                f"{side_word(e.get('on'))}{of}")
+    return nm.value("effect", e)
+
+
 @describes("card_played")
 def _card_played(r: Rec) -> str:
-    return f"{r.who('by', 'who')} played {r.nm.card(r.k('card'))}{r.target()}"
+    nm = r.nm
+    text = f"{r.who('by', 'who')} played {nm.card(r.k('card'))}"
+    target = r.g("target")
+    if target:
+        r.use("target")
+        text += f" on {r.thing(target)}"
+    side = r.k("side")
+    if side:
+        text += f" in {side_word(side)}"
+    text += r.opt("hex", " at {}", nm.place) + r.opt("city", " on taking {}", nm.city)
+    reaction = r.k("reaction")
+    if reaction:
+        stacks = r.k("stacks") or []
+        text += (" against the attack declared" if reaction == "attack declared" else f" in reaction ({reaction})")
+        text += f" from {', '.join(stacks)}" if stacks else ""
+    if r.g("move"):
+        idx = r.k("index")
+        text += (f" for the move of {r.units()} ({SECTION_TITLES.get(r.k('move'), r.g('move'))}"
+                 + (f" #{idx + 1})" if isinstance(idx, int) else ")"))
+    if r.k("if_needed") and side:
+        text += f", as the {side_word(side)} was behind"
+    text += r.opt("rolls", " (rolled {})", lambda rolls: ", ".join(str(x) for x in rolls))
+    effects = r.k("effects")
+    if effects:
+        text += ": " + "; ".join(effect_text(e, nm) for e in effects)
+    return text
+
+
+@describes("razed_added")
+def _razed_added(r: Rec) -> str:
+    added, rolled, src = r.k("added"), r.k("rolled"), r.k("source")
+    why = []
+    if src:
+        why.append(r.nm.source(src) + (f": rolled {rolled}" if rolled is not None and rolled != added else ""))
+    why.append(r.opt_set("razed", "{} now"))
+    return f"{r.nm.city(r.k('city'))}: {added} razed counter(s) added" + (
+        f" ({'; '.join(w for w in why if w)})" if any(why) else "")
+
+
+EFFECT_WORDS: dict[str, Callable[[Any, str], str]] = {
+    "diplomacy_rolls": lambda v, t: f"{signed(v) if isinstance(v, int) else v} diplomacy roll(s) for {t}",
+    "income_block": lambda v, t: f"no income from {t}",
+    "cannot_move_or_attack": lambda v, t: f"{t} may not move or attack",
+    "cannot_attack": lambda v, t: f"no attack from {t}",
+    "truce": lambda v, t: "a truce",
+    "leader_removed": lambda v, t: f"leader {t} away for {v} turn(s)",
+}
 
 
 @describes("effect_starts", "effect_ends")
 def _effect(r: Rec) -> str:
-    r.use("player", "target", "value", "until_turn", "until_player")
-    text = f"{r.nm.source(r.k('source'))}: {str(r.k('kind')).replace('_', ' ')} "
-    return text + (f"begins{r.target()}" if r.kind == "effect_starts" else f"ends ({r.k('why')})")
+    kind, value, target = r.k("effect", "kind"), r.k("value"), r.k("target")
+    t = r.thing(target) if target else ""
+    words = EFFECT_WORDS.get(kind)
+    if words is not None:
+        what = words(value, t)
+    else:
+        what = (str(kind).replace("_", " ") + (f" {signed(value)}" if isinstance(value, int) and value else "")
+                + (f" on {t}" if t else ""))
+    by = r.k("by")
+    text = r.nm.source(r.k("source")) + (f" (played by {r.name(by)})" if by else "") + f": {what}"
+    if r.kind == "effect_starts":
+        return text + until_text(r)
+    r.use("until_turn", "until_player")  # its start said how long it would last; it ends now, and why
+    return text + " ends" + r.opt("why", " ({})")
 
 
 @describes("gold")
@@ -398,17 +579,28 @@ def _gold(r: Rec) -> str:
     amount = r.k("amount")
     text = f"{r.who('who')}: {signed(amount) if isinstance(amount, int) else amount} gold"
     if r.g("source") or r.g("reason"):
-        text += f" ({r.nm.source(r.k('source', 'reason'))})"
+        text += f" ({r.nm.source(r.k('source', 'reason'))}" + r.opt("city", ", on taking {}", r.nm.city) + ")"
+    # rolled: the die line under the event shows it; gold: the new total, which the TREASURY shows
     r.use("rolled", "gold", "reason")
     return text
+
+
+@describes("draw")
+def _draw(r: Rec) -> str:
+    return r.fill("Drew {count} card(s)") + r.opt("source", " with {}", r.nm.source) + r.fill(": {cards}")
 
 
 # -- revenue and upkeep
 
 @describes("income")
 def _income(r: Rec) -> str:
-    r.use("hostile", "base", "bonus", "gold")
-    return r.fill("Income from {city}: {amount} gold") + (" (hostile: half)" if r.g("hostile") else "")
+    r.use("hostile", "base", "bonus", "gold")  # gold: the new total, which the TREASURY shows
+    text = r.fill("Income from {city}: {amount} gold")
+    if r.g("bonus") and r.g("base") is not None:
+        text += f" ({r.g('base')} + {r.g('bonus')} bonus" + ("; hostile: half)" if r.g("hostile") else ")")
+    elif r.g("hostile"):
+        text += " (hostile: half)"
+    return text
 
 
 @describes("upkeep_paid")
@@ -418,32 +610,82 @@ def _upkeep_paid(r: Rec) -> str:
     return r.fill("Upkeep paid for {unit}: {gold} gold") + cleared
 
 
+def unpaid_why(r: Rec) -> str:
+    """Why a unit had to roll or eat baggage: " as its upkeep is not paid: no friendly city in or next to its
+    hex", or the card that made it roll: " (Plague)"."""
+    cause, reason = r.k("cause"), r.k("reason")
+    if cause in (None, "upkeep"):
+        return f" as its upkeep is not paid: {reason}" if reason else " as its upkeep is not paid" if cause else ""
+    return f" ({r.nm.source(cause)}" + (f": {reason})" if reason else ")")
+
+
+def upkeep_roll_text(r: Rec) -> str:
+    roll, total = r.k("roll"), r.k("total")
+    if roll is None:
+        return ""
+    return f"; upkeep roll {roll}" + (f", total {total}" if total is not None else "")
+
+
+@describes("baggage_used")
+def _baggage_used(r: Rec) -> str:
+    mine, of = r.owned("who")
+    text = f"{mine}{r.k('unit')}{of} ate baggage {r.k('baggage')} instead of upkeep" + r.opt("reason", ": {}")
+    r.use("starvation_cleared")
+    return text + (" (starvation cleared)" if r.g("starvation_cleared") else "")
+
+
+@describes("starvation")
+def _starvation(r: Rec) -> str:
+    mine, of = r.owned("who")
+    return (f"{mine}{r.units()}{of} starves{unpaid_why(r)}{upkeep_roll_text(r)}"
+            + r.opt_set("counters", "; starvation counters now {}"))
+
+
 @describes("disbanded")
 def _disbanded(r: Rec) -> str:
-    r.use("roll", "total")
-    return f"{r.units()} of {r.who('who', 'owner')} disbanded" + r.opt("cause", " ({})", r.nm.source)
+    mine, of = r.owned("who", "owner")
+    return f"{mine}{r.units()}{of} disbanded{unpaid_why(r)}{upkeep_roll_text(r)}"
 
 
 # -- recruiting
 
 @describes("recruited")
 def _recruited(r: Rec) -> str:
-    r.use("aboard")
-    return (f"{r.nm.city(r.k('city'))}: {r.k('type') or 'a unit'} {r.units()} recruited"
-            + r.opt_set("cost", " for {} gold") + r.opt("aboard", ", aboard {}"))
+    utype, unit = r.k("type"), r.g("unit")
+    if unit and unit != utype:
+        what = f"{utype or 'unit'} {r.units()}"
+    else:
+        what = r.units() if r.g("unit_counts") else (utype or "a unit")
+        r.use("unit")
+    return f"{r.nm.city(r.k('city'))}: {what} recruited" + r.opt_set("cost", " for {} gold") + r.opt("aboard", ", aboard {}")
 
 
 @describes("experience")
 def _experience(r: Rec) -> str:
-    r.use("roll", "which", "reason")
+    r.use("roll", "which")  # the dice lines under the event show both rolls
     return f"Experience roll for {r.nm.city(r.k('city'))}: {r.k('result')}" + r.opt("reason", " ({})")
 
 
 @describes("new_leader")
 def _new_leader(r: Rec) -> str:
-    r.use("unit", "source")
-    return (f"New leader {r.k('name')}{r.opt('unit', ' ({})')} at {r.nm.place(r.k('hex'))}"
+    leaders = r.g("unit_leaders") or []
+    r.use("unit", "unit_counts", "unit_leaders")  # counts: "1 leader", said by the sentence itself
+    name = r.k("name") or ", ".join(leaders) or "a leader"
+    return (f"New leader {name}{r.opt('unit', ' ({})')} at {r.nm.place(r.k('hex'))}"
             + r.opt("source", " ({})", r.nm.source))
+
+
+@describes("leader_returns")
+def _leader_returns(r: Rec) -> str:
+    mine, of = r.owned("who")
+    name, unit = r.k("name"), r.k("unit")
+    label = f"{name} ({unit})" if name and unit else name or unit or ""
+    text = (f"{mine}leader {label}{of}" if label else f"{mine}leader{of}").strip()
+    text += f" returns at {r.nm.place(r.k('hex'))}"
+    cause = r.k("cause")
+    if cause == "revolt":
+        return text + ": the city it was in revolted"
+    return text + (f" ({r.nm.source(cause)})" if cause else "")
 
 
 # -- diplomacy
@@ -466,8 +708,8 @@ def _control(r: Rec) -> str:
 
 @describes("revolt")
 def _revolt(r: Rec) -> str:
-    r.use("negated", "cause", "rebels")
-    text = f"{r.nm.city(r.k('city'))} revolts against {r.who('controller')}"
+    r.use("negated", "rebels")
+    text = f"{r.nm.city(r.k('city'))} revolts against {r.who('controller')}" + r.opt("cause", " ({})", r.nm.source)
     if r.g("negated"):
         return text + ": the revolt is put down before it starts"
     return text + r.opt_set("rebels", ": {} rebel(s)")
@@ -485,18 +727,39 @@ def _leader_removed(r: Rec) -> str:
     r.use("unit")
     name = r.k("name") or "a leader"
     text = f"Leader {name}{r.opt('unit', ' ({})')} of {r.who('who')} leaves play"
-    text += f" until turn {r.k('until')}" if r.g("until") else " for good"
+    if r.g("until"):
+        text += r.opt("turns", " for {} turn(s)")
+        text += f", back at the start of {r.poss(r.k('until_player'))} turn {r.k('until')}" if r.g("until_player") \
+            else f", back in turn {r.k('until')}"
+    else:
+        text += " for good"
     return text + r.opt("source", " ({})", r.nm.source)
 
 
 @describes("leader_fate")
 def _leader_fate(r: Rec) -> str:
-    r.use("leader", "captor", "hex", "asked", "paid")
-    name = r.k("name") or r.g("leader") or "a leader"
-    text = f"Captured leader {name}{r.opt_who('owner', ' of {}')}: {r.k('fate', 'result') or 'fate unknown'}"
-    if r.g("fate") == "ransomed" and r.g("paid") is not None:
-        text += f" for {r.k('paid')} gold (asked {r.k('asked')})"
-    return text + r.opt("returns_to", ", back at {}") + r.opt("reason", " ({})")
+    nm = r.nm
+    name, lid = r.k("name"), r.k("leader")
+    label = f"{name} ({lid})" if name and lid and name != lid else name or lid or ""
+    mine, of = r.owned("owner")
+    head = (f"{mine}leader {label}{of}" if label else f"{'your' if mine else 'a'} leader{of}").strip()
+    captor, fate = r.k("captor"), r.k("fate", "result")
+    where = r.opt("hex", " at {}", nm.place)
+    if fate == "removed":  # a card of the battle's winner (Failure) took a leader of the losing side
+        return f"{head} was removed from play" + (f" by {r.name(captor)}" if captor else "") + where + \
+            r.opt("reason", " ({})")
+    text = f"{head} was captured" + (f" by {r.name(captor)}" if captor else "") + where
+    if fate == "ransomed":
+        paid, asked = r.k("paid"), r.k("asked")
+        text += " and ransomed" + (f" for {paid} gold" if paid is not None else "")
+        if asked is not None and asked != paid:
+            text += f" ({asked} asked: all {'you' if mine else 'they'} had)"
+        text += r.opt("returns_to", "; back at {}", nm.place)
+    elif fate == "executed":
+        text += " and executed"
+    elif fate:
+        text += f": {fate}"
+    return text + r.opt("reason", " ({})")
 
 
 # -- movement
@@ -509,6 +772,8 @@ MOVE_NOTES = (("loaded", "loaded"), ("unloaded", "unloaded"), ("set_down", "set 
 def _moved(r: Rec) -> str:
     g, nm = r.g, r.nm
     path = [h for h in (g("path") or []) if isinstance(h, str)]
+    # section, index: the ORDERS section lists the order; movers, allowances, bonuses: the units and movement
+    # points the sentence gives already
     r.use("path", "section", "index", "movers", "points", "allowance", "allowances", "bonuses", "loaded",
           "set_down", "unloaded", "unload_skipped", "captured", "cards", "stopped")
     start = r.k("from")
@@ -534,23 +799,50 @@ def _moved(r: Rec) -> str:
     return text + (" (" + "; ".join(extra) + ")" if extra else "")
 
 
+CAPTURED_HOW = {"move": " by moving in", "city taken": " with the city"}
+
+
 @describes("captured")
 def _captured(r: Rec) -> str:
-    r.use("type", "how")
-    return (f"{r.units()}{r.opt('type', ' ({})')} captured" + r.opt_who("owner", " from {}")
-            + r.opt_who("by", " by {}") + r.opt("hex", " at {}", r.nm.place))
+    units = r.units()
+    utype = r.k("type")
+    if utype and (r.g("unit") or r.g("units")) and not r.g("unit_counts"):
+        units += f" ({utype})"
+    owner = r.g("owner") if r.g("owner") is not None else r.g("who")
+    mine, of = r.owned("owner", "who")
+    cause = r.k("cause")
+    if cause and r.g("by") is None:  # seized by the rebels
+        r.use("by")
+        return f"{mine}{units}{of} {cause}" + r.opt("hex", " at {}", r.nm.place)
+    how = r.k("how")
+    return (f"{mine}{units} captured" + (f" from {r.name(owner)}" if owner and not mine else "")
+            + r.opt_who("by", " by {}") + r.opt("hex", " at {}", r.nm.place)
+            + (CAPTURED_HOW.get(how, f" ({how})") if how else "") + (f" ({cause})" if cause else ""))
 
 
 @describes("navigation")
 def _navigation(r: Rec) -> str:
-    r.use("result", "sunk", "hex", "who", "cause")
-    return r.roll_for("Navigation") + (": sunk" if r.g("sunk") else ": afloat" if "sunk" in r else "")
+    r.use("result", "sunk", "hex", "who")  # hex, who: the unit is named; result: said by "sunk"
+    return (r.roll_for("Navigation") + (": sunk" if r.g("sunk") else ": afloat" if "sunk" in r else "")
+            + r.opt("cause", " ({})", r.nm.source))
+
+
+def lost_counts_with(r: Rec) -> str:
+    """", with <the other units lost>" from a redacted record's counts (the unit's own counts taken off)."""
+    lost = r.g("lost_counts")
+    r.use("lost_counts")
+    if not isinstance(lost, dict):
+        return ""
+    own = r.g("unit_counts") or {}
+    rest = {t: n - own.get(t, 0) for t, n in lost.items() if n - own.get(t, 0) > 0}
+    return f", with {counts_text(rest)}" if rest else ""
 
 
 @describes("sunk")
 def _sunk(r: Rec) -> str:
-    r.use("who", "cause")
-    return f"{r.units()} sank" + r.opt("hex", " at {}", r.nm.place) + r.opt("lost", ", with {}", ", ".join)
+    mine, of = r.owned("who")
+    return (f"{mine}{r.units()}{of} sank" + r.opt("hex", " at {}", r.nm.place) + r.lost_with() + lost_counts_with(r)
+            + r.opt("cause", " ({})", r.nm.source))
 
 
 # -- battles
@@ -558,14 +850,26 @@ def _sunk(r: Rec) -> str:
 @describes("battle")
 def _battle(r: Rec) -> str:
     g = r.g
-    r.use("attack", "defence", "cards", "won_by", "tie", "battle", "city", "section", "index", "rebels", "note")
+    # attack, defence: the BATTLES section lists them die by die; cards: each has its CARD_PLAYED sentence;
+    # battle: worded as "Revolt"; city: the place names it; section, index: the ORDERS section lists the order
+    r.use("attack", "defence", "cards", "won_by", "tie", "battle", "city", "section", "index", "rebels", "defender")
     target = r.k("target", "hex")
-    text = f"Battle at {r.nm.place(target) if isinstance(target, str) else target}"
-    if g("attacker"):
-        text += f": {r.who('attacker')} attacked"
+    place = r.nm.place(target) if isinstance(target, str) else target
+    revolt = g("battle") == "revolt"
+    if revolt:
+        rebels = g("rebels")
+        text = f"Revolt at {place}"
         if "defender" in r:
-            text += f" {r.who('defender')}" if g("defender") else " a neutral city"
-            r.use("defender")
+            text += (f": {rebels} rebel(s) rose against " if rebels else ": the rebels rose against ") + \
+                (r.name(g("defender")) if g("defender") else "the garrison")
+    else:
+        text = f"Battle at {place}"
+        if g("attacker"):
+            text += f": {r.who('attacker')} attacked"
+            if "defender" in r:
+                text += f" {r.name(g('defender'))}" if g("defender") else " a neutral city"
+        elif g("defender"):
+            text += f": {r.name(g('defender'))} defended"
     sides = []
     for side, total in (("attackers", ("attack_total",)), ("defenders", ("defence_total", "defense_total"))):
         bits = []
@@ -575,7 +879,7 @@ def _battle(r: Rec) -> str:
         if t is not None:
             bits.append(f"total {t}")
         if bits:
-            sides.append(f"{side} {', '.join(bits)}")
+            sides.append(f"{'rebels' if revolt and side == 'attackers' else side} {', '.join(bits)}")
     if sides:
         text += "; " + "; ".join(sides)
     if g("winner") is not None:
@@ -583,29 +887,43 @@ def _battle(r: Rec) -> str:
     elif "winner" in r:
         r.use("winner")
         if g("won_by"):
-            text += f"; the {g('won_by')} won"
+            text += "; the rebels won" if revolt and g("won_by") == "attacker" else f"; the {g('won_by')} won"
     if g("tie"):
         text += " (a tie goes to the defender)"
-    return "Revolt: " + text if g("battle") == "revolt" else text
+    return text + r.opt("note", " ({})")
 
 
 @describes("casualty")
 def _casualty(r: Rec) -> str:
-    r.use("owner", "hex", "reason")
-    return (f"{r.roll_for('Casualty', total_if_modified=True)}: {r.k('result')}" + r.opt("to", " to {}")
-            + r.lost_with() + r.opt("reason", " ({})"))
+    r.use("hex")  # the battle it follows gives the place
+    mine, of = r.owned("owner")
+    if r.g("roll") is None:  # a redacted record: the result without the die
+        r.use("roll", "modifiers", "total")
+        text = f"{mine}{r.units()}{of}: {r.k('result')}"
+    else:
+        r.use("owner")  # the unit's id names its owner
+        text = f"{r.roll_for('Casualty', total_if_modified=True)}: {r.k('result')}"
+    return (text + r.opt("to", " to {}") + r.lost_with() + lost_counts_with(r) + r.opt("reason", " ({})"))
 
 
 @describes("retreat")
 def _retreat(r: Rec) -> str:
-    return f"{r.units()} retreated" + r.opt("from", " from {}") + r.opt("to", " to {}")
+    mine, of = r.owned("owner")
+    return (f"{mine}{r.units()}{of} retreated" + r.opt("from", " from {}") + r.opt("to", " to {}")
+            + r.opt("carried", ", carrying {}", lambda c: ", ".join(c) if isinstance(c, list) else c))
 
 
 @describes("city_taken")
 def _city_taken(r: Rec) -> str:
-    r.use("hex", "unit_from", "home_of")
-    return (f"{r.who('by', 'who', 'attacker')} took {r.nm.city(r.k('city'))}" + r.opt_who("from", " from {}")
-            + "; it is hostile" + r.opt("unit", " ({} moved in)"))
+    city = r.k("city")
+    r.use("hex")  # the city is named
+    home = r.k("home_of") if "home_of" in r else (city if city in r.nm.players else None)
+    by = r.g("by") or r.g("who") or r.g("attacker")
+    text = f"{r.who('by', 'who', 'attacker')} took {r.nm.city(city)}" + r.opt_who("from", " from {}")
+    text += "; its people welcome them back" if home is not None and home == by else "; it is hostile"
+    if r.g("unit") or r.g("unit_counts"):
+        text += f" ({r.units()} moved in" + r.opt("unit_from", " from {}") + ")"
+    return text
 
 
 @describes("plunder")
@@ -619,14 +937,22 @@ def _plunder(r: Rec) -> str:
 def _destroyed(r: Rec) -> str:
     r.use("by", "razed", "hex", "who")
     text = f"{r.nm.city(r.k('city'))} was destroyed" if r.g("city") else f"{r.units()} destroyed"
-    return text + r.opt("cause", " ({})", r.nm.source) + r.lost_with()
+    return text + r.opt("cause", " ({})", r.nm.source) + r.lost_with() + lost_counts_with(r)
 
 
 # -- the end of the game
 
+@describes("eliminated")
+def _eliminated(r: Rec) -> str:
+    if r.g("who") is None and r.g("player") is None:
+        r.use("who", "player")
+        return "A player is out of the game"
+    return f"{r.who('who')} are out of the game"
+
+
 @describes("victory")
 def _victory(r: Rec) -> str:
-    r.use("standings")
+    r.use("standings")  # the STANDINGS section
     text = f"{r.who('winner', 'who')} won the game" if r.g("winner") else "The game is over"
     return text + r.opt("reason", " ({})")
 
@@ -635,11 +961,38 @@ def possessive(name: str) -> str:
     return name + ("'" if name.endswith("s") else "'s")
 
 
+# A die's context keys, worded after its purpose: "for Olynthus", "for ATH-A1", "(Reconnaissance)"
 def describe_roll(rec: dict[str, Any], nm: Namer) -> str:
+    """One die: "1D6 = 4: diplomacy roll for Olynthus", "1D10 = 7: attack roll ATH-A1, modifier +2"."""
     r = rec["roll"]
-    ctx = [(key, v) for key, v in r.items() if key not in ("die", "result", "purpose")]
-    extra = ", ".join(f"{key.replace('_', ' ')} {nm.value(key, v)}" for key, v in ctx)
-    return f"{r.get('die')} = {r.get('result')}: {r.get('purpose')}" + (f" ({extra})" if extra else "")
+    purpose = str(r.get("purpose"))
+    low = purpose.lower()
+    extra, notes = "", []
+    for key, v in r.items():
+        if key in ("die", "result", "purpose") or v in (None, [], {}):
+            continue
+        if key in ("unit", "leader") and isinstance(v, str):
+            if v not in purpose:
+                extra += f" for {v}"
+        elif key in CITY_KEYS and isinstance(v, str):
+            name = nm.city(v)
+            if name.lower() not in low and v.lower() not in low:
+                extra += f" {'in' if low.startswith('rebels') else 'for'} {name}"
+        elif key in ("player", "who") and isinstance(v, str):
+            name = nm.player(v)
+            if name.lower() not in low:
+                extra += f" for the {name}" if name.endswith("s") else f" for {name}"
+        elif key in SOURCE_KEYS and isinstance(v, str):
+            name = nm.source(v)
+            if name.lower() not in low:
+                notes.append(name)
+        elif key == "modifier" and isinstance(v, int):
+            notes.append(f"modifier {signed(v)}")
+        elif key == "side" and isinstance(v, str):
+            notes.append(f"{side_word(v)} side")
+        else:
+            notes.append(f"{key.replace('_', ' ')} {nm.value(key, v)}")
+    return f"{r.get('die')} = {r.get('result')}: {purpose}{extra}" + (f" ({', '.join(notes)})" if notes else "")
 
 
 @dataclass
@@ -698,6 +1051,17 @@ def treasury(view: dict[str, Any], before: GameState | None, records: Sequence[d
             lines.append({"label": nm.source(src), "amount": r["amount"]})
         elif kind == "plunder" and r.get("by", r.get("player")) == player and isinstance(r.get("gold"), int):
             lines.append({"label": f"Plunder of {nm.city(r.get('city', ''))}", "amount": r["gold"]})
+        elif kind == "leader_fate" and r.get("fate") == "ransomed" and isinstance(r.get("paid"), int):
+            # the owner pays the captor (R-UNIT-4); a ransom of 0 (an empty treasury) is still told
+            leader = r.get("name") or r.get("leader") or "a leader"
+            if r.get("leader") and r.get("name") and r["leader"] != r["name"]:
+                leader += f" ({r['leader']})"
+            if r.get("owner") == player:
+                lines.append({"label": f"Ransom paid for {leader} to {nm.the(r.get('captor'))}",
+                              "amount": -r["paid"]})
+            elif r.get("captor") == player:
+                lines.append({"label": f"Ransom for {r.get('name') or r.get('leader') or 'a leader'} "
+                                       f"({nm.player(r.get('owner'))})", "amount": r["paid"]})
     for phase, amount in upkeep.items():
         n = upkeep_units[phase]
         lines.append({"label": f"Upkeep: {n} unit{'s' if n != 1 else ''}", "amount": amount})
@@ -766,8 +1130,8 @@ def build_context(camp_name: str, turn: int, game_map: GameMap, tables: Tables, 
         ctx["player"] = None
         ctx["treasuries"] = []
         for pid in after.turn_order:
-            t = treasury({"me": {"gold": after.players[pid].gold}}, before,
-                         [e for e in events if "event" in e and _turn_of(e, pid)], nm, pid)
+            t = treasury({"me": {"gold": after.players[pid].gold}}, before, [e for e in events if "event" in e],
+                         nm, pid)
             ctx["treasuries"].append({"player": nm.player(pid), "pid": pid, **t,
                                       "hand": [nm.card(c) for c in after.players[pid].hand],
                                       "traits": [nm.source(x) for x in after.players[pid].traits]})
@@ -789,10 +1153,9 @@ def build_context(camp_name: str, turn: int, game_map: GameMap, tables: Tables, 
     for e in events:
         if e.get("event") in ("order_done", "order_failed") and (player is None or e.get("player") == player):
             ok = e["event"] == "order_done"
-            rest = {k: x for k, x in e.items() if k not in ("seq", "turn", "player", "phase", "event", "section",
-                                                            "index", "reason", "in_battle")}
-            detail = "; ".join(f"{k.replace('_', ' ')}: {nm.value(k, x)}" for k, x in rest.items()
-                               if x not in (None, [], {}))
+            r = Rec(e, nm, player)
+            r.use("player", "section", "index", "reason")  # the line's head and its FAILED text
+            detail = (order_outcome(r) + r.rest()).strip()
             idx = e.get("index")
             ctx["orders"].append({
                 "who": nm.player(e.get("player")), "section": SECTION_TITLES.get(e.get("section"), e.get("section")),
@@ -911,10 +1274,6 @@ def _take(shown: list[tuple[str, int, Any]], roll_rec: dict[str, Any]) -> bool:
             del shown[i]
             return True
     return False
-
-
-def _turn_of(rec: dict[str, Any], pid: str) -> bool:
-    return rec.get("player") == pid or rec.get("who") == pid or rec.get("by") == pid
 
 
 # -- templates ------------------------------------------------------------------------------------------

@@ -369,7 +369,7 @@ def test_report_shows_treasury_lines_orders_battle_dice_and_deadline(played):
     assert "TREASURY" in text and "Income: Athens" in text and re.search(r"Upkeep: \d units", text)
     assert "At the start of the turn" in text and "Now" in text
     assert "First move #2: FAILED: ATH-F1 cannot enter 1213" in text
-    assert "die 1D10 = 7: attack roll ATH-A1 (modifier 2, unit ATH-A1)" in text
+    assert "die 1D10 = 7: attack roll ATH-A1 (modifier +2)" in text
     assert "Orders due: no deadline set yet" in text
     assert "Spartans' turn" in text
 

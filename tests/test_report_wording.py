@@ -1,0 +1,135 @@
+"""The report's wording: every event a player may see reads as a plain sentence (no "[key: value]" left over by
+``Rec.rest``), every order result as a plain phrase, and every change of a treasury has its own line (no
+"Other changes").  A real bot game checks it for every viewer; small scenarios pin a few wordings."""
+from __future__ import annotations
+
+import hashlib
+import re
+
+import pytest
+
+from pbem import report
+from pbem.adjudicator import adjudicate
+from pbem.dice import Dice, turn_seed
+from pbem.gamedata import load_map, tables
+from pbem.selfplay import bot_turn_orders, new_game
+
+from effect_scenarios import fight
+from scenario import TINY, add, make_state, orders, run_phase
+
+AEGEAN = load_map()
+T = tables()
+# the "key: value" pairs order results were listed as
+RAW_ORDER_DETAIL = re.compile(r"(^|; )(city|units|target|won by|city taken|success|card|cost|to|note): ")
+PLAYERS = ["athens", "sparta", "thebes", "corinth", "troy", "crete"]
+
+
+@pytest.fixture
+def leftovers(monkeypatch):
+    """Every non-empty " [key: value; ...]" tail ``Rec.rest`` adds, with the kind and the record's viewer."""
+    found: list[tuple[str, str | None, str]] = []
+    rest = report.Rec.rest
+
+    def spy(self):
+        text = rest(self)
+        if text:
+            found.append((self.kind, self.viewer, text))
+        return text
+
+    monkeypatch.setattr(report.Rec, "rest", spy)
+    return found
+
+
+def contexts(state_before, state_after, records, players):
+    for viewer in list(players) + [None]:
+        yield viewer, report.build_context("wording", state_before.turn, AEGEAN, T, state_after, state_before,
+                                           records, viewer)
+
+
+def test_a_bot_game_reads_as_plain_sentences_for_every_viewer(leftovers):
+    """6 bots, 20 turns: for every player and the moderator, no event or order result keeps raw keys, and every
+    treasury explains every gold piece."""
+    seed = 1
+    state = new_game(PLAYERS, seed=seed, last_turn=20)
+    secret = hashlib.sha256(f"pbem/seed/{seed}".encode()).digest()
+    unexplained, raw = [], []
+    kinds = set()
+    while not state.finished:
+        before = state.copy()
+        o, hashes = bot_turn_orders(state, AEGEAN, T)
+        log = adjudicate(state, AEGEAN, T, o, Dice(turn_seed(secret, state.turn, hashes)))
+        kinds.update(r["event"] for r in log.records if "event" in r)
+        for viewer, ctx in contexts(before, state, log.records, state.turn_order):
+            treasuries = [ctx["treasury"]] if viewer else ctx["treasuries"]
+            for t in treasuries:
+                unexplained += [(before.turn, viewer, t.get("pid", viewer), line["amount"]) for line in t["lines"]
+                                if line["label"] == "Other changes"]
+            raw += [o_["detail"] for o_ in ctx["orders"] if o_["detail"] and RAW_ORDER_DETAIL.search(o_["detail"])]
+    # the game is rich enough to mean something
+    assert {"battle", "card_played", "leader_fate", "casualty", "starvation", "effect_starts"} <= kinds
+    assert not leftovers, "raw keys left in sentences:\n" + "\n".join(
+        f"  {kind} (viewer {viewer}): {text}" for kind, viewer, text in sorted(set(leftovers), key=str)[:40])
+    assert not raw, f"order results with raw keys: {raw[:20]}"
+    assert not unexplained, f"treasuries with 'Other changes' (turn, viewer, player, gold): {unexplained[:20]}"
+
+
+# -- scenarios -------------------------------------------------------------------------------------------
+
+def names(players=("athens", "sparta")):
+    return report.Namer(TINY, T, {p: {"name": {"athens": "Athenians", "sparta": "Spartans"}[p], "home": p}
+                                  for p in players})
+
+
+def tiny_context(before, after, records, viewer):
+    return report.build_context("t", 1, TINY, T, after, before, records, viewer)
+
+
+def test_a_card_played_in_battle_says_where_which_side_and_what_it_did(leftovers):
+    """Sparta's standing Military Blunder, played if needed at sea: 2D10 (1, 2) off the Athenian attack."""
+    f = fight("sea", dice=[9, 2, 1, 2, 1], defence_cards=[{"card": "military_blunder", "hex": "0501"}])
+    [rec] = [r for r in f.ctx.log.records if r.get("event") == "card_played"]
+    text = report.describe(rec, names(), "athens")
+    assert text == ("Spartans played Military Blunder in defence at 0501 Water (Sea), as the defence was behind: "
+                    "2D10 (1, 2) takes 3 from the attack total")
+    assert report.describe(rec, names(), "sparta").startswith("You played Military Blunder in defence")
+    ctx = tiny_context(None, f.state, f.ctx.log.records, "athens")
+    [battle] = ctx["battles"]
+    assert any(line["text"].startswith("Spartans played Military Blunder") for line in battle["lines"])
+    assert not leftovers
+
+
+def test_a_ransom_has_its_own_treasury_line_for_payer_and_captor(leftovers):
+    s = make_state()
+    s.players["sparta"].gold = 3
+    a = add(s, "athens", "army", "0302")
+    ldr = add(s, "sparta", "leader", "0402", name="Brasidas")
+    before = s.copy()
+    ctx = run_phase("first_move", s, "athens", dice=[5],
+                    orders=orders("athens", first_move=[{"units": [a.id], "path": ["0402"]}]))
+    records = ctx.log.records
+    sparta = tiny_context(before, s, records, "sparta")["treasury"]
+    assert {"label": f"Ransom paid for Brasidas ({ldr.id}) to the Athenians", "amount": -3} in sparta["lines"]
+    athens = tiny_context(before, s, records, "athens")["treasury"]
+    assert {"label": "Ransom for Brasidas (Spartans)", "amount": 3} in athens["lines"]
+    mod = {t["pid"]: t for t in tiny_context(before, s, records, None)["treasuries"]}
+    for t in (sparta, athens, mod["sparta"], mod["athens"]):
+        assert all(line["label"] != "Other changes" for line in t["lines"]), t
+    [fate] = [r for r in records if r.get("event") == "leader_fate"]
+    assert report.describe(fate, names(), "sparta") == (
+        f"Your leader Brasidas ({ldr.id}) was captured by the Athenians at 0402 Clear and ransomed for 3 gold "
+        "(5 asked: all you had); back at 0505 Sparta")
+    assert not leftovers
+
+
+def test_a_land_battle_order_reads_as_its_outcome(leftovers):
+    lost = fight("land", dice=[2, 9, 1])  # Athens rolls 2 against 9: the attack fails
+    ctx = tiny_context(None, lost.state, lost.ctx.log.records, "athens")
+    [o] = ctx["orders"]
+    assert (o["section"], o["ok"], o["detail"]) == ("Land battle", True, "the attack at 0503 Clear failed")
+    # three Athenian Armies win at Spartan Megara, the Spartan Army is destroyed
+    won = fight("city", dice=[10, 10, 10, 1, 1, 1], attackers=("army", "army", "army"))
+    [o] = tiny_context(None, won.state, won.ctx.log.records, "athens")["orders"]
+    assert o["detail"] == "took the city at 0506 Megara"
+    text = report.environment().get_template("report.txt.j2").render(**ctx)
+    assert "Land battle #1: done: the attack at 0503 Clear failed" in text
+    assert not leftovers
