@@ -25,16 +25,17 @@ SCHEMA_PATH = ROOT / "schemas" / "map.schema.json"
 WATER, MOUNTAINS, PASS, CITY, SANDY, VILLAGE, ROCKY, SWAMP, FARMS = "~", "M", "p", "C", "S", "v", "r", "s", "f"
 SHIPS_MAY_ENTER = {CITY, SANDY, VILLAGE}  # R-MAP-2: besides Water, ships enter coastal City, Sandy Coast, Fishing Village
 
-# R-SET-1 and the seed's list: id -> (name, abbr, people).  Spellings ("Thebians", "Tracians") are the seed's.
+# R-SET-1 and the seed's list: id -> (name, abbr, people).  The seed's "Thebians" and "Tracians" are spelt as
+# players spell them (docs/rules.md, R-SET-1).
 CITY_STATES = {
     "athens": ("Athens", "ATH", "Athenians"),
     "sparta": ("Sparta", "SPA", "Spartans"),
     "troy": ("Troy", "TRO", "Trojans"),
     "archea": ("Archea", "ARC", "Archeans"),
     "ionia": ("Ionia", "ION", "Ionians"),
-    "thebes": ("Thebes", "THE", "Thebians"),
+    "thebes": ("Thebes", "THE", "Thebans"),
     "corinth": ("Corinth", "COR", "Corinthians"),
-    "thrace": ("Thrace", "THR", "Tracians"),
+    "thrace": ("Thrace", "THR", "Thracians"),
     "crete": ("Crete", "CRE", "Cretans"),
     "doria": ("Doria", "DOR", "Dorians"),
     "amazonia": ("Amazonia", "AMA", "Amazonians"),
