@@ -168,7 +168,8 @@ def side_lines(side: Any, role: str, nm: "Namer", viewer: str | None) -> list[st
     for b in side.get("bonuses") or []:
         if isinstance(b, dict):
             rolls = b.get("rolls")
-            dice = f" {b.get('dice')} {rolls}" if b.get("dice") else ""
+            shown = f" ({', '.join(str(x) for x in rolls)})" if isinstance(rolls, list) and rolls else ""
+            dice = f" {b.get('dice')}{shown}" if b.get("dice") else ""
             lines.append(f"  {b.get('source')}:{dice} {signed(b['value']) if isinstance(b.get('value'), int) else ''}"
                          f" to the total")
     return lines
@@ -725,8 +726,10 @@ def _neutralised(r: Rec) -> str:
 @describes("leader_removed")
 def _leader_removed(r: Rec) -> str:
     r.use("unit")
-    name = r.k("name") or "a leader"
-    text = f"Leader {name}{r.opt('unit', ' ({})')} of {r.who('who')} leaves play"
+    mine, of = r.owned("who")
+    name = r.k("name") or ""
+    label = (f"{name}{r.opt('unit', ' ({})')}" if name else r.opt("unit", "{}")).strip()
+    text = (f"{mine}leader {label}{of}" if label else f"{'your' if mine else 'a'} leader{of}") + " leaves play"
     if r.g("until"):
         text += r.opt("turns", " for {} turn(s)")
         text += f", back at the start of {r.poss(r.k('until_player'))} turn {r.k('until')}" if r.g("until_player") \
@@ -920,7 +923,8 @@ def _city_taken(r: Rec) -> str:
     home = r.k("home_of") if "home_of" in r else (city if city in r.nm.players else None)
     by = r.g("by") or r.g("who") or r.g("attacker")
     text = f"{r.who('by', 'who', 'attacker')} took {r.nm.city(city)}" + r.opt_who("from", " from {}")
-    text += "; its people welcome them back" if home is not None and home == by else "; it is hostile"
+    text += f"; its people welcome {'you' if r.name(by) == 'you' else 'them'} back" \
+        if home is not None and home == by else "; it is hostile"
     if r.g("unit") or r.g("unit_counts"):
         text += f" ({r.units()} moved in" + r.opt("unit_from", " from {}") + ")"
     return text
@@ -935,8 +939,11 @@ def _plunder(r: Rec) -> str:
 
 @describes("destroyed")
 def _destroyed(r: Rec) -> str:
-    r.use("by", "razed", "hex", "who")
-    text = f"{r.nm.city(r.k('city'))} was destroyed" if r.g("city") else f"{r.units()} destroyed"
+    # by: the CITY_TAKEN and PLUNDER records before it say who; razed: 6, said by "destroyed"; hex: the place
+    # of the battle or the move it follows
+    r.use("by", "razed", "hex")
+    mine, of = r.owned("who")
+    text = f"{r.nm.city(r.k('city'))} was destroyed" if r.g("city") else f"{mine}{r.units()}{of} destroyed"
     return text + r.opt("cause", " ({})", r.nm.source) + r.lost_with() + lost_counts_with(r)
 
 

@@ -53,12 +53,13 @@ def test_a_bot_game_reads_as_plain_sentences_for_every_viewer(leftovers):
     state = new_game(PLAYERS, seed=seed, last_turn=20)
     secret = hashlib.sha256(f"pbem/seed/{seed}".encode()).digest()
     unexplained, raw = [], []
-    kinds = set()
+    kinds, ransoms = set(), 0
     while not state.finished:
         before = state.copy()
         o, hashes = bot_turn_orders(state, AEGEAN, T)
         log = adjudicate(state, AEGEAN, T, o, Dice(turn_seed(secret, state.turn, hashes)))
         kinds.update(r["event"] for r in log.records if "event" in r)
+        ransoms += sum(1 for r in log.records if r.get("event") == "leader_fate" and r.get("fate") == "ransomed")
         for viewer, ctx in contexts(before, state, log.records, state.turn_order):
             treasuries = [ctx["treasury"]] if viewer else ctx["treasuries"]
             for t in treasuries:
@@ -67,6 +68,7 @@ def test_a_bot_game_reads_as_plain_sentences_for_every_viewer(leftovers):
             raw += [o_["detail"] for o_ in ctx["orders"] if o_["detail"] and RAW_ORDER_DETAIL.search(o_["detail"])]
     # the game is rich enough to mean something
     assert {"battle", "card_played", "leader_fate", "casualty", "starvation", "effect_starts"} <= kinds
+    assert ransoms >= 3, "ransoms change two treasuries each"
     assert not leftovers, "raw keys left in sentences:\n" + "\n".join(
         f"  {kind} (viewer {viewer}): {text}" for kind, viewer, text in sorted(set(leftovers), key=str)[:40])
     assert not raw, f"order results with raw keys: {raw[:20]}"
