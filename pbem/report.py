@@ -1051,8 +1051,10 @@ def treasury(view: dict[str, Any], before: GameState | None, records: Sequence[d
             upkeep[r.get("phase")] -= int(r.get("gold", 1))
             upkeep_units[r.get("phase")] += 1
         elif kind == "recruited" and r.get("player") == player and r.get("cost"):
-            lines.append({"label": f"Recruited {r.get('type', 'unit')} {r.get('unit', '')} at {nm.city(r['city'])}",
-                          "amount": -int(r["cost"])})
+            # a unit the player no longer owns at the end of the turn is named by its type alone (visibility)
+            unit = r.get("unit") if r.get("unit") != r.get("type") else None
+            lines.append({"label": f"Recruited {r.get('type', 'unit')}{' ' + unit if unit else ''} at "
+                                   f"{nm.city(r['city'])}", "amount": -int(r["cost"])})
         elif kind == "gold" and r.get("who", r.get("player")) == player and isinstance(r.get("amount"), int):
             src = r.get("source") or r.get("reason") or "gold"
             lines.append({"label": nm.source(src), "amount": r["amount"]})
