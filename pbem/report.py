@@ -999,7 +999,14 @@ def describe_roll(rec: dict[str, Any], nm: Namer) -> str:
             notes.append(f"{side_word(v)} side")
         else:
             notes.append(f"{key.replace('_', ' ')} {nm.value(key, v)}")
-    return f"{r.get('die')} = {r.get('result')}: {purpose}{extra}" + (f" ({', '.join(notes)})" if notes else "")
+    die, result = str(r.get("die")), r.get("result")
+    if die.startswith("pick1of"):  # Dice.choice: one of n, e.g. a new leader's name
+        head = f"pick {result} of {die[len('pick1of'):]}"
+    elif die == "shuffle":  # Dice.shuffle: the whole pile, ``result`` cards
+        head = f"shuffle of {result} cards"
+    else:
+        head = f"{die} = {result}"
+    return f"{head}: {purpose}{extra}" + (f" ({', '.join(notes)})" if notes else "")
 
 
 @dataclass

@@ -135,3 +135,14 @@ def test_a_land_battle_order_reads_as_its_outcome(leftovers):
     text = report.environment().get_template("report.txt.j2").render(**ctx)
     assert "Land battle #1: done: the attack at 0503 Clear failed" in text
     assert not leftovers
+
+
+def test_dice_lines_word_picks_and_shuffles():
+    from pbem.report import describe_roll
+    nm = names()
+    pick = {"roll": {"die": "pick1of177", "result": 34, "purpose": "leader name"}}
+    shuffle = {"roll": {"die": "shuffle", "result": 49, "purpose": "deck"}}
+    d6 = {"roll": {"die": "1D6", "result": 4, "purpose": "upkeep roll", "unit": "ATH-A1"}}
+    assert describe_roll(pick, nm) == "pick 34 of 177: leader name"
+    assert describe_roll(shuffle, nm) == "shuffle of 49 cards: deck"
+    assert describe_roll(d6, nm) == "1D6 = 4: upkeep roll for ATH-A1"
