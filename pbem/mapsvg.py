@@ -266,9 +266,20 @@ def _static_layer(cols: int, rows: int, codes: str, cities: tuple) -> str:
         out.append(f'<path fill="none" stroke="#1d3b57" stroke-width="2" stroke-linecap="round" d="{"".join(coast)}"/>')
     out.append("</g>")
     names = []
+    city_hexes = set()
     for hex_id, name in cities:
         cx, cy = lay.centre(*grid.parse(hex_id))
-        names.append(_text(cx, cy + NAME_DY, name, size=NAME_SIZE, weight="bold"))
+        city_hexes.add(hex_id)
+        names.append(_city_name(cx, cy, name, hex_id))
+    ids = []
+    city_cells = {grid.parse(h) for h in city_hexes}
+    for cr in cells:
+        hex_id = grid.id(*cr)
+        if hex_id not in city_hexes:  # a city's id is drawn after its name
+            x, y = _hex_id_place(lay, *cr, _hex_id_low(city_cells, *cr))
+            ids.append(f'<text x="{_f(x)}" y="{_f(y)}">{hex_id}</text>')
+    out.append(f'<g id="hex-ids" font-family="{FONT}" font-size="{_f(HEXID_SIZE)}" text-anchor="middle" '
+               f'fill="{HEXID_FILL}">' + "".join(ids) + "</g>")
     out.append(f'<g id="city-names" font-family="{FONT}">' + "".join(names) + "</g>")
     out.append(_terrain_legend(lay, codes, by_char))
     out.append(_marks_legend(lay, _legend_height(len({by_char[c].id for c in codes}))))
@@ -385,6 +396,57 @@ def _text_box(x: float, y: float, s: str, size: float, weight: str = "normal", a
     return x0, y - size * 0.82, x0 + w, y + size * 0.26
 
 
+# Hex ids, printed on every hex (they are public, fog or not), small and grey: centred at the top of the hex,
+# above the place of a stack's badge (at the bottom when a city's tag would cover the top: ``_hex_id_low``);
+# a city's hex has it after the city's name (the city's badge sits at the top of its hex).  They are in the static layer,
+# and the placer takes their boxes before any label, so no label covers one.
+HEXID_SIZE = 7.0
+HEXID_FILL = "#666666"
+HEXID_LEGEND = ("Hex ids: the small grey numbers in each hex;",
+                "column then row, 0101 top left; even columns lower")
+DIGIT_H = 0.73  # the height of DejaVu Sans's digits, in em
+
+
+def _hex_id_low(cities: set[tuple[int, int]], col: int, row: int) -> bool:
+    """Whether a hex's id goes at its bottom edge instead of its top: when a city stands above it to the left
+    (that city's tag, right of its mark, would cover the top) and none below it (that city's badge and ids,
+    above its mark, would cover the bottom)."""
+    n, ne, se, s, sw, nw = offset_neighbours(col, row)
+    return nw in cities and not (se in cities or sw in cities or s in cities)
+
+
+def _hex_id_place(lay: Layout, col: int, row: int, low: bool = False) -> tuple[float, float]:
+    """The hex id's anchor (middle of its baseline): just under the hex's top edge (``low``: just above its
+    bottom edge)."""
+    cx, cy = lay.centre(col, row)
+    half = lay.size * SQ3 / 2
+    return cx, (cy + half - 1.0) if low else (cy - half + 0.7 + DIGIT_H * HEXID_SIZE)
+
+
+def _hex_id_box(lay: Layout, col: int, row: int, hex_id: str, low: bool = False) -> Box:
+    x, y = _hex_id_place(lay, col, row, low)
+    w = text_width(hex_id, HEXID_SIZE)
+    return x - w / 2, y - DIGIT_H * HEXID_SIZE - 0.4, x + w / 2, y + 0.4
+
+
+def _city_name_box(cx: float, cy: float, name: str, hex_id: str) -> Box:
+    """The halo of a city's name (centred below its mark, as before) and its hex id after it."""
+    x0, y0, x1, y1 = _text_box(cx, cy + NAME_DY, name, NAME_SIZE, "bold")
+    return x0, y0, x1 + text_width(" " + hex_id, HEXID_SIZE), y1
+
+
+def _city_name(cx: float, cy: float, name: str, hex_id: str) -> str:
+    """A city's name in bold and its hex id, small and grey, after it, on one pale halo."""
+    x0, y0, x1, y1 = _city_name_box(cx, cy, name, hex_id)
+    y = cy + NAME_DY
+    return (f'<rect x="{_f(x0)}" y="{_f(y0)}" width="{_f(x1 - x0)}" height="{_f(y1 - y0)}" rx="2" '
+            f'fill="#ffffff" fill-opacity="0.72"/>'
+            f'<text x="{_f(cx)}" y="{_f(y)}" font-size="{_f(NAME_SIZE)}" text-anchor="middle" font-weight="bold" '
+            f'fill="#111">{escape(name)}</text>'
+            f'<text x="{_f(x1 - 2)}" y="{_f(y)}" font-size="{_f(HEXID_SIZE)}" text-anchor="end" '
+            f'fill="{HEXID_FILL}">{hex_id}</text>')
+
+
 BADGE_SPLIT = 66.0  # a badge wider than this (most of a hex) goes on two lines
 
 
@@ -422,6 +484,9 @@ class Placer:
 
     CELL = 48.0
     GAP = 1.0
+    # Covering a bit of a hex id costs less than covering a mark or a label: a badge on two lines, taller
+    # than the gaps the ids of two staggered columns leave, may need to (it never does when a free place is found).
+    ID_WEIGHT = 0.02
 
     def __init__(self, bounds: Box):
         self.bounds = bounds
@@ -446,8 +511,9 @@ class Placer:
             for k in self._buckets.get(cell, ()):
                 if k not in seen:
                     seen.add(k)
-                    if self.taken[k][0] != skip:
-                        cost += _overlap(grown, self.taken[k][1])
+                    kind = self.taken[k][0]
+                    if kind != skip:
+                        cost += _overlap(grown, self.taken[k][1]) * (self.ID_WEIGHT if kind == "hexid" else 1)
         return cost
 
     def take(self, box: Box, kind: str) -> None:
@@ -474,7 +540,7 @@ class Placer:
 # The places tried around an anchor (a box: a badge, a city's mark, a point), ring after ring at a growing
 # gap: above, below, above and below flush left and right, right, left, and right and left a line higher and
 # lower.  The first ring touches the anchor; the later ones need a leader line back to it.
-_RINGS = (1.0, 10.0, 20.0, 31.0, 43.0, 56.0, 70.0, 86.0)
+_RINGS = (1.0, 10.0, 20.0, 31.0, 43.0, 56.0, 70.0, 86.0, 104.0, 124.0)
 
 
 def _around(anchor: Box, w: float, h: float, gaps: Iterable[float], order: str = "NS") -> list[Box]:
@@ -534,8 +600,11 @@ class Label:
 
 
 # Where a badge may sit in its hex without a leader line: offsets from its first place, nearest first.
-_BADGE_NUDGES = ((0, 0), (0, -4), (0, 4), (-6, 0), (6, 0), (-6, -4), (6, -4), (-6, 4), (6, 4), (0, -8), (0, 8),
-                 (-11, 0), (11, 0), (-11, -6), (11, -6), (-11, 6), (11, 6))
+# (0, -7) fits a badge too wide for the hex between its own id and the ids at the top of the two hexes below it.
+_BADGE_NUDGES = ((0, 0), (0, -4), (0, 4), (-6, 0), (6, 0), (-6, -4), (6, -4), (-6, 4), (6, 4), (0, -7), (0, -8),
+                 (0, 8), (-11, 0), (11, 0), (-11, -6), (11, -6), (-11, 6), (11, 6), (-6, -7), (6, -7))
+# The viewer's own stack in a hex without a city sits a little low, to leave room for its ids above it.
+_OWN_NUDGES = ((0, 4),) + tuple(n for n in _BADGE_NUDGES if n != (0, 4))
 
 
 def _marker_box(cx: float, cy: float, home: bool, hostile: bool) -> Box:
@@ -599,7 +668,11 @@ def place_labels(game_map: GameMap, view: dict[str, Any], events: Iterable[dict[
 
     for city in sorted(game_map.cities.values(), key=lambda c: c.hex):
         cx, cy = centre(city.hex)
-        placer.take(_text_box(cx, cy + NAME_DY, city.name, NAME_SIZE, "bold"), "name")
+        placer.take(_city_name_box(cx, cy, city.name, city.hex), "name")
+    city_cells = {game_map.offsets[c.hex] for c in game_map.cities.values()}
+    for h, cr in game_map.offsets.items():  # every other hex's id, at the top or bottom of the hex (static layer)
+        if cr not in city_cells:
+            placer.take(_hex_id_box(lay, *cr, h, _hex_id_low(city_cells, *cr)), "hexid")
     for cid in sorted(view["cities"]):
         c = view["cities"][cid]
         placer.take(_marker_box(*centre(game_map.cities[cid].hex), bool(c.get("home_of")), bool(c.get("hostile"))),
@@ -635,7 +708,8 @@ def place_labels(game_map: GameMap, view: dict[str, Any], events: Iterable[dict[
                 y = cy - 14 - (bh - 13) if h in game_map.city_at else cy - bh / 2 + 7
             else:
                 y = top - 1 - bh + 7
-            cands = [(_badge_box(cx + dx, y + dy, text), False) for dx, dy in _BADGE_NUDGES]
+            nudges = _OWN_NUDGES if top is None and mine and ids and h not in game_map.city_at else _BADGE_NUDGES
+            cands = [(_badge_box(cx + dx, y + dy, text), False) for dx, dy in nudges]
             cands += [(b, True) for b in _around((cx, cy, cx, cy), w, bh, _RINGS[1:])]
             box, away = placer.place(cands, "badge", skip=f"hex {h}")
             labels.append(Label("badge", h, text, box, _leader((cx, cy), box) if away else None, fill,
@@ -655,7 +729,11 @@ def place_labels(game_map: GameMap, view: dict[str, Any], events: Iterable[dict[
         x0, y0, x1, y1 = _text_box(0, 0, text, TAG_SIZE, "bold")
         mark = _marker_box(cx, cy, bool(c.get("home_of")), bool(c.get("hostile")))
         cands = _around(mark, x1 - x0, y1 - y0, _RINGS, order="EW")
-        box, away = placer.place(((b, i >= 12) for i, b in enumerate(cands)), "tag")
+        # beside the mark but slid up or down a little (clear of a badge above it or a hex id), still touching
+        slid = [(bx0 + dx, by0 + dy, bx1 + dx, by1 + dy) for bx0, by0, bx1, by1 in cands[:2]
+                for dy in (-3, 3, -6, 6) for dx in (0, 4, 8, 12)]
+        cands = cands[:12] + slid + cands[12:]
+        box, away = placer.place(((b, i >= 12 + len(slid)) for i, b in enumerate(cands)), "tag")
         labels.append(Label("tag", h, text, box, _leader((cx, cy), box) if away else None))
 
     for h, text, badge in id_lines:
@@ -835,10 +913,10 @@ def _dynamic(game_map: GameMap, view: dict[str, Any], events: Iterable[dict[str,
     names = []
     for city in sorted(game_map.cities.values(), key=lambda c: c.hex) if lines else ():
         cx, cy = centre(city.hex)
-        box = _text_box(cx, cy + NAME_DY, city.name, NAME_SIZE, "bold")
+        box = _city_name_box(cx, cy, city.name, city.hex)
         if (city.hex in visible or not fogged) and any(
                 _crosses(p, q, box, 2.5) for pts in lines for p, q in zip(pts, pts[1:])):
-            names.append(_text(cx, cy + NAME_DY, city.name, size=NAME_SIZE, weight="bold"))
+            names.append(_city_name(cx, cy, city.name, city.hex))
     if names:
         out.append(f'<g id="names-over-moves" font-family="{FONT}">' + "".join(names) + "</g>")
 
@@ -885,8 +963,8 @@ def _marks_legend(lay: Layout, legend_h: float) -> str:
     x0 = _legend_x(lay)
     heading_y, y, players_y = _marks_y(legend_h)
     out = [f'<g id="marks-legend" font-family="{FONT}" font-size="11" fill="#222">',
-           f'<text x="{_f(x0)}" y="{_f(MARGIN + 54)}" font-size="10" fill="#555">Hex ids: column then row; '
-           f'0101 top left</text>',
+           f'<text x="{_f(x0)}" y="{_f(MARGIN + 51)}" font-size="9" fill="#555">{escape(HEXID_LEGEND[0])}</text>',
+           f'<text x="{_f(x0)}" y="{_f(MARGIN + 62)}" font-size="9" fill="#555">{escape(HEXID_LEGEND[1])}</text>',
            f'<text x="{_f(x0)}" y="{_f(heading_y)}" font-weight="bold" font-size="12">Map marks</text>']
     items = [
         (lambda y: f'<rect x="{_f(x0 + 5)}" y="{_f(y - 7)}" width="14" height="14" fill="#ffffff" stroke="#000" '

@@ -67,7 +67,9 @@ def test_one_merged_path_per_terrain_and_one_fog_path():
     assert len(fills) == len({t.id for t in TINY.terrain.values()})
     fog = [el for el in root.iter() if el.get("id") == "fog"]
     assert len(fog) == 1
-    assert len(elements(svg)) < 200  # the tiny map: a few dozen cities, units and labels
+    ids = next(el for el in root.iter() if el.get("id") == "hex-ids")
+    assert len(ids) == len(TINY.offsets) - len(TINY.cities)  # one text per hex id (a city's is by its name)
+    assert len(elements(svg)) - len(ids) < 200  # the tiny map: a few dozen cities, units and labels
 
 
 def test_fog_covers_exactly_the_hexes_out_of_sight():
@@ -262,6 +264,8 @@ def test_on_a_crowded_front_no_label_overlaps_another_or_a_mark():
             if kind not in LABELS:
                 continue  # names, cities' marks and battle marks are fixed (and may touch each other)
             for other_kind, other in boxes[:i] + boxes[i + 1:]:
+                if other_kind == "hexid" and box[3] - box[1] > 20:
+                    continue  # a badge on two lines is taller than the gaps between hex ids: see below
                 assert mapsvg._overlap(box, other) == 0, (kind, box, other_kind, other)
             lo, top, hi, bottom = placer.bounds
             assert lo <= box[0] and box[2] <= hi and top <= box[1] and box[3] <= bottom  # on the map
@@ -352,7 +356,7 @@ def test_a_city_name_an_arrow_runs_across_is_drawn_again_over_it():
     sparta = views[0]
     root = ET.fromstring(mapsvg.map_svg(aegean, sparta, sparta["events"]))
     again = next(el for el in root.iter(SVG + "g") if el.get("id") == "names-over-moves")
-    assert ["".join(el.itertext()) for el in again.iter(SVG + "text")] == ["Argos"]  # 0917 -> 0916 ends on it
+    assert ["".join(el.itertext()) for el in again.iter(SVG + "text")] == ["Argos", "0916"]  # 0917 -> 0916 ends on it
     assert mapsvg._crosses((0, 0), (10, 10), (4, 4, 6, 6)) and not mapsvg._crosses((0, 0), (10, 0), (4, 4, 6, 6))
 
 
@@ -362,3 +366,49 @@ def test_the_legend_explains_the_leader_lines():
     root = ET.fromstring(mapsvg.map_svg(aegean, views[2], views[2]["events"]))
     leaders = next(el for el in root.iter(SVG + "g") if el.get("id") == "leaders")
     assert len([el for el in leaders if el.tag == SVG + "path"]) == 2  # all the lines: one casing, one line
+
+
+def _in_hex(lay, cr, box):
+    cx, cy = lay.centre(*cr)
+    x0, y0, x1, y1 = box
+    half_h = lay.size * mapsvg.SQ3 / 2
+    # inside the hex: within its top and bottom edges, and the box's corners within its slanted sides
+    return cy - half_h <= y0 and y1 <= cy + half_h and all(
+        abs(x - cx) <= lay.size - abs(y - cy) / mapsvg.SQ3 for x in (x0, x1) for y in (y0, y1))
+
+
+def test_every_hex_shows_its_id_inside_it_fog_or_not():
+    aegean, views = front_views()
+    static = mapsvg.static_layer(aegean)
+    root = ET.fromstring(mapsvg._document(mapsvg.layout_of(aegean), static, []))
+    group = next(el for el in root.iter(SVG + "g") if el.get("id") == "hex-ids")
+    texts = [el.text for el in group.iter(SVG + "text")] + [c.hex for c in aegean.cities.values()]
+    assert sorted(texts) == sorted(aegean.offsets)  # every hex once: a city's hex by its name (below)
+    lay = mapsvg.layout_of(aegean)
+    cities = {aegean.offsets[c.hex] for c in aegean.cities.values()}
+    for h, cr in aegean.offsets.items():
+        if cr not in cities:
+            assert _in_hex(lay, cr, mapsvg._hex_id_box(lay, *cr, h, mapsvg._hex_id_low(cities, *cr))), h
+    names = next(el for el in root.iter(SVG + "g") if el.get("id") == "city-names")
+    texts = ["".join(el.itertext()) for el in names.iter(SVG + "text")]
+    for c in aegean.cities.values():  # a city's hex id comes right after its name
+        assert texts[texts.index(c.name) + 1] == c.hex
+    # the ids are in the static layer, under the fog: the same on every player's map
+    assert "Hex ids: the small grey numbers in each hex;" in static
+
+
+def test_no_label_covers_a_hex_id_or_a_city_name():
+    aegean, views = front_views()
+    for v in views:
+        placed, placer = mapsvg.place_labels(aegean, v, v["events"])
+        fixed = [box for kind, box in placer.taken if kind in ("hexid", "name")]
+        assert len([k for k, _ in placer.taken if k == "hexid"]) == len(aegean.offsets) - len(aegean.cities)
+        for lab in placed:
+            covered = sum(mapsvg._overlap(lab.box, box) > 0 for box in fixed)
+            if lab.kind == "badge" and len(mapsvg._badge_lines(lab.text)) == 2:
+                # 24 px tall and wide: the ids of two staggered columns leave it no gap, so it takes the
+                # place where it covers the least: a little of one or two ids, never a name
+                assert covered <= 2 and all(mapsvg._overlap(lab.box, b) == 0 for k, b in placer.taken
+                                            if k == "name"), (lab, v["viewer"])
+            else:
+                assert covered == 0, (lab, v["viewer"])
