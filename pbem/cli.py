@@ -427,14 +427,21 @@ def archive(
 ) -> None:
     """Pack the campaign into one .tar.gz (player secrets left out)."""
     def body() -> None:
-        from .moderation import archive as do_archive
+        from .moderation import archive as do_archive, live_secret_files
         from .storage import Campaign
         camp = Campaign.open(campaign_dir)
         if output is not None:
             _outside(camp, output)
         with camp.lock():
             out = do_archive(camp, output, reveal_seed)
+            leaks = live_secret_files(camp)
         typer.echo(f"Archived to {out}")
+        if leaks:
+            first = leaks[0].relative_to(camp.root)
+            typer.echo(f"warning: {len(leaks)} stored order file(s) still hold a player's live secret (stored before "
+                       f"pbem withheld secrets), e.g. {first}: whoever has the archive can send orders as that "
+                       f"player; give new secrets with `pbem seat {camp.root} PLAYER human` before sharing it",
+                       err=True)
     guarded(body)
 
 

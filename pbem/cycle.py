@@ -173,10 +173,11 @@ def bot_orders(camp: Campaign) -> dict[str, bytes]:
              and not (camp.orders_dir(state.turn) / f"{pid}.yaml").exists()}
     if not table:
         return out
-    secrets = camp.player_secrets()
-    for pid in table:
+    from .intake import WITHHELD
+    camp.player_secrets()  # checked before anything is written, as for every command that writes
+    for pid in table:  # stored like a player's accepted file: with the secret withheld
         orders = write_orders(view(state, camp.game_map, pid), camp.game_map, tables(), camp.config["name"],
-                              state.turn, secrets.get(pid, ""))
+                              state.turn, WITHHELD)
         out[pid] = ("# written by the computer player\n" + yamlio.dump(orders)).encode("utf-8")
     return out
 

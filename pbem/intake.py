@@ -5,6 +5,11 @@ Refused files change nothing in the campaign; every refusal is written to the au
 Accepted files go to ``orders/turn-NNN/PLAYER.yaml``; an earlier accepted version is kept as
 ``PLAYER.v1.yaml``, ``PLAYER.v2.yaml``...  Each file is answered with a confirmation text, also stored
 under ``replies/turn-NNN/``.
+
+A stored file never holds the player's secret: every occurrence of the authenticated secret in the bytes is
+replaced with ``withheld`` (``WITHHELD``) before the file is written, so the campaign folder and its
+archive give nobody a way to send orders as another player.  The hash that seeds the turn's dice (R-TURN-6) and the
+one in the audit log are those of the stored bytes, so `pbem verify` replays from the archive alone.
 """
 from __future__ import annotations
 
@@ -21,6 +26,12 @@ from .storage import Campaign, atomic_write, held_interrupts
 
 SAFE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,120}$")
 MAX_ORDER_BYTES = yamlio.MAX_BYTES
+WITHHELD = "withheld"  # what a stored order file holds where the player wrote their secret
+
+
+def withhold(raw: bytes, secret: str) -> bytes:
+    """``raw`` with every occurrence of ``secret`` replaced by ``WITHHELD``: the bytes pbem stores."""
+    return raw.replace(secret.encode("utf-8"), WITHHELD.encode("ascii")) if secret else raw
 
 
 @dataclass
@@ -95,7 +106,9 @@ def submit_bytes(camp: Campaign, raw: bytes, source: str, now: datetime, late_ok
     secrets = camp.player_secrets()
     given = data.get("secret")
     stored = secrets.get(player) or ""
-    if not stored or not isinstance(given, str) or not hmac.compare_digest(given.strip().encode(), stored.encode()):
+    withheld_ok = moderator_fix and isinstance(given, str) and given.strip() == WITHHELD  # a stored file, fixed
+    if not withheld_ok and (not stored or not isinstance(given, str)
+                            or not hmac.compare_digest(given.strip().encode(), stored.encode())):
         what = "no secret" if not given else "a wrong secret"
         return _refuse(camp, source, f"{what} for {player}: the file is refused and the moderator told", player)
     if data.get("campaign") != camp.config["name"]:
@@ -128,18 +141,26 @@ def submit_bytes(camp: Campaign, raw: bytes, source: str, now: datetime, late_ok
     if errors:
         return _refuse(camp, source, f"the order checker found {errors} error(s); fix them and send the file again",
                        player, turn, findings)
+    kept = withhold(raw, stored)  # the bytes stored: the secret never lands in the campaign folder
+    try:
+        still = yamlio.parse(yamlio.decode(kept, name), name).data.get("secret")
+    except (yamlio.YamlError, AttributeError):
+        still = stored
+    if stored and isinstance(still, str) and still.strip() == stored:
+        return _refuse(camp, source, "the secret is written with escapes pbem cannot take out of the stored file; "
+                                     "write it plainly, like `secret: 1a2b-3c4d-5e6f-7a8b`", player, turn)
     folder = camp.orders_dir(turn)
     target = folder / f"{player}.yaml"
-    if target.is_file() and target.read_bytes() == raw:
+    if target.is_file() and target.read_bytes() == kept:
         return Answer(source, True, player, turn, "identical to the orders already accepted", findings, target, True)
-    digest = hashlib.sha256(raw).hexdigest()
+    digest = hashlib.sha256(kept).hexdigest()
     with held_interrupts():
         if target.is_file():
             n = 1
             while (folder / f"{player}.v{n}.yaml").exists():
                 n += 1
             target.rename(folder / f"{player}.v{n}.yaml")
-        atomic_write(target, raw)
+        atomic_write(target, kept)
         camp.audit(f"intake accepted {source} for {player} turn {turn} (sha256 {digest[:16]})"
                    + (" as a moderator's fix" if moderator_fix else ""))
     msg = f"stored; sha256 {digest[:16]}. You may send a new file until the deadline: the last one counts."

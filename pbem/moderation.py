@@ -16,7 +16,7 @@ import tarfile
 import tempfile
 from pathlib import Path
 
-from .errors import UsageError
+from .errors import PbemError, UsageError
 from .invariants import violations
 from .gamedata import GameMap, tables
 from .model import GameState, Unit, UnitType
@@ -156,6 +156,28 @@ def adjust(camp: Campaign, reason: str, gold: dict[str, int] | None = None, move
         atomic_write(path, state.to_json())
         camp.audit(f"adjust turn {state.turn} ({'; '.join(done)}), previous kept as {keep.name}: {reason}")
     return done
+
+
+def live_secret_files(camp: Campaign) -> list[Path]:
+    """Stored order files that still hold a player's current secret (stored before pbem withheld secrets, see
+    ``intake.withhold``): anyone holding the archive could send orders as that player."""
+    try:
+        live = [s.encode("utf-8") for s in camp.player_secrets().values() if s]
+    except PbemError:
+        return []
+    found = []
+    for top in ("orders", "archive"):
+        base = camp.root / top
+        if not base.is_dir():
+            continue
+        for path in sorted(base.rglob("*.yaml")):
+            try:
+                raw = path.read_bytes() if path.is_file() and not path.is_symlink() else b""
+            except OSError:
+                continue
+            if any(s in raw for s in live):
+                found.append(path)
+    return found
 
 
 def archive(camp: Campaign, out: Path | None = None, reveal_seed: bool = False) -> Path:
