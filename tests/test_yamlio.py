@@ -54,3 +54,37 @@ def test_values_and_their_lines():
     assert doc.where(("recruit", 0, "nothing", 3)) == (3, 5)  # nearest known ancestor
     assert parse("d: 2026-12-01\n", "c.yaml").data == {"d": "2026-12-01"}
     assert parse("", "e.yaml").data is None
+
+
+def test_deep_brackets_are_refused_at_once_with_their_place():
+    import time
+    valid = "campaign: demo\nturn: 1\nplayer: athens\n"
+    for n in (20_000, 60_000):
+        text = valid + "standing: " + "[" * n + "]" * n + "\n"
+        t0 = time.perf_counter()
+        with pytest.raises(YamlError, match="nested too deeply") as info:
+            parse(text, "orders.yaml")
+        assert time.perf_counter() - t0 < 0.5  # the parser took 20 s for 20,000
+        assert (info.value.line, info.value.column) == (4, 11 + 32)  # the 33rd bracket (the first is at column 11)
+        assert str(info.value).startswith("orders.yaml:4:43: ")
+    with pytest.raises(YamlError, match="nested too deeply") as info:
+        parse("a:\n  b: {c: " + "{d: " * 40 + "1" + "}" * 41 + "\n", "o.yaml")
+    assert info.value.line == 2
+
+
+def test_brackets_in_quotes_and_comments_do_not_count_as_nesting():
+    deep = "[" * 40
+    text = (f"a: '{deep}'\nb: \"{deep} \\\" {deep}\"\n# {deep}\nc: x  # {deep}\n"
+            f"d: it's [1, [2]]\ne: [\"{deep}\", '{deep}''s']\n")
+    assert parse(text, "o.yaml").data == {"a": deep, "b": f"{deep} \" {deep}", "c": "x", "d": "it's [1, [2]]",
+                                          "e": [deep, deep + "'s"]}
+    assert parse("a: " + "[" * 32 + "]" * 32 + "\n", "o.yaml").data is not None  # the limit itself is fine
+
+
+def test_the_scan_of_the_largest_file_allowed_is_quick():
+    import time
+    from pbem.yamlio import check_nesting
+    text = ("moves: [{units: [ATH-A1, 'it''s'], path: [\"0101\", \"0102\"]}]  # [[[ a comment\n" * 4000)[:MAX_BYTES]
+    t0 = time.perf_counter()
+    check_nesting(text, "o.yaml")
+    assert time.perf_counter() - t0 < 0.3
