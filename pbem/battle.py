@@ -686,6 +686,8 @@ def resolve_attack(ctx: "TurnContext", section: str, atk: Attack, arena: str) ->
                 return fail(why)
             battle_cards.append(cu)
         elif (c.timing or {}).get("trigger") in TRIGGERED:
+            if (c.timing or {}).get("phase") not in ("battle", "any", section):  # Treasure: land battles only
+                return fail(f"{c.name} is played in the {c.timing['phase'].replace('_', ' ')} phase only")
             trigger_cards.append(cu)
         else:
             return fail(f"{c.name} is not a battle card")
