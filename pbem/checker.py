@@ -22,14 +22,16 @@ import json
 import os
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
+from types import SimpleNamespace
 from typing import Any, Iterable
 
-from . import board, yamlio
+from . import battle, board, yamlio
 from .effects import player_effects, skill_effects, unit_matches
 from .errors import PbemError
 from .gamedata import Card, GameMap, Tables, json_path, tables
 from .model import RECRUIT_COST, GameState, Unit, UnitType, sorted_ids
-from .movement import BASE_MP, aid_of_city, cannot_move_or_attack, movement_allowance, step_problems
+from .movement import (BASE_MP, aid_of_city, cannot_move_or_attack, foreign_city, movement_allowance,
+                       step_problems)
 from .orders import Parsed, build, did_you_mean, expand_units, is_hex_id, short_list
 from .ordertypes import Attack, CardUse, Move
 from .phases.move import Refusal, Stack, gather, stack_at
@@ -205,6 +207,10 @@ TARGET_WORDS = {
 }
 
 
+# effects of own-turn cards that may change the number of diplomacy rolls (a leader's skill, a city's trait)
+ROLLS_MAY_CHANGE = ("control_city", "leader_removed", "leader_gained", "navigation_roll")
+
+
 class _Field:
     """``sim.hex[uid]`` and ``sim.carrier[uid]``: read and set on the simulated state's units."""
 
@@ -269,6 +275,7 @@ class RuleCheck:
         self.findings: list[Finding] = []
         self.me = self.o.player
         self.played: dict[str, str] = {}  # card -> where it is first played in the own turn
+        self.maybe_played: set[str] = set()  # cards of self.played whose order has a warning: it may fail
 
     # -- findings -----------------------------------------------------------------------------------
     def add(self, severity: str, path: tuple, message: str, hint: str | None = None, at_key: bool = False) -> None:
@@ -404,8 +411,12 @@ class RuleCheck:
     def card_in_hand(self, path: tuple, cid: str, what: str = "it is played only if you draw it this turn") -> None:
         card = self.tables.cards[cid]
         if cid in self.played:
-            self.error(path, f"{card.name} is already played at {self.played[cid]}",
-                       "the deck holds one of each card")
+            if cid in self.maybe_played:
+                self.warn(path, f"{card.name} is played at {self.played[cid]} if that order is carried out",
+                          "the deck holds one of each card")
+            else:
+                self.error(path, f"{card.name} is already played at {self.played[cid]}",
+                           "the deck holds one of each card")
             return
         self.played[cid] = json_path(path)
         if cid not in self.hand:
@@ -476,8 +487,6 @@ class RuleCheck:
                         else "put it in standing.reactions")
             if phase not in ("battle", where):
                 return (f"{name} is played in the {phase.replace('_', ' ')} phase only", "")
-            if trigger == "city_captured" and where != "land_battle":
-                return (f"{name} is played when you capture a city, in a land battle", "")
             if turn == "other" or role == "defense":
                 return (f"{name} is a defender's card", where_def)
             for e in card.effects:
@@ -534,10 +543,20 @@ class RuleCheck:
             if is_hex_id(target):
                 if target not in m.terrain:
                     self.error(tpath, f"'{target}' is not a hex of this map", self.map_size_hint())
+                elif target not in self.seen:
+                    self.warn(tpath, f"{target} is out of your sight: {card.name} is played only if it holds the "
+                                     f"units of one player")
+                elif len({u.owner for u in self.sim.state.units_at(target)}) != 1:
+                    owners = {u.owner for u in self.sim.state.units_at(target)}
+                    self.add(self.later, tpath, f"{target} holds {'no units' if not owners else 'units of several players'}"
+                                                f" now: {card.name} needs a hex holding the units of one player",
+                             "or name one unit of the stack")
             elif target.split("-")[0] == st.players[self.me].abbr and target not in self.sim.units:
                 self.error(tpath, f"{target} is not one of your units", "name the stack by its hex id")
             elif "-" not in target:
                 self.error(tpath, f"'{target}' is not a hex or unit id", TARGET_WORDS["stack"])
+            elif target not in self.sim.state.units:
+                self.warn(tpath, f"you see no unit {target} now: {card.name} is played only if it is in play")
             return
         if kind in ("leader", "own_leader"):
             u = self.sim.units.get(target)
@@ -551,6 +570,13 @@ class RuleCheck:
                                f"your leaders: {', '.join(self.own_of(UnitType.LEADER)) or 'none'}")
             elif "-" not in target:
                 self.error(tpath, f"'{target}' is not a leader id", "leader ids look like SPA-L2")
+            elif target in self.sim.state.units and self.sim.state.units[target].type is not UnitType.LEADER:
+                self.error(tpath, f"{target} is not a leader")
+            elif target not in self.sim.state.units and trigger != "battle_lost":
+                self.warn(tpath, f"you see no leader {target} now: {card.name} is played only if it is in play",
+                          "leaders in sight: " + (", ".join(sorted_ids(
+                              u.id for u in self.sim.state.units.values()
+                              if u.type is UnitType.LEADER and u.owner != self.me)) or "none"))
             return
         if kind == "player":
             if target == self.me:
@@ -630,12 +656,14 @@ class RuleCheck:
 
     # -- recruit ------------------------------------------------------------------------------------
     def check_recruit(self) -> None:
-        """R-PH-REC, entry by entry as ``pbem.phases.recruit`` does; an entry with an error recruits nothing."""
+        """R-PH-REC, entry by entry as ``pbem.phases.recruit`` does; an entry with an error recruits nothing.
+        A limit (units and Baggage per city, stacking, gold) that only entries with a warning before it would
+        exceed is a warning: if such an entry fails, this one is carried out."""
         st, m = self.state, self.map
-        units: dict[str, list[int]] = {}  # city -> recruit entries that recruited a unit
-        baggage: dict[str, int] = {}
-        stack: dict[str, int] = {}  # city -> stacking after the entries so far
-        cost = 0
+        # what the entries so far recruit: for sure (no finding) and at most (no error), by city
+        units: dict[bool, dict[str, list[int]]] = {True: {}, False: {}}  # city -> entries recruiting a unit
+        baggage: dict[bool, dict[str, int]] = {True: {}, False: {}}
+        cost = {True: 0, False: 0}
         for i, r in self.p.indexed("recruit"):
             base = ("recruit", i)
             before = len(self.findings)
@@ -655,48 +683,60 @@ class RuleCheck:
                            f"your cities: {', '.join(sorted(st.controlled_cities(self.me)))}")
                 continue
             utype = UnitType(r.unit) if r.unit is not None else None
-            here = stack.setdefault(city.id, board.stack_size(st, city.hex, self.me))
+            if utype is None and not r.baggage:
+                self.error(base, "this entry recruits nothing: name a unit or some baggage",
+                           "e.g. {city: " + city.id + ", unit: army} or {city: " + city.id + ", baggage: 2}")
+                continue
+
+            def over(path: tuple, exceeds, message) -> None:
+                """An error if the sure entries before exceed the limit, a warning if only the possible ones do."""
+                if exceeds(True):
+                    self.error(path, message(True))
+                elif exceeds(False):
+                    self.warn(path, message(False) + ", if the entries before it are carried out")
+
             if utype is not None:
                 limit = 1 + self.extra_recruits(city.id)
-                done = units.get(city.id, [])
-                if len(done) >= limit:
+
+                def too_many(sure: bool, limit=limit) -> str:
+                    done = units[sure].get(city.id, [])
                     if limit > 1:
-                        self.error(base + ("unit",), f"{city.name} already recruits {len(done)} units "
-                                                     f"(recruit[{', '.join(map(str, done))}]): its limit is {limit} "
-                                                     f"this turn (1, plus Organization)")
-                    else:
-                        self.error(base + ("unit",), f"{city.name} already recruits a unit (recruit[{done[0]}]): a "
-                                                     f"city recruits one unit per turn")
-                elif utype.is_ship and not m.is_coastal_city(city.id):
+                        return (f"{city.name} already recruits {len(done)} units (recruit[{', '.join(map(str, done))}]"
+                                f"): its limit is {limit} this turn (1, plus Organization)")
+                    return f"{city.name} already recruits a unit (recruit[{done[0]}]): a city recruits one unit per turn"
+                if utype.is_ship and not m.is_coastal_city(city.id):
                     self.error(base + ("unit",), f"{city.name} is not on the coast: it cannot build a {r.unit}",
                                "Fleets and Transports are built only in coastal cities")
-                else:
-                    aboard = utype is UnitType.ROWERS and any(
-                        u.type is UnitType.FLEET and u.owner == self.me and not board.is_manned(st, u)
-                        for u in st.units_at(city.hex))  # new Rowers go aboard an unmanned Fleet there
-                    limit = board.stack_limit(m, city.hex)
-                    if not aboard and here + 1 > limit:
-                        self.error(base + ("unit",), f"{city.name} already holds {here} of your Armies, Fleets and "
-                                                     f"Transports; the stacking limit there is {limit}",
-                                   "move units out in an earlier turn; Baggage does not count")
-            if r.baggage and baggage.get(city.id, 0) + r.baggage > 6:
-                self.error(base + ("baggage",), f"{city.name} recruits {baggage.get(city.id, 0) + r.baggage} "
-                                                f"Baggage this turn; the limit is 6 per city")
+                over(base + ("unit",), lambda sure: len(units[sure].get(city.id, [])) >= limit, too_many)
+                aboard = utype is UnitType.ROWERS and any(
+                    u.type is UnitType.FLEET and u.owner == self.me and not board.is_manned(st, u)
+                    for u in st.units_at(city.hex))  # new Rowers go aboard an unmanned Fleet there
+                room = board.stack_limit(m, city.hex)
+                here = board.stack_size(st, city.hex, self.me)
+                if not aboard and (not utype.is_ship or m.is_coastal_city(city.id)):
+                    over(base + ("unit",), lambda sure: here + len(units[sure].get(city.id, [])) + 1 > room,
+                         lambda sure: f"{city.name} would hold {here + len(units[sure].get(city.id, [])) + 1} of "
+                                      f"your Armies, Fleets and Transports; the stacking limit there is {room}")
+            if r.baggage:
+                over(base + ("baggage",), lambda sure: baggage[sure].get(city.id, 0) + r.baggage > 6,
+                     lambda sure: f"{city.name} recruits {baggage[sure].get(city.id, 0) + r.baggage} Baggage this "
+                                  f"turn; the limit is 6 per city")
+            price = (RECRUIT_COST[utype] if utype is not None else 0) + r.baggage * RECRUIT_COST[UnitType.BAGGAGE]
+            if not any(f.severity == ERROR for f in self.findings[before:]):
+                self.check_gold(base, cost[True], cost[False], price)
             if any(f.severity == ERROR for f in self.findings[before:]):
                 continue  # skipped whole (R-TURN-4)
+            for sure in (True, False) if len(self.findings) == before else (False,):
+                cost[sure] += price
+                if utype is not None:
+                    units[sure].setdefault(city.id, []).append(i)
+                baggage[sure][city.id] = baggage[sure].get(city.id, 0) + r.baggage
             if utype is not None:
-                units.setdefault(city.id, []).append(i)
-                cost += RECRUIT_COST[utype]
                 uid = self.predict(utype, city.hex)
                 self.predicted[uid] = f"the {r.unit} recruited in {city.name}"
-                stack[city.id] = here + (1 if utype.counts_for_stacking else 0)
-            baggage[city.id] = baggage.get(city.id, 0) + r.baggage
-            cost += r.baggage * RECRUIT_COST[UnitType.BAGGAGE]
             for _ in range(r.baggage):
                 uid = self.predict(UnitType.BAGGAGE, city.hex)
                 self.predicted[uid] = f"a Baggage recruited in {city.name}"
-        if cost:
-            self.check_gold(cost)
 
     def extra_recruits(self, city_id: str) -> int:
         """Organization (skill): the friendly city nearest each such leader recruits one more unit."""
@@ -738,52 +778,83 @@ class RuleCheck:
                 expect += val
         return expect, best
 
-    def check_gold(self, cost: int) -> None:
+    def check_gold(self, path: tuple, sure: int, spent: int, price: int) -> None:
+        """Can entry ``path`` be paid (``price``) after the entries before it (``sure``: those sure to be carried
+        out, ``spent``: all that may be)?  The Recruit phase pays entry by entry and skips one it cannot pay; the
+        gold then is this gold, plus revenue, less upkeep."""
         st = self.state
         gold = st.players[self.me].gold
         expect, best = self.income()
         upkeep = sum(1 for u in st.units_of(self.me) if u.type.needs_upkeep)
-        path = ("recruit",)
-        if cost > gold + best:
-            self.add(ERROR, path, f"recruiting costs {cost} gold; you have {gold} and at most {best} income this "
-                                  f"turn", "Army, Rowers, Transport 2, Fleet 4, Baggage 1", at_key=True)
-        elif cost > gold + expect - upkeep:
-            self.add(WARNING, path, f"recruiting costs {cost} gold; you have {gold}, about {expect} income and "
-                                    f"{upkeep} upkeep to pay first",
-                     "recruits that cannot be paid for are skipped, in the order written", at_key=True)
+        if sure + price > gold + best:
+            before = f" after {sure} for the entries before it" if sure else ""
+            self.error(path, f"this costs {price} gold{before}; you have {gold} and at most {best} income this turn",
+                       "Army, Rowers, Transport 2, Fleet 4, Baggage 1")
+        elif spent + price > gold + expect - upkeep:
+            before = f" after {spent} for the entries before it" if spent else ""
+            self.warn(path, f"this costs {price} gold{before}; you have {gold}, about {expect} income and {upkeep} "
+                            f"upkeep to pay first", "an entry that cannot be paid for is skipped")
 
     # -- diplomacy ----------------------------------------------------------------------------------
-    def diplomacy_rolls(self) -> tuple[int, list[str]]:
+    def diplomacy_rolls(self) -> tuple[int, list[str], bool]:
+        """(the diplomacy rolls this turn, what they are made of, whether the number is sure: no earlier player
+        may play a "one less" card on you, no card adding rolls waits to be drawn, no leader of yours returns)."""
         st = self.state
         n, why = 1, ["1 free"]
         for src, e in player_effects(st, self.tables, self.me, "diplomacy_rolls"):
             if e.get("side", "own") == "own" and int(e.get("value", 0)) > 0:
                 n += int(e["value"])
                 why.append(f"{src.name}")
-        for _, use in self.p.indexed("cards"):
-            card = self.tables.cards[use.card]
-            if use.card not in self.hand:
-                continue  # played only if drawn this turn; the card's own warning says so
-            for e in card.effects:
-                if e["kind"] == "diplomacy_rolls" and e.get("side") == "own" and int(e.get("value", 0)) > 0:
-                    n += int(e["value"])
-                    why.append(card.name)
+        sure = self.later == ERROR and not any(u.away_until is not None and u.away_until <= st.turn
+                                               for u in st.units_of(self.me))
+        for cid in dict.fromkeys(use.card for _, use in self.p.indexed("cards")):  # each card is played once
+            card = self.tables.cards[cid]
+            if any(e["kind"] in ROLLS_MAY_CHANGE for e in card.effects):
+                sure = False  # a leader or a city (and its trait) gained or lost before the rolls
+            adds = sum(int(e.get("value", 0)) for e in card.effects
+                       if e["kind"] == "diplomacy_rolls" and e.get("side") == "own" and int(e.get("value", 0)) > 0)
+            if not adds:
+                continue
+            if cid not in self.hand:
+                sure = False  # played only if drawn this turn; the card's own warning says so
+                continue
+            n += adds
+            why.append(card.name)
         for e in st.effects:
             if e.kind == "diplomacy_rolls" and e.target == self.me and e.value < 0:
                 n += e.value
                 why.append(f"{e.source} against you")
-        return max(n, 0), why
+        return max(n, 0), why, sure
+
+    def rolls_lost(self) -> int:
+        """Diplomacy rolls the own-turn cards may take away before the rolls: the skills of your leaders they
+        may remove (a leader named by Assassination, Exiled or Election; aboard a ship in a hex Storms names)."""
+        st, lost = self.sim.state, set()
+        for _, use in self.p.indexed("cards"):
+            kinds = {e["kind"] for e in self.tables.cards[use.card].effects}
+            if "leader_removed" in kinds and use.target in self.sim.units:
+                lost.add(use.target)
+            if "navigation_roll" in kinds and use.target in self.map.terrain:
+                lost |= {u.id for u in st.units_at(use.target) if u.owner == self.me and u.carried_by is not None}
+        leaders = [self.sim.units[u] for u in sorted(lost) if self.sim.units[u].type is UnitType.LEADER]
+        return sum(int(e.get("value", 0)) for _, e in skill_effects(self.tables, leaders, "diplomacy_rolls")
+                   if e.get("side", "own") == "own")
 
     def check_diplomacy(self) -> None:
+        """R-PH-DIP, target by target as ``pbem.phases.diplomacy`` rolls them: a target that is no target uses no
+        roll; the targets beyond the rolls are not rolled for."""
         st = self.state
-        items = self.p.indexed("diplomacy")
         won_by_card = {}
         for _, use in self.p.indexed("cards"):
             card = self.tables.cards[use.card]
             if use.target and any(e["kind"] == "control_city" for e in card.effects):
                 won_by_card.setdefault(use.target, card.name)
-        for i, target in items:
+        n, why, sure_n = self.diplomacy_rolls()
+        rolled = {True: 0, False: 0}  # targets before that use a roll: for sure, at most
+        earlier: dict[str, int] = {}  # city -> the first target naming it that may be rolled for
+        for i, target in self.p.indexed("diplomacy"):
             path = ("diplomacy", i)
+            before = len(self.findings)
             city = self.city(path, target)
             if city is None:
                 continue
@@ -791,19 +862,35 @@ class RuleCheck:
             if c.home_of is not None:
                 self.error(path, f"{city.name} is a home city: home cities are never diplomacy targets",
                            "target a neutral or enemy-controlled minor city, or a hostile city of yours")
-            elif c.controller == self.me and not c.hostile:
+                continue
+            if c.controller == self.me and not c.hostile:
                 self.add(self.later, path, f"you control {city.name} and it is not hostile: a diplomacy roll "
                                            f"there does nothing",
                          "target a neutral or enemy-controlled minor city, or a hostile city of yours")
             elif city.id in won_by_card:
                 self.warn(path, f"{won_by_card[city.id]} in cards wins {city.name} before the diplomacy rolls: "
                                 f"this target then fails", "cards are played at the start of the Diplomacy phase")
-        n, why = self.diplomacy_rolls()
-        if len(items) > n:
-            i = items[n][0]
-            self.warn(("diplomacy", i), f"you have {n} diplomacy roll{'s' if n != 1 else ''} this turn "
-                                        f"({', '.join(why)}); the targets from here on are not rolled for",
-                      "cards like intrigue or bribes in cards: add rolls")
+            elif city.id in earlier and (c.controller is None or c.hostile):
+                self.warn(path, f"if the roll for {city.name} at diplomacy[{earlier[city.id]}] succeeds, "
+                                f"{'you control it' if c.controller is None else 'it is no longer hostile'} and "
+                                f"this target fails", "name a city once")
+            if any(f.severity == ERROR for f in self.findings[before:]):
+                continue
+            if rolled[True] >= n or rolled[False] >= n:
+                sure = sure_n and rolled[True] >= n
+                self.add(ERROR if sure else WARNING, path,
+                         f"you have {n} diplomacy roll{'s' if n != 1 else ''} this turn ({', '.join(why)}), "
+                         f"{'used' if sure else 'which may be used'} by the targets before this one: it is not "
+                         f"rolled for", "cards like intrigue or bribes in cards: add rolls")
+                if sure:
+                    continue
+            elif rolled[False] >= n - self.rolls_lost():
+                self.warn(path, f"the cards you play first may remove a leader of yours and a diplomacy roll with "
+                                f"it: then this target is not rolled for")
+            earlier.setdefault(city.id, i)
+            rolled[False] += 1
+            if len(self.findings) == before:
+                rolled[True] += 1
 
     def cities_won_before_moves(self) -> set[str]:
         """Cities the player's own diplomacy or cards may win before the moves (then entering is legal)."""
@@ -835,7 +922,12 @@ class RuleCheck:
                     self.card_in_hand(cpath, use.card, "unless you draw it this turn, the move it speeds up fails")
                     self.move_cards.append((i, use))
                 continue
+            before, played = len(self.findings), dict(self.played)
             self.check_card(path, use, "cards")
+            if any(f.severity == ERROR for f in self.findings[before:]):
+                self.played = played  # not played: it stays in the hand (R-TURN-4)
+            elif len(self.findings) > before:
+                self.maybe_played |= {c for c in self.played if c not in played}
 
     def check_treasure(self) -> None:
         """Cards played when you capture a city (Treasure), from cards: need a land attack on a city."""
@@ -1112,20 +1204,26 @@ class RuleCheck:
 
     # -- battles ------------------------------------------------------------------------------------
     def check_attacks(self, section: str) -> None:
-        used: dict[str, int] = {}
+        used: dict[str, tuple[int, bool]] = {}  # unit -> (the attack it is in, sure to be carried out)
         for i, a in self.p.indexed(section):
             self.check_attack(section, i, a, used)
 
-    def check_attack(self, section: str, i: int, a: Attack, used: dict[str, int]) -> None:
+    def check_attack(self, section: str, i: int, a: Attack, used: dict[str, tuple[int, bool]]) -> None:
         """One attack order, as ``pbem.battle.resolve_attack`` carries it out (R-PH-SEA, R-PH-LAND, R-BAT-*).
         The units of an attack that is carried out attack no more this phase; a failed attack uses nobody."""
         first = len(self.findings)
+        played = dict(self.played)
         self.check_attack_order(section, i, a, used)
-        if not any(f.severity == ERROR for f in self.findings[first:]):
-            for uid in self.attackers:
-                used.setdefault(uid, i)
+        mine = self.findings[first:]
+        if any(f.severity == ERROR for f in mine):
+            self.played = played  # skipped whole: its cards stay in the hand (R-TURN-4)
+            return
+        for uid in self.attackers:
+            used.setdefault(uid, (i, not mine))
+        if mine:  # it may fail: the cards it plays may still be in the hand after it
+            self.maybe_played |= {c for c in self.played if c not in played}
 
-    def check_attack_order(self, section: str, i: int, a: Attack, used: dict[str, int]) -> None:
+    def check_attack_order(self, section: str, i: int, a: Attack, used: dict[str, tuple[int, bool]]) -> None:
         st, m, sim = self.state, self.map, self.sim
         base = (section, i)
         self.attackers: list[str] = []
@@ -1159,7 +1257,10 @@ class RuleCheck:
             u = sim.units[uid]
             upath = self.unit_path(base, a, uid)
             if uid in used:
-                self.error(upath, f"{uid} already attacks in {section}[{used[uid]}]: a unit attacks once a phase")
+                k, sure = used[uid]
+                self.add(ERROR if sure else WARNING, upath,
+                         f"{uid} {'already attacks' if sure else 'attacks'} in {section}[{k}]"
+                         f"{'' if sure else ' if that order is carried out'}: a unit attacks once a phase")
                 continue
             carrier = sim.carrier[uid]
             if u.type is UnitType.LEADER:
@@ -1227,6 +1328,13 @@ class RuleCheck:
             if any(f.severity == ERROR for f in self.findings[before:]):
                 continue
             why = self.card_does_nothing(self.tables.cards[use.card], land, land and foreign, attackers, h)
+            if why is None and h in self.seen and attackers and any(
+                    e["kind"] in battle.BATTLE_KINDS for e in self.tables.cards[use.card].effects):
+                # the adjudicator's own question
+                fight = self.battle_seen(land, h, attackers)
+                if battle.card_fits(SimpleNamespace(state=sim.state, tables=self.tables), fight, fight.attack,
+                                    use.card):
+                    why = "no unit it acts on fights in it"
             if why:
                 self.error(cpath, f"{self.tables.cards[use.card].name} does nothing in this battle ({why}), so "
                                   f"the attack would fail", "leave it out")
@@ -1244,6 +1352,29 @@ class RuleCheck:
         cargo = [self.sim.units[c].type for c in self.sim.cargo(uid)]
         return (u.type is UnitType.FLEET and UnitType.ROWERS in cargo) or \
             (u.type is UnitType.TRANSPORT and UnitType.ARMY in cargo)
+
+    def defenders_seen(self, land: bool, h: str) -> tuple[str | None, list[Unit]]:
+        """(the defending player, their units) of an attack on ``h``, as ``pbem.battle.resolve_attack`` picks them,
+        from what the player sees."""
+        st, me = self.sim.state, self.me
+        if not land:
+            ships = [u for u in st.units_at(h) if u.owner is not None and board.hostile_to(u, me) and u.type.is_ship
+                     and u.carried_by is None]
+            return (ships[0].owner, [u for u in ships if u.owner == ships[0].owner]) if ships else (None, [])
+        city = foreign_city(st, self.map, h, me)
+        fighters = [u for u in st.units_at(h) if u.owner is not None and board.hostile_to(u, me)
+                    and battle.land_die(u)]
+        who = st.cities[city].controller if city else fighters[0].owner if fighters else None
+        return who, [u for u in fighters if u.owner == who]
+
+    def battle_seen(self, land: bool, h: str, attackers: list[Unit]) -> battle.Battle:
+        """The battle an attack on ``h`` would be, as far as the player sees (no dice rolled), for the adjudicator's
+        questions about it (``pbem.battle.card_fits``)."""
+        who, units = self.defenders_seen(land, h)
+        city = foreign_city(self.sim.state, self.map, h, self.me) if land else None
+        attack = battle.Side("attack", self.me, [], attackers, sorted({u.hex for u in attackers}))
+        defense = battle.Side("defense", who, [], units, [h])
+        return battle.Battle("land" if land else "sea", h, city, attack, defense)
 
     def card_does_nothing(self, card: Card, land: bool, city: bool, attackers: list[Unit], h: str) -> str | None:
         """Why a battle card changes nothing for the attacker here (``pbem.battle.card_fits``), else None."""

@@ -177,8 +177,8 @@ def test_gold_warning_when_income_could_cover_it_error_when_not(demo, tmp_path):
     ok = check_text(ATHENS + "recruit:\n  - {city: athens, baggage: 2}\n", "o.yaml", camp)
     assert findings(ok) == []
     warn = check_text(ATHENS + "recruit:\n  - {city: athens, unit: fleet, baggage: 2}\n", "o.yaml", camp)
-    assert [(s, ln) for s, ln, _ in findings(warn)] == [("warning", 5)]
-    assert "recruiting costs 6 gold; you have 0, about 7 income and 4 upkeep" in warn.findings[0].message
+    assert [(s, ln) for s, ln, _ in findings(warn)] == [("warning", 6)]
+    assert "this costs 6 gold; you have 0, about 7 income and 4 upkeep" in warn.findings[0].message
     assert warn.exit_code == 0
     err = check_text(ATHENS + "recruit:\n  - {city: athens, unit: fleet, baggage: 6}\n"
                      "  - {city: megara, baggage: 1}\n", "o.yaml",
@@ -300,8 +300,8 @@ def test_recruits_can_be_moved_with_a_warning(demo):
 
 def test_diplomacy_rolls_are_counted(demo):
     r = check_text(ATHENS + "diplomacy: [megara, chalcis, melos]\n", "o.yaml", demo)
-    assert findings(r) == [("warning", 5, "you have 2 diplomacy rolls this turn (1 free, Benevolent); the targets "
-                                          "from here on are not rolled for")]
+    assert findings(r) == [("warning", 5, "you have 2 diplomacy rolls this turn (1 free, Benevolent), which may be "
+                                          "used by the targets before this one: it is not rolled for")]
     r = check_text(ATHENS + "cards: [intrigue]\ndiplomacy: [megara, chalcis, melos]\n", "o.yaml", demo)
     assert findings(r) == []
 

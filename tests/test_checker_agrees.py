@@ -12,49 +12,23 @@ either way (a card not in hand yet, partial: true stopping short).
 """
 from __future__ import annotations
 
-from functools import lru_cache
-
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from agree_boards import BOARDS, findings, outcome, run_phases, severity
+from agree_boards import board as agree_board
 from pbem import yamlio
-from pbem.adjudicator import TurnContext
-from pbem.checker import ERROR, Game, RuleCheck
-from pbem.dice import Dice
-from pbem.events import EventLog
-from pbem.gamedata import load_map, tables
+from pbem.gamedata import load_map
 from pbem.model import GameState
-from pbem.orders import build
-from pbem.ordertypes import Orders
-from pbem.phases import PHASES
-from pbem.selfplay import new_game, play
 from pbem.visibility import sight
 
-FACTIONS = ["athens", "sparta", "thebes", "corinth", "troy", "crete"]
-# (players, seed, turns played): a few real boards in the middle of a game
-BOARDS = [(2, 11, 6), (4, 12, 8), (6, 13, 5), (3, 14, 10), (5, 15, 12)]
 MOVE_CARDS = ("forced_march", "marathon", "relieving_force")
 
 
-@lru_cache(maxsize=None)
 def board(k: int, cards: bool) -> tuple[GameState, str]:
     """Board ``k`` and its first player (with plenty of gold; with the movement cards in hand if ``cards``)."""
-    n, seed, turns = BOARDS[k]
-    gm = load_map()
-    state = play(new_game(FACTIONS[:n], seed, gm), gm, turns, seed)
-    me = state.active_players()[0]
-    state.players[me].gold = 99
-    if cards:
-        for c in MOVE_CARDS:
-            for p in state.players.values():
-                if c in p.hand:
-                    p.hand.remove(c)
-            for pile in (state.deck, state.discard):
-                if c in pile:
-                    pile.remove(c)
-            state.players[me].hand.append(c)
-    return state, me
+    return agree_board(k, MOVE_CARDS if cards else ())
 
 
 @st.composite
@@ -106,31 +80,15 @@ def move_orders(draw):
 
 def checker_verdict(state: GameState, doc: dict, section: str) -> tuple[str, list[str]]:
     """("error" | "warning" | "ok", the findings on the order)."""
-    text = yamlio.dump(doc)
-    parsed = build(yamlio.parse(text, "o.yaml"), text)
-    assert not parsed.problems, parsed.problems
-    found = RuleCheck(parsed, Game(state, load_map(), tables()), "o.yaml").run()
-    mine = [f for f in found if f.path.startswith(f"{section}[0]")]
-    sev = "error" if any(f.severity == ERROR for f in mine) else "warning" if mine else "ok"
-    return sev, [f"{f.severity}: {f.path}: {f.message}" for f in mine]
+    return severity(findings(state, doc), f"{section}[0]")
 
 
 def adjudicator_verdict(state: GameState, doc: dict, section: str) -> tuple[str, str]:
     """("done" | "failed", the reason): the player's move phase, as ``adjudicate`` runs it, on a copy."""
-    me = doc["player"]
-    s = state.copy()
-    dice = Dice(b"agree")
-    ctx = TurnContext(s, load_map(), tables(), dice, EventLog(dice, s.turn), {me: Orders.from_dict(doc)})
-    ctx.player = ctx.log.player = me
-    ctx.phase = ctx.log.phase = section
-    next(p for p in PHASES if p.name == section).resolve(ctx)
-    for r in ctx.log.records:
-        if r.get("section") == section and r.get("index") == 0:
-            if r["event"] == "order_failed":
-                return "failed", r["reason"]
-            if r["event"] == "order_done":
-                return "done", ""
-    raise AssertionError("the move left no order_done or order_failed")
+    got = outcome(run_phases(state, doc, [section]), section, 0)
+    if got is None:
+        raise AssertionError("the move left no order_done or order_failed")
+    return got
 
 
 def fogged(state: GameState, me: str, reason: str) -> bool:
