@@ -522,6 +522,15 @@ def test_R_PH_MOVE_unused_movement_card_in_orders_cards_is_reported_and_kept():
     assert "forced_march" in s.players["athens"].hand
 
 
+def test_R_TURN_4_a_movement_card_not_in_hand_and_played_by_no_move_is_reported():
+    s = make_state()
+    a = add(s, "athens", "army", "0302")
+    o = orders("athens", cards=[{"card": "forced_march", "target": a.id}])
+    ctx = run_phase("second_move", s, "athens", orders=o)
+    [f] = failed(ctx)
+    assert f["section"] == "cards" and f["index"] == 0 and f["reason"] == "card Forced March is not in your hand"
+
+
 def test_R_PH_MOVE_a_unit_that_marched_may_not_also_sail_aboard_in_the_same_phase():
     """Review finding: `load` once let an Army march and then board a moving ship in one phase."""
     s = make_state()

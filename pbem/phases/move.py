@@ -47,8 +47,12 @@ def resolve_first(ctx: "TurnContext") -> None:
 def resolve_second(ctx: "TurnContext") -> None:
     _moves(ctx, "second_move", ctx.my_orders.second_move)
     used = ctx.scratch.get("move_cards_used", set())
-    for i, cu in enumerate(ctx.my_orders.cards):
-        if i not in used and _is_movement_card(ctx, cu.card) and cu.card in ctx.me.hand:
+    for i, cu in enumerate(ctx.my_orders.cards):  # R-TURN-4: every movement card no move played is reported
+        if i in used or not _is_movement_card(ctx, cu.card):
+            continue
+        if cu.card not in ctx.me.hand:
+            ctx.order_failed("cards", i, f"card {ctx.tables.cards[cu.card].name} is not in your hand", card=cu.card)
+        else:
             ctx.order_failed("cards", i, f"no move of the stack {cu.target or '(no target named)'} this turn",
                              card=cu.card)
     navigation(ctx)
