@@ -146,6 +146,110 @@ def check_nesting(text: str, source: str, limit: int = MAX_DEPTH) -> None:
             depth -= 1
 
 
+def _content_lines(text: str) -> list[str]:
+    return text.split("\n")
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip(" "))
+
+
+def _key_column(line: str) -> int:
+    """Where a line's key starts (0-based): after its indentation and any "- " list dashes."""
+    i = _indent(line)
+    while line.startswith("- ", i) or line[i:].rstrip() == "-":
+        i += 2
+        while i < len(line) and line[i] == " ":
+            i += 1
+    return i
+
+
+def _first_word(line: str, dash: bool = False) -> str:
+    """A line's key (``dash``: with the list's dash before it), to name the line in a hint."""
+    body = line.strip() if dash else line[_key_column(line):].strip()
+    key, colon, _ = body.partition(":")
+    return f"{key}:" if colon and " " not in key.lstrip("- ") else body[:20]
+
+
+def _lines_above(lines: list[str], row: int) -> list[int]:
+    """The rows above ``row`` (0-based) that hold something (not blank, not only a comment), nearest first."""
+    return [r for r in range(min(row, len(lines)) - 1, -1, -1)
+            if lines[r].strip() and not lines[r].lstrip().startswith("#")]
+
+
+def _indent_message(lines: list[str], row: int) -> str | None:
+    """Plain words for a line indented wrong, with the lines above it to line it up with."""
+    if row >= len(lines) or not lines[row].strip():
+        return None
+    here = _indent(lines[row])
+    above = _lines_above(lines, row)
+    if not above:
+        return None
+    prev = lines[above[0]]
+    col = _key_column(prev)
+    if here > col:
+        return (f"this line is indented more than the line above it (hint: line it up with "
+                f"`{_first_word(prev)}`, or put it in a new section)")
+    if here == col:
+        return None
+    # indented less than the line above: line it up with that line, or with a line further up
+    outer = next((r for r in above if _indent(lines[r]) <= here), None)
+    hint = f"line it up with `{_first_word(prev)}` ({col} spaces)"
+    if outer is not None:
+        hint += f" or with `{_first_word(lines[outer], dash=True)}` ({_indent(lines[outer])} spaces)"
+    return f"this line is indented by {here} spaces, which matches no line above it (hint: {hint})"
+
+
+def plain_syntax_error(exc: yaml.MarkedYAMLError, text: str) -> tuple[str, tuple[int, int] | None]:
+    """A PyYAML syntax error in plain words with a hint, and its (line, column), 1-based.
+
+    The common mistakes of hand-written order files get their own words; anything else keeps PyYAML's.
+    """
+    problem = (exc.problem or "").strip()
+    context = (exc.context or "").strip()
+    pm, cm = exc.problem_mark, exc.context_mark
+    lines = _content_lines(text)
+    where = (pm.line + 1, pm.column + 1) if pm is not None else (cm.line + 1, cm.column + 1) if cm else None
+    got = problem.rpartition("but got ")[2]
+    if "'\\t'" in problem or "\\t" in problem and "cannot start any token" in problem:
+        return "a tab character: indent with spaces only, never tabs", where
+    if problem.startswith("expected <block end>") and pm is not None:
+        msg = _indent_message(lines, pm.line)
+        if msg:
+            return msg, (pm.line + 1, _indent(lines[pm.line]) + 1)
+        return ("this line does not fit the lines above it: check its indentation and the dash (-) and "
+                "colon it needs"), where
+    if problem == "mapping values are not allowed here" and pm is not None:
+        msg = _indent_message(lines, pm.line)
+        if msg and _indent(lines[pm.line]) > _key_column(lines[_lines_above(lines, pm.line)[0]]):
+            return msg, (pm.line + 1, _indent(lines[pm.line]) + 1)
+        return "a value containing \": \" must be in quotes, like note: \"Athens: first\"", where
+    if problem.startswith("expected ',' or ']'") or problem.startswith("expected ',' or '}'"):
+        closer = "]" if "']'" in problem.split(",")[1] else "}"
+        opener = "[" if closer == "]" else "{"
+        kind = "a list" if closer == "]" else "a {...} mapping"
+        opened = f" on line {cm.line + 1}" if cm is not None else ""
+        if got in ("'?'", "':'") and pm is not None and (cm is None or cm.line == pm.line):
+            return ("a value containing ? or : must be in quotes, like \"THE-?1\" (hint: or did you mean "
+                    f"{kind} opened with {opener}?)"), where
+        if got in ("']'", "'}'") and got != f"'{closer}'":
+            return f"{kind} opened with {opener}{opened} is closed with {got[1]} instead of {closer}", where
+        return (f"{kind} opened with {opener}{opened} is not closed with {closer} (hint: add {closer} at the end "
+                f"of that line)"), where
+    if problem == "could not find expected ':'":
+        line = (cm.line + 1, cm.column + 1) if cm is not None else where
+        return "a line needs a colon after the key, like `turn: 3`", line
+    if problem.startswith("found unexpected end of stream") and "quoted" in context:
+        q = "'" if "single" in context else '"'
+        return f"a quote {q} opened here is not closed", (cm.line + 1, cm.column + 1) if cm else where
+    if problem.startswith("expected <block mapping start>") or problem.startswith("expected <block sequence"):
+        return "this line does not fit the lines above it: check its indentation", where
+    if problem.startswith("found character") and "cannot start any token" in problem:
+        ch = problem.split("'")[1] if "'" in problem else "?"
+        return f"a value cannot start with {ch}: put the value in quotes, like \"{ch}...\"", where
+    return problem or context or "not YAML", where
+
+
 def parse(text: str, source: str) -> Located:
     """Parse one YAML document of plain data, refusing anything hostile.  Raises ``YamlError``."""
     check_nesting(text, source)
@@ -159,10 +263,9 @@ def parse(text: str, source: str) -> Located:
     except YamlError:
         raise
     except yaml.MarkedYAMLError as exc:
-        mark = exc.problem_mark or exc.context_mark
-        msg = (exc.problem or exc.context or "YAML syntax error").strip()
+        msg, mark = plain_syntax_error(exc, text)
         if mark is not None:
-            raise YamlError(source, f"YAML syntax error: {msg}", mark.line + 1, mark.column + 1) from None
+            raise YamlError(source, f"YAML syntax error: {msg}", mark[0], mark[1]) from None
         raise YamlError(source, f"YAML syntax error: {msg}") from None
     except yaml.YAMLError as exc:
         raise YamlError(source, f"YAML error: {exc}") from None

@@ -88,3 +88,38 @@ def test_the_scan_of_the_largest_file_allowed_is_quick():
     t0 = time.perf_counter()
     check_nesting(text, "o.yaml")
     assert time.perf_counter() - t0 < 0.3
+
+
+@pytest.mark.parametrize("text, line, column, words", [
+    # a key indented more than the line above it (PyYAML: "mapping values are not allowed here")
+    ("campaign: demo\nrecruit:\n  - city: athens\n      unit: army\n", 4, 7,
+     "this line is indented more than the line above it (hint: line it up with `city:`"),
+    # a line between two indentations (PyYAML: "expected <block end>, but found '<block mapping start>'")
+    ("recruit:\n  - city: athens\n    unit: army\n   baggage: 2\n", 4, 4,
+     "indented by 3 spaces, which matches no line above it (hint: line it up with `unit:` (4 spaces) or with "
+     "`- city:` (2 spaces))"),
+    # (PyYAML: "expected <block end>, but found '<block sequence start>'")
+    ("first_move:\n  - units: [A]\n    path: [\"1\"]\n   - units: [B]\n", 4, 4,
+     "indented by 3 spaces, which matches no line above it (hint: line it up with `path:` (4 spaces) or with "
+     "`- units:` (2 spaces))"),
+    # an unclosed [ (PyYAML: "expected ',' or ']', but got ':'")
+    ("units: [ATH-A1, ATH-A2\nturn: 1\n", 2, 5, "a list opened with [ on line 1 is not closed with ]"),
+    ("recruit: [{city: athens, unit: army]\n", 1, 36, "a {...} mapping opened with { on line 1 is closed with ] "
+                                                      "instead of }"),
+    # a key without its colon (PyYAML: "could not find expected ':'")
+    ("campaign: demo\nturn 3\nplayer: athens\n", 2, 1, "a line needs a colon after the key, like `turn: 3`"),
+    # a ? in a value in a list (PyYAML: "expected ',' or ']', but got '?'")
+    ("units: [THE-?1]\n", 1, 13, 'a value containing ? or : must be in quotes, like "THE-?1"'),
+    ("note: a: b\n", 1, 8, 'a value containing ": " must be in quotes'),
+    ("recruit:\n\t- city: athens\n", 2, 1, "a tab character: indent with spaces only"),
+    ('path: ["0101]\n', 1, 8, 'a quote " opened here is not closed'),
+])
+def test_syntax_errors_in_plain_words_with_their_place(text, line, column, words):
+    with pytest.raises(YamlError) as info:
+        parse(text, "orders.yaml")
+    err = info.value
+    assert words in err.detail, err.detail
+    assert (err.line, err.column) == (line, column)
+    assert str(err).startswith(f"orders.yaml:{line}:{column}: YAML syntax error: ")
+    for jargon in ("<block", "expected", "but got", "could not find", "token", "stream"):
+        assert jargon not in err.detail, err.detail
