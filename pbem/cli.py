@@ -393,8 +393,14 @@ def rollback(
         first_turn(turn, "turn")
         camp = Campaign.open(campaign_dir)
         with camp.lock():
-            dest = do_rollback(camp, turn, reason)
-        typer.echo(f"Back at the start of game turn {turn}; later turns kept in {dest}")
+            done = do_rollback(camp, turn, reason)
+        typer.echo(f"Back at the start of game turn {turn}; later turns kept in {done.dest}")
+        typer.echo(f"Game turn {turn} is held: fix what needs fixing (`pbem submit --fix`, `pbem adjust`), then "
+                   f"run `pbem run-turn {camp.root} --force`")
+        if done.lost_adjustments:
+            typer.echo(f"warning: {len(done.lost_adjustments)} adjustment(s) made with `pbem adjust` after turn "
+                       f"{turn} are lost (their files moved to {done.dest / 'state'}): "
+                       + "; ".join(done.lost_adjustments) + "; make them again if they still apply", err=True)
     guarded(body)
 
 

@@ -70,10 +70,12 @@ class Status:
     nmr_streaks: dict[str, int]
     civil_disorder: list[str]
     seats: dict[str, str]
+    held: bool = False  # rolled back: waits for the moderator's `run-turn --force`
 
     def due(self, now: datetime) -> bool:
-        """All players in, or the deadline passed."""
-        return not self.finished and (not self.missing or (self.deadline is not None and now >= self.deadline))
+        """All players in, or the deadline passed (and not held after a rollback)."""
+        return not self.finished and not self.held and \
+            (not self.missing or (self.deadline is not None and now >= self.deadline))
 
     def render(self, now: datetime) -> str:
         lines = [f"Game turn {self.turn}" + (" (the game is over)" if self.finished else "")]
@@ -94,7 +96,10 @@ class Status:
         bots = [p for p, s in self.seats.items() if s == "bot"]
         if bots:
             lines.append("Computer players: " + ", ".join(bots))
-        lines.append("Due: " + ("yes, `pbem run-turn` will adjudicate" if self.due(now) else "not yet"))
+        if self.held and not self.finished:
+            lines.append(f"Due: no, {HELD}")
+        else:
+            lines.append("Due: " + ("yes, `pbem run-turn` will adjudicate" if self.due(now) else "not yet"))
         return "\n".join(lines) + "\n"
 
 
@@ -111,8 +116,10 @@ def status(camp: Campaign) -> Status:
         from .errors import CampaignError
         raise CampaignError(f"{camp.config_path}: civil_disorder_after must be a whole number") from None
     streaks = {p: state.players[p].nmr_streak for p in active}
+    from .intake import frozen
     return Status(state.turn, state.finished, deadline(camp), submitted, missing, streaks,
-                  [p for p, n in streaks.items() if n >= after], {p: table.get(p, "human") for p in active})
+                  [p for p, n in streaks.items() if n >= after], {p: table.get(p, "human") for p in active},
+                  frozen(camp, state.turn))
 
 
 def next_deadline(camp: Campaign, previous: datetime | None, now: datetime) -> str | None:
@@ -182,6 +189,9 @@ def bot_orders(camp: Campaign) -> dict[str, bytes]:
     return out
 
 
+HELD = "held after rollback: run with --force when the fixes are in"
+
+
 class ReportsInterrupted(PbemError):
     """Ctrl-C while the reports of a committed turn were being written: the turn stands, some reports are
     missing; exit code 130 (interrupted)."""
@@ -204,6 +214,9 @@ def run_turn(camp: Campaign, now: datetime, force: bool = False, reports: bool =
         missing = [p for p in st.missing if seats(camp).get(p) != "bot"]
         if st.finished:
             return None, "The game is over; nothing to run.\n"
+        if st.held and not force:
+            return None, (f"Game turn {st.turn} is {HELD} (`pbem run-turn {camp.root} --force`); "
+                          f"nothing was run.\n")
         if missing and not force and not (st.deadline is not None and now >= st.deadline):
             when = f"; deadline {fmt(st.deadline)}" if st.deadline else "; no deadline set"
             return None, f"Not due: waiting for {', '.join(missing)}{when}. Use --force to run it now.\n"

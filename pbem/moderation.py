@@ -1,8 +1,9 @@
 """The moderator's corrections, each with an audit-log line and nothing lost.
 
-- ``rollback``: go back to the start of an earlier game turn; later snapshots, logs and reports are moved to
-  ``archive/rollback-N/``, never deleted.  Fix an order file, run the turn again: the dice follow from the
-  orders (R-TURN-6), so unchanged orders replay exactly.
+- ``rollback``: go back to the start of an earlier game turn; later snapshots, logs, reports and order files
+  are moved to ``archive/rollback-N/``, never deleted.  The turn is held until the moderator fixes an order
+  file (``submit --fix``) and runs it with ``run-turn --force``: the dice follow from the orders (R-TURN-6),
+  so unchanged orders replay exactly.
 - ``adjust``: change the current snapshot by hand (gold, a unit's hex, remove a unit, a city's controller),
   keeping the previous file as ``state/turn-NNN.fix-K.json``.  The reason is required.
 - ``archive``: pack the finished campaign into one ``.tar.gz``; optionally reveal the secret seed so players
@@ -11,12 +12,14 @@
 from __future__ import annotations
 
 import os
+import re
 import shutil
 import tarfile
 import tempfile
+from dataclasses import dataclass, field
 from pathlib import Path
 
-from .errors import PbemError, UsageError
+from .errors import CampaignError, PbemError, UsageError
 from .invariants import violations
 from .gamedata import GameMap, tables
 from .model import GameState, Unit, UnitType
@@ -33,8 +36,49 @@ def _next_free(base: Path, stem: str) -> Path:
     return base / f"{stem}-{n}"
 
 
-def rollback(camp: Campaign, turn: int, reason: str) -> Path:
-    """Make ``turn`` the current turn again.  Returns the folder where the later files were put."""
+@dataclass
+class RolledBack:
+    """What ``rollback`` did: where the later files went, and the hand adjustments (``pbem adjust``) of later
+    turns that are gone with them (one description each)."""
+    dest: Path
+    lost_adjustments: list[str] = field(default_factory=list)
+
+
+ADJUST_LINE = re.compile(r"\badjust turn (\d+) \((.*)\), previous kept as (turn-\d{3}\.fix-\d+\.json):")
+FIX_FILE = re.compile(r"^turn-(\d{3})\.fix-\d+\.json$")
+TURN_DIR = re.compile(r"^turn-(\d{3})$")
+
+
+def _adjustments_after(camp: Campaign, turn: int) -> tuple[list[Path], list[str]]:
+    """The fix files `pbem adjust` kept for snapshots after ``turn``, and what each adjustment did (audit.log)."""
+    state_dir = camp.root / "state"
+    files = sorted(p for p in state_dir.iterdir() if (m := FIX_FILE.match(p.name)) and int(m.group(1)) > turn) \
+        if state_dir.is_dir() else []
+    said: dict[str, str] = {}
+    try:
+        for line in (camp.root / "audit.log").read_text(encoding="utf-8", errors="replace").splitlines():
+            m = ADJUST_LINE.search(line)
+            if m and int(m.group(1)) > turn:
+                said[m.group(3)] = f"turn {int(m.group(1))}: {m.group(2)}"
+    except OSError:
+        pass
+    return files, [said.get(p.name, f"turn {int(p.name[5:8])}: see {p.name}") for p in files]
+
+
+def _turn_dirs_after(base: Path, turn: int) -> list[Path]:
+    return sorted(p for p in base.iterdir() if (m := TURN_DIR.match(p.name)) and int(m.group(1)) > turn) \
+        if base.is_dir() else []
+
+
+def rollback(camp: Campaign, turn: int, reason: str) -> RolledBack:
+    """Make ``turn`` the current turn again, held until the moderator runs it with ``--force``.
+
+    Moved to ``archive/rollback-N/`` (never deleted): the snapshots after ``turn`` with the fix files
+    `pbem adjust` kept for them, the logs and reports of ``turn`` and later, and the order files and replies of
+    the turns after ``turn`` (a discarded timeline: players send new files for them, the computer players'
+    are written anew).  The order files of ``turn`` itself stay, frozen (R-TURN-6): only `submit --fix`
+    replaces one.  Every move is one ``os.rename`` in the same folder tree, so it is whole or not done; if one
+    fails, every move made is put back and the error names the path."""
     if not reason.strip():
         raise UsageError("--reason: say why (it goes in the audit log)")
     snaps = camp.snapshots()
@@ -43,39 +87,78 @@ def rollback(camp: Campaign, turn: int, reason: str) -> Path:
     if turn == snaps[-1]:
         raise UsageError(f"turn {turn} is already the current turn")
     dest = _next_free(camp.root / "archive", "rollback")
-    had_archive = dest.parent.exists()
+    fixes, lost = _adjustments_after(camp, turn)
     moves = [(camp.snapshot_path(t), dest / "state" / camp.snapshot_path(t).name) for t in snaps if t > turn]
+    moves += [(p, dest / "state" / p.name) for p in fixes]
     for t in range(turn, snaps[-1]):
         moves += [(src, dest / src.relative_to(camp.root)) for src in (camp.log_path(t), camp.reports_dir(t))
-                  if src.exists()]
+                  if src.exists() or src.is_symlink()]
+    for top in ("orders", "replies"):
+        moves += [(src, dest / top / src.name) for src in _turn_dirs_after(camp.root / top, turn)]
     from .intake import FROZEN
-    frozen = [camp.orders_dir(t) / FROZEN for t in range(turn, snaps[-1])]  # adjudicated: files stay as they were
+    marker = camp.orders_dir(turn) / FROZEN  # adjudicated: its files stay as they were
     done: list[tuple[Path, Path]] = []
-    made: list[tuple[Path, str | None]] = []  # marker, its text before
+    made_dirs: list[Path] = []
+    marker_before: str | None = None
+    marker_written = False
+
+    def mkdirs(folder: Path) -> None:
+        missing = []
+        while not folder.exists():
+            missing.append(folder)
+            folder = folder.parent
+        for d in reversed(missing):
+            try:
+                d.mkdir()
+            except OSError as exc:
+                raise CampaignError(f"{d}: cannot be made ({exc.strerror or exc}); nothing was rolled back") \
+                    from None
+            made_dirs.append(d)
     try:
         for src, target in moves:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.move(str(src), target)
+            mkdirs(target.parent)
+            try:
+                os.rename(src, target)  # never copy and delete: a failed move leaves the file where it was
+            except OSError as exc:
+                raise CampaignError(f"{src}: cannot be moved to {target.relative_to(camp.root)} "
+                                    f"({exc.strerror or exc}); nothing was rolled back") from None
             done.append((src, target))
-        for marker in frozen:
-            marker.parent.mkdir(parents=True, exist_ok=True)
-            made.append((marker, marker.read_text(encoding="utf-8") if marker.is_file() else None))
+        try:
+            mkdirs(marker.parent)
+            marker_before = marker.read_text(encoding="utf-8") if marker.is_file() else None
             atomic_write(marker, f"rolled back: {reason}\n")
-        camp.audit(f"rollback to turn {turn} (later turns moved to {dest.relative_to(camp.root)}): {reason}")
+            marker_written = True
+        except OSError as exc:
+            raise CampaignError(f"{marker}: cannot be written ({exc.strerror or exc}); nothing was rolled back") \
+                from None
+        camp.audit(f"rollback to turn {turn} (later turns moved to {dest.relative_to(camp.root)}"
+                   + (f"; adjustments lost: {'; '.join(lost)}" if lost else "") + f"): {reason}")
     except BaseException:
-        # Whole or not at all: put back what was moved (renames on one file system), so the campaign is as it was.
-        for marker, before in reversed(made):
-            if before is None:
-                marker.unlink(missing_ok=True)
-            else:
-                atomic_write(marker, before)
+        # Whole or not at all: put back what was moved (renames in one folder tree), so the campaign is as it was.
+        stuck = []
+        if marker_written:
+            try:
+                if marker_before is None:
+                    marker.unlink(missing_ok=True)
+                else:
+                    atomic_write(marker, marker_before)
+            except OSError:
+                stuck.append(str(marker))
         for src, target in reversed(done):
-            shutil.move(str(target), src)
-        shutil.rmtree(dest, ignore_errors=True)
-        if not had_archive:
-            shutil.rmtree(dest.parent, ignore_errors=True)
+            try:
+                os.rename(target, src)
+            except OSError:
+                stuck.append(f"{target} (belongs at {src})")
+        for d in reversed(made_dirs):  # only folders this rollback made, and only if empty
+            try:
+                d.rmdir()
+            except OSError:
+                pass
+        if stuck:
+            raise CampaignError(f"the rollback failed and could not put back {', '.join(stuck)}: move it back "
+                                f"by hand") from None
         raise
-    return dest
+    return RolledBack(dest, lost)
 
 
 def _placement_problem(state: GameState, game_map: GameMap, unit: Unit, h: str) -> str | None:

@@ -1,12 +1,15 @@
 """The moderator's corrections: rollback, adjust, archive; each audited, nothing lost."""
+import os
+import shutil
 import tarfile
+from pathlib import Path
 from datetime import datetime, timezone
 
 import pytest
 
 from pbem.campaign import create
 from pbem.cycle import run_turn, set_seat
-from pbem.errors import UsageError
+from pbem.errors import PbemError, UsageError
 from pbem.moderation import adjust, archive, rollback
 
 NOW = datetime(2026, 1, 1, tzinfo=timezone.utc)
@@ -24,7 +27,7 @@ def test_rollback_then_replay_gives_the_same_turn(camp):
     run_turn(camp, NOW, force=True, reports=False)
     run_turn(camp, NOW, force=True, reports=False)
     turn3 = camp.snapshot_path(3).read_text()
-    dest = rollback(camp, 2, "misfiled order")
+    dest = rollback(camp, 2, "misfiled order").dest
     assert camp.snapshots() == [1, 2]
     assert (dest / "state" / "turn-003.json").read_text() == turn3  # moved aside, not lost
     assert not camp.log_path(2).exists() and (dest / "log" / "turn-002.jsonl").exists()
@@ -122,19 +125,19 @@ def test_a_rollback_that_fails_half_way_leaves_the_campaign_as_it_was(camp, monk
     run_turn(camp, NOW, force=True, reports=False)
     before = _tree(camp.root)
     import pbem.moderation as moderation
-    real_move = moderation.shutil.move
+    real_rename = moderation.os.rename
     calls = {"n": 0}
 
-    def flaky_move(src, dst):
+    def flaky_rename(src, dst):
         calls["n"] += 1
         if calls["n"] == fail_at:
             raise OSError(28, "No space left on device")
-        return real_move(src, dst)
+        return real_rename(src, dst)
 
-    monkeypatch.setattr(moderation.shutil, "move", flaky_move)
-    with pytest.raises(OSError):
+    monkeypatch.setattr(moderation.os, "rename", flaky_rename)
+    with pytest.raises(PbemError, match="No space left on device"):
         rollback(camp, 1, "misfiled order")
-    monkeypatch.setattr(moderation.shutil, "move", real_move)
+    monkeypatch.setattr(moderation.os, "rename", real_rename)
     assert _tree(camp.root) == before
     assert camp.snapshots() == [1, 2, 3]
 
@@ -150,3 +153,139 @@ def test_a_rollback_whose_audit_line_cannot_be_written_is_undone(camp, monkeypat
     with pytest.raises(OSError):
         rollback(camp, 1, "misfiled order")
     assert _tree(camp.root) == before
+
+
+def test_a_rollback_moves_later_order_folders_so_players_and_bots_write_them_anew(tmp_path):
+    """Rollback to turn 1 from turn 3: turn 2's order files (and the current turn 3's) belong to a discarded
+    timeline: moved aside; a player's new file for turn 2 is taken, the computer player writes a new one."""
+    from pbem.intake import submit_bytes
+    from pbem import yamlio
+    c = create(tmp_path / "c", ["athens", "sparta"], seed="4", name="mod", options=["last_turn=5"]).campaign
+    set_seat(c, "sparta", "bot")
+
+    def athens(turn, **body):
+        data = {"campaign": "mod", "turn": turn, "player": "athens", "secret": c.player_secrets()["athens"], **body}
+        return yamlio.dump(data).encode()
+    for turn in (1, 2):
+        assert submit_bytes(c, athens(turn), "a.yaml", NOW).accepted
+        run_turn(c, NOW, reports=False)
+    assert submit_bytes(c, athens(3), "a.yaml", NOW).accepted  # the current turn's file
+    old_bot_2 = (c.orders_dir(2) / "sparta.yaml").read_bytes()
+    dest = rollback(c, 1, "misfiled order").dest
+    assert (dest / "orders" / "turn-002" / "sparta.yaml").read_bytes() == old_bot_2
+    assert (dest / "orders" / "turn-003" / "athens.yaml").is_file()
+    assert not c.orders_dir(2).exists() and not c.orders_dir(3).exists()
+    assert (c.orders_dir(1) / "athens.yaml").is_file() and (c.orders_dir(1) / "sparta.yaml").is_file()
+    # the rolled-back turn itself stays frozen: only the moderator's fix replaces a file
+    fixed = (c.orders_dir(1) / "athens.yaml").read_bytes() + b"diplomacy: [megara]\n"
+    assert not submit_bytes(c, fixed, "a.yaml", NOW).accepted
+    assert submit_bytes(c, fixed, "a.yaml", NOW, moderator_fix=True).accepted
+    run_turn(c, NOW, force=True, reports=False)
+    assert c.current_turn == 2
+    a = submit_bytes(c, athens(2, diplomacy=["argos"]), "a2.yaml", NOW)  # turn 2 is open again
+    assert a.accepted, a.text()
+    run_turn(c, NOW, reports=False)
+    assert c.current_turn == 3
+    assert (c.orders_dir(2) / "sparta.yaml").is_file()  # written anew for the new timeline
+    assert "adjudicated turn 2" in (c.root / "audit.log").read_text().split("rollback to turn 1")[1]
+
+
+def test_after_a_rollback_the_turn_is_held_until_the_moderator_forces_it(camp):
+    from pbem.cycle import status
+    run_turn(camp, NOW, force=True, reports=False)
+    run_turn(camp, NOW, force=True, reports=False)
+    rollback(camp, 2, "misfiled order")
+    st = status(camp)
+    assert not st.due(NOW) and st.held
+    assert "held after rollback: run with --force when the fixes are in" in st.render(NOW)
+    result, message = run_turn(camp, NOW)  # cron: all seats are bots, so it would be due
+    assert result is None and "held after rollback" in message and camp.current_turn == 2
+    result, _ = run_turn(camp, NOW, force=True, reports=False)
+    assert result is not None and camp.current_turn == 3
+    assert not status(camp).held
+
+
+def test_cli_run_turn_on_a_held_turn_does_nothing_and_exits_0(camp):
+    from typer.testing import CliRunner
+    from pbem.cli import app
+    run_turn(camp, NOW, force=True, reports=False)
+    r = CliRunner().invoke(app, ["rollback", str(camp.root), "1", "--reason", "misfiled"])
+    assert r.exit_code == 0 and "run-turn" in r.output and "--force" in r.output, r.output
+    before = _tree(camp.root)
+    r = CliRunner().invoke(app, ["run-turn", str(camp.root), "--no-reports"])
+    assert r.exit_code == 0 and "held after rollback" in r.output, r.output
+    assert _tree(camp.root) == before
+
+
+def test_a_rollback_never_copies_and_deletes_a_report_it_cannot_move(camp, monkeypatch):
+    """A read-only reports folder: os.rename fails; nothing may be copied and deleted (shutil.move's fallback)."""
+    import pbem.moderation as moderation
+    run_turn(camp, NOW, force=True, reports=False)
+    report = camp.reports_dir(1) / "athens" / "report.txt"
+    report.parent.mkdir(parents=True)
+    report.write_text("Athens's report")
+    before = _tree(camp.root)
+    real_rename = moderation.os.rename
+
+    def read_only(src, dst):
+        if str(src) == str(camp.reports_dir(1)):
+            raise PermissionError(13, "Permission denied", str(src))
+        return real_rename(src, dst)
+    monkeypatch.setattr(moderation.os, "rename", read_only)
+    with pytest.raises(PbemError, match="reports/turn-001: cannot be moved .*Permission denied"):
+        rollback(camp, 1, "misfiled order")
+    monkeypatch.setattr(moderation.os, "rename", real_rename)
+    assert _tree(camp.root) == before and report.read_text() == "Athens's report"
+
+
+def test_a_rollback_past_an_adjustment_warns_and_keeps_the_fix_file(camp):
+    from typer.testing import CliRunner
+    from pbem.cli import app
+    run_turn(camp, NOW, force=True, reports=False)
+    adjust(camp, "lost in the post", gold={"athens": 5})  # turn 2's snapshot
+    run_turn(camp, NOW, force=True, reports=False)
+    r = CliRunner().invoke(app, ["rollback", str(camp.root), "1", "--reason", "misfiled"])
+    assert r.exit_code == 0, r.output
+    warning = [line for line in r.output.splitlines() if line.startswith("warning:")]
+    assert len(warning) == 1 and "athens gold +5" in warning[0] and "turn 2" in warning[0], r.output
+    assert not list((camp.root / "state").glob("*.fix-*"))
+    assert (camp.root / "archive" / "rollback-1" / "state" / "turn-002.fix-1.json").is_file()
+    assert "adjustments lost" in (camp.root / "audit.log").read_text()
+
+
+def test_a_rollback_keeps_the_adjustments_of_the_turn_it_goes_back_to(camp):
+    run_turn(camp, NOW, force=True, reports=False)
+    adjust(camp, "lost in the post", gold={"athens": 5})
+    run_turn(camp, NOW, force=True, reports=False)
+    done = rollback(camp, 2, "misfiled")
+    assert done.lost_adjustments == [] and (camp.root / "state" / "turn-002.fix-1.json").is_file()
+
+
+@pytest.mark.skipif(os.geteuid() != 0 or not shutil.which("setpriv"), reason="needs root to run as nobody")
+def test_a_rollback_as_a_user_who_may_not_move_a_report_folder_changes_nothing():
+    """The moderator's own account, a report folder it may not write (read-only): refused, nothing lost."""
+    import subprocess
+    import sys
+    import tempfile
+    base = Path(tempfile.mkdtemp(prefix="pbem-rollback-"))
+    try:
+        os.chmod(base, 0o755)
+        c = create(base / "c", ["athens", "sparta"], seed="4", name="mod").campaign
+        for p in ("athens", "sparta"):
+            set_seat(c, p, "bot")
+        run_turn(c, NOW, force=True, reports=False)
+        run_turn(c, NOW, force=True, reports=False)
+        report = c.reports_dir(2) / "athens" / "report.txt"
+        report.parent.mkdir(parents=True)
+        report.write_text("Athens's report")
+        subprocess.run(["chown", "-R", "nobody:nogroup", str(c.root)], check=True)
+        os.chmod(c.reports_dir(2), 0o555)
+        before = _tree(c.root)
+        pbem = Path(sys.executable).with_name("pbem")
+        r = subprocess.run(["setpriv", "--reuid=nobody", "--regid=nogroup", "--clear-groups", str(pbem), "rollback",
+                            str(c.root), "2", "--reason", "x"], capture_output=True, text=True)
+        assert r.returncode == 2 and "Traceback" not in r.stderr, r.stderr
+        assert len(r.stderr.strip().splitlines()) == 1 and "reports/turn-002: cannot be moved" in r.stderr
+        assert _tree(c.root) == before and report.read_text() == "Athens's report"
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
