@@ -203,6 +203,16 @@ class ReportsInterrupted(PbemError):
                          f"--turn {turn}` to rebuild them")
 
 
+class ReportsFailed(PbemError):
+    """The reports of a committed turn could not be written (a folder not writable, a full disk): the turn
+    stands; say so, and how to write them, so that nobody runs the next turn thinking this one failed."""
+
+    def __init__(self, camp: Campaign, turn: int, why: str):
+        super().__init__(f"turn {turn} is committed, but its reports could not be written ({why}); fix that, then "
+                         f"run `pbem report {camp.root} --turn {turn}` (not `run-turn`: that would run turn "
+                         f"{turn + 1})")
+
+
 def run_turn(camp: Campaign, now: datetime, force: bool = False, reports: bool = True):
     """Adjudicate when every human player is in or the deadline has passed (or ``force``), then report.
 
@@ -220,6 +230,11 @@ def run_turn(camp: Campaign, now: datetime, force: bool = False, reports: bool =
         if missing and not force and not (st.deadline is not None and now >= st.deadline):
             when = f"; deadline {fmt(st.deadline)}" if st.deadline else "; no deadline set"
             return None, f"Not due: waiting for {', '.join(missing)}{when}. Use --force to run it now.\n"
+        humans = [p for p in st.submitted + st.missing if st.seats.get(p, "human") != "bot"]
+        warning = ""
+        if force and humans and not any(p in st.submitted for p in humans):
+            warning = (f"warning: no human player's orders are in for game turn {st.turn} "
+                       f"({', '.join(humans)}: NMR); running it anyway (--force)\n")
         bots = bot_orders(camp)
         try:
             with held_interrupts():  # the turn, its next deadline and its audit lines land together
@@ -230,13 +245,18 @@ def run_turn(camp: Campaign, now: datetime, force: bool = False, reports: bool =
                            (f"; computer players: {','.join(bots)}" if bots else ""))
         except KeyboardInterrupt:  # Ctrl-C came while the turn was committed: it stands, no report was written
             raise ReportsInterrupted(camp, result.turn) from None
-        message = summary(result)
+        message = warning + summary(result)
         if reports:
             from .report import write_reports
             try:
                 written = write_reports(camp, result.turn)
             except KeyboardInterrupt:
                 raise ReportsInterrupted(camp, result.turn) from None
+            except OSError as exc:
+                why = f"{exc.filename}: {exc.strerror or exc}" if exc.filename else str(exc.strerror or exc)
+                raise ReportsFailed(camp, result.turn, why) from None
+            except PbemError as exc:
+                raise ReportsFailed(camp, result.turn, str(exc)) from None
             message += f"Reports written to {camp.reports_dir(result.turn)}" + \
                 (f" ({written})" if isinstance(written, (int, str)) else "") + "\n"
         if nxt:

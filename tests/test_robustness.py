@@ -382,3 +382,31 @@ def test_a_damaged_file_of_the_campaign_is_named_in_one_line(camp_dir, damage, c
     r = pbem(cmd[0], camp_dir, *cmd[1:])
     one_line_refusal(r, *words)
     assert files(camp_dir) == before
+
+
+def test_reports_that_cannot_be_written_say_the_turn_is_committed_and_how_to_write_them(camp_dir, monkeypatch):
+    """`reports/` not writable: one line saying turn 3 stands and `pbem report --turn 3` writes its reports (a
+    retried run-turn would run turn 4 with no orders)."""
+    from pbem import report
+
+    def read_only(camp, turn, *a, **k):
+        raise PermissionError(13, "Permission denied", str(camp.reports_dir(turn)))
+    monkeypatch.setattr(report, "write_reports", read_only)
+    r = pbem("run-turn", camp_dir, "--force")
+    one_line_refusal(r, "turn 3 is committed", "reports could not be written", "reports/turn-003: Permission denied",
+                     f"pbem report {camp_dir} --turn 3")
+    assert Campaign.open(camp_dir).current_turn == 4
+
+
+def test_run_turn_force_warns_when_no_human_players_orders_are_in(camp_dir):
+    assert pbem("seat", camp_dir, "athens", "human").exit_code == 0
+    r = pbem("run-turn", camp_dir, "--force", "--no-reports")
+    assert r.exit_code == 0, r.output
+    warning = [line for line in r.output.splitlines() if line.startswith("warning:")]
+    assert len(warning) == 1 and "no human player's orders" in warning[0] and "athens" in warning[0], r.output
+    assert Campaign.open(camp_dir).current_turn == 4  # it still ran
+
+
+def test_run_turn_force_with_only_computer_players_does_not_warn(camp_dir):
+    r = pbem("run-turn", camp_dir, "--force", "--no-reports")
+    assert r.exit_code == 0 and "warning" not in r.output, r.output
