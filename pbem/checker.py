@@ -152,7 +152,11 @@ def main(orders_path: str | Path, campaign_dir: str | Path | None = None, fmt: s
         if camp is not None:
             Game.of(camp)
     except PbemError as exc:
-        report = Report(source, [Finding(ERROR, str(campaign_dir), None, None, "", str(exc))], usable=False)
+        message = str(exc)
+        if campaign_dir is not None and (Path(campaign_dir) / "kit" / "campaign.yaml").is_file():
+            message = f"{campaign_dir} is a report folder: check against its kit, --campaign " \
+                      f"{Path(campaign_dir) / 'kit'}"
+        report = Report(source, [Finding(ERROR, str(campaign_dir), None, None, "", message)], usable=False)
     else:
         try:
             report = check_file(orders_path, camp, source)
@@ -174,6 +178,7 @@ class Game:
     state: GameState
     game_map: GameMap
     tables: Tables
+    kit_of: str | None = None  # a player's kit (``pbem.playerkit``): whose it is
 
     @classmethod
     def of(cls, camp: Campaign) -> "Game":
@@ -187,7 +192,7 @@ class Game:
         cache = _GAMES
         if key is not None and key in cache:
             return cache[key]
-        game = cls(camp.load_state(turn), camp.game_map, tables())
+        game = cls(camp.load_state(turn), camp.game_map, tables(), camp.config.get("kit_of"))
         if key is not None:
             if len(cache) > 16:
                 cache.clear()
@@ -271,6 +276,7 @@ class RuleCheck:
         self.p = parsed
         self.o = parsed.orders
         self.state, self.map, self.tables = game.state, game.game_map, game.tables
+        self.kit_of = game.kit_of
         self.source = source
         self.findings: list[Finding] = []
         self.me = self.o.player
@@ -337,6 +343,9 @@ class RuleCheck:
             if o.turn < st.turn:
                 self.error(("turn",), f"turn {o.turn} is over; the campaign is at turn {st.turn}",
                            f"write turn: {st.turn}")
+            elif self.kit_of is not None:  # the game has moved on since this kit was made
+                self.error(("turn",), f"this kit is for game turn {st.turn}, your file for turn {o.turn}",
+                           "check with the kit/ folder of your latest report")
             else:
                 self.error(("turn",), f"turn {o.turn} has not begun; the campaign is at turn {st.turn}",
                            f"write turn: {st.turn}")
@@ -347,13 +356,17 @@ class RuleCheck:
             self.error(("player",), f"'{o.player}' is not a player of this campaign",
                        f"did you mean {guess}?" if guess else f"players: {', '.join(st.turn_order)}")
             return False
+        if self.kit_of is not None and o.player != self.kit_of and self.kit_of in st.players:
+            self.error(("player",), f"this kit is the {st.players[self.kit_of].name}' own: it cannot check orders "
+                                    f"for {o.player}", f"write player: {self.kit_of}, or use {o.player}'s kit")
+            return False
         if st.players[o.player].eliminated_turn is not None:
             self.error(("player",), f"{o.player} is out of the game (since turn "
                                     f"{st.players[o.player].eliminated_turn})")
             return False
-        if "secret" not in data:
-            self.warn((), "no secret: the moderator accepts a file only with your secret in it",
-                      "add a line  secret: <the secret the moderator gave you>")
+        if "secret" not in data:  # the moderator is sure to refuse it
+            self.error((), "no secret: the moderator accepts a file only with your secret in it",
+                       "add a line  secret: <the secret the moderator gave you>")
         return True
 
     # -- units --------------------------------------------------------------------------------------
@@ -719,8 +732,9 @@ class RuleCheck:
                                       f"your Armies, Fleets and Transports; the stacking limit there is {room}")
             if r.baggage:
                 over(base + ("baggage",), lambda sure: baggage[sure].get(city.id, 0) + r.baggage > 6,
-                     lambda sure: f"{city.name} recruits {baggage[sure].get(city.id, 0) + r.baggage} Baggage this "
-                                  f"turn; the limit is 6 per city")
+                     lambda sure: f"with this entry {city.name} would recruit "
+                                  f"{baggage[sure].get(city.id, 0) + r.baggage} Baggage this turn; the limit is 6 "
+                                  f"per city (the entry is skipped)")
             price = (RECRUIT_COST[utype] if utype is not None else 0) + r.baggage * RECRUIT_COST[UnitType.BAGGAGE]
             if not any(f.severity == ERROR for f in self.findings[before:]):
                 self.check_gold(base, cost[True], cost[False], price)

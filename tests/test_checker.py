@@ -121,11 +121,10 @@ def test_json_format(demo, tmp_path):
 
 def test_warnings_alone_exit_0_but_are_printed(demo, tmp_path):
     f = tmp_path / "orders.yaml"
-    f.write_text("campaign: demo\nturn: 1\nplayer: athens\ncards: [intrigue, intrigue]\n".replace(
-        "cards: [intrigue, intrigue]", "discard: [storms, storms]"))
+    f.write_text(ATHENS + "discard: [storms, storms]\n")
     text, code = main(f, demo.root, "text")
     assert code == 0
-    assert "warning: no secret" in text and "warning: discard[1]: storms is listed twice" in text
+    assert "warning: discard[1]: storms is listed twice" in text
 
 
 def test_unusable_input_exits_2(demo, tmp_path):
@@ -315,9 +314,10 @@ def test_political_rivalry_on_you_is_reported(demo, tmp_path):
                                           "this turn")]
 
 
-def test_no_secret_is_a_warning(demo):
+def test_no_secret_is_an_error_the_moderator_would_refuse_the_file(demo):
     r = check_text("campaign: demo\nturn: 1\nplayer: athens\n", "o.yaml", demo)
-    assert findings(r) == [("warning", 1, "no secret: the moderator accepts a file only with your secret in it")]
+    assert findings(r) == [("error", 1, "no secret: the moderator accepts a file only with your secret in it")]
+    assert r.exit_code == 1
 
 
 def test_eliminated_player_and_finished_game(demo, tmp_path):
@@ -517,7 +517,11 @@ def test_the_kit_gives_the_same_findings_as_the_full_state(path, demo, kits):
         player = "athens"
     full = check_file(path, demo)
     kit = check_file(path, kits[player])
-    assert findings(kit) == findings(full)
+
+    def same(f):  # a kit says a turn ahead of it in its own words (the game may have moved on since)
+        m = re.match(r"this kit is for game turn (\d+), your file for turn (\d+)$", f[2])
+        return (f[0], f[1], f"turn {m[2]} has not begun; the campaign is at turn {m[1]}") if m else f
+    assert [same(f) for f in findings(kit)] == findings(full)
 
 
 # -- the checker follows the adjudicator on Baggage (found by tests/test_checker_agrees.py) ----------------
@@ -550,3 +554,33 @@ def test_a_file_for_the_turn_after_the_last_is_refused_when_the_game_is_over(dem
     camp = edited(demo, tmp_path, over)
     msgs = [m for _, _, m in findings(check_text(ATHENS.replace("turn: 1", "turn: 2"), "o.yaml", camp))]
     assert "the game is over (after turn 1); no more orders are taken" in msgs
+
+
+# -- a kit knows whose it is and which turn it is for --------------------------------------------------------
+
+def test_a_kit_refuses_to_check_another_players_orders(kits):
+    r = check_text(ATHENS.replace("player: athens", "player: sparta"), "o.yaml", kits["athens"])
+    assert findings(r) == [("error", 3, "this kit is the Athenians' own: it cannot check orders for sparta")]
+    assert "write player: athens, or use sparta's kit" in r.to_text()
+
+
+def test_an_old_kit_says_to_take_the_latest_one_not_to_write_an_old_turn(kits):
+    r = check_text(ATHENS.replace("turn: 1", "turn: 2"), "o.yaml", kits["athens"])
+    assert findings(r) == [("error", 2, "this kit is for game turn 1, your file for turn 2")]
+    assert "the kit/ folder of your latest report" in r.to_text() and "write turn: 1" not in r.to_text()
+
+
+def test_a_report_folder_given_as_campaign_points_at_its_kit(kits, tmp_path):
+    f = tmp_path / "o.yaml"
+    f.write_text(ATHENS)
+    report_folder = kits["athens"].root.parent
+    text, code = main(f, report_folder)
+    assert code == 2 and f"is a report folder: check against its kit, --campaign {report_folder / 'kit'}" in text
+
+
+def test_baggage_over_the_limit_says_each_skipped_entry_counts_for_nothing(demo):
+    """Found by a player: three entries over the limit all said '12', which read as a wrong running total;
+    each is skipped whole (R-TURN-4), so each would make it 12."""
+    r = check_text(ATHENS + "recruit:\n" + "  - {city: athens, baggage: 6}\n" * 3, "o.yaml", demo)
+    assert [m for _, _, m in findings(r)] == ["with this entry Athens would recruit 12 Baggage this turn; the limit "
+                                              "is 6 per city (the entry is skipped)"] * 2
