@@ -3,16 +3,59 @@
 ``pbem check ORDERS.yaml --campaign KIT`` then checks a player's orders on the player's own machine against
 exactly what they can see: the state redacted by ``visibility.redact`` (nothing past the fog), the map and
 the public settings.  No secret is in it.
+
+The kit also holds the order template (``orders/template.yaml``, installed as ``pbem.orderfiles``) with
+the header filled in for the player and the turn the orders are for, the secret left for the player to
+write (``TEMPLATE_NAME``), and the orders' JSON Schema beside it for editors that complete and check YAML.
 """
 from __future__ import annotations
 
+import re
+from importlib import resources
 from pathlib import Path
 
 from . import yamlio
+from .resources import folder as folder_of
 from .storage import Campaign, atomic_write
 from .visibility import redact
 
 PUBLIC_KEYS = ("name", "players", "options", "seed_sha256", "deadline", "turn_days", "pbem_version")
+TEMPLATE_NAME = "orders-template.yaml"
+SCHEMA_NAME = "orders.schema.json"
+
+
+def template_text() -> str:
+    """The order template as shipped (``orders/template.yaml``; installed as ``pbem.orderfiles``)."""
+    try:
+        path = resources.files("pbem.orderfiles") / "template.yaml"
+    except ModuleNotFoundError:  # a source checkout whose editable install predates the mapping
+        path = Path(__file__).resolve().parent.parent / "orders" / "template.yaml"
+    return path.read_text(encoding="utf-8")
+
+
+def _yaml_str(value: str) -> str:
+    """A value as YAML writes it on one line (quoted when it needs to be)."""
+    return yamlio.dump(value).split("\n")[0] if not re.fullmatch(r"[a-z][a-z0-9_-]*", value) else value
+
+
+def filled_template(campaign: str, turn: int, player: str, kit: str = "kit") -> str:
+    """The order template with its header filled in for ``player``'s orders of game ``turn``; the secret line
+    is left for the player, with a comment, so that the checker says so until it is filled in."""
+    text = template_text()
+    header = {
+        "campaign": f"campaign: {_yaml_str(campaign):<18} # the campaign's name",
+        "turn": f"turn: {turn:<22} # the game turn these orders are for",
+        "player": f"player: {_yaml_str(player):<20} # your faction",
+        "secret": ("# secret: WRITE-YOUR-SECRET-HERE  # remove the '# ' and write the secret the moderator gave you:\n"
+                   "#   the checker reports a file without it, and the moderator refuses it"),
+    }
+    for key, line in header.items():
+        text, n = re.subn(rf"(?m)^{key}:.*$", lambda _m, line=line: line, text, count=1)
+        assert n == 1, key
+    text = text.replace("--campaign CAMPAIGN_FOLDER", f"--campaign {kit}")
+    text = re.sub(r"(?m)^# yaml-language-server: \$schema=.*$", f"# yaml-language-server: $schema={SCHEMA_NAME}",
+                  text, count=1)
+    return text
 
 
 def write_kit(camp: Campaign, player: str, turn: int | None = None) -> Path:
@@ -25,4 +68,6 @@ def write_kit(camp: Campaign, player: str, turn: int | None = None) -> Path:
                  f"#   pbem check orders.yaml --campaign {folder.name}\n" + yamlio.dump(public))
     atomic_write(folder / "map.yaml", camp.map_path.read_text(encoding="utf-8"))
     atomic_write(folder / "state" / f"turn-{state.turn:03d}.json", redact(state, camp.game_map, player).to_json())
+    atomic_write(folder / TEMPLATE_NAME, filled_template(camp.config["name"], state.turn, player, folder.name))
+    atomic_write(folder / SCHEMA_NAME, (folder_of("schemas") / SCHEMA_NAME).read_text(encoding="utf-8"))
     return folder

@@ -71,3 +71,26 @@ def test_redaction_keeps_the_view_the_same():
         assert real["units"] == red["units"]
         assert real["others"] == red["others"]
         assert real["cities"] == red["cities"]
+
+
+def test_the_kit_holds_the_order_template_filled_in_for_the_player(tmp_path):
+    from pbem.playerkit import TEMPLATE_NAME, SCHEMA_NAME
+    camp = played(tmp_path, 2)
+    state = camp.load_state()
+    kit = write_kit(camp, "sparta")
+    text = (kit / TEMPLATE_NAME).read_text()
+    data = yamlio.parse(text, TEMPLATE_NAME).data
+    assert (data["campaign"], data["turn"], data["player"]) == ("kit", state.turn, "sparta")
+    assert "secret" not in data and "# secret: " in text  # left for the player to fill in, with a comment
+    assert camp.player_secrets()["sparta"] not in text
+    assert text.startswith(f"# yaml-language-server: $schema={SCHEMA_NAME}\n")
+    assert (kit / SCHEMA_NAME).is_file() and "--campaign kit" in text
+    # the template as it stands checks clean against the kit but for the missing secret
+    out, code = check_main(kit / TEMPLATE_NAME, kit)
+    findings = [line for line in out.splitlines() if ": error: " in line or ": warning: " in line]
+    assert len(findings) == 1 and "no secret" in findings[0], out
+    # with the secret written in, it is a valid order file
+    filled = tmp_path / "mine.yaml"
+    filled.write_text(text.replace("# secret: WRITE-YOUR-SECRET-HERE", f"secret: {camp.player_secrets()['sparta']}"))
+    out, code = check_main(filled, kit)
+    assert code == 0, out
