@@ -69,7 +69,10 @@ def render_units(units: list[dict[str, Any]], game_map: GameMap, tables: Tables)
     return lines
 
 
-def render(view: dict[str, Any], game_map: GameMap, tables: Tables) -> str:
+def render(view: dict[str, Any], game_map: GameMap, tables: Tables, kit: tuple[str, int] | None = None) -> str:
+    """The view as text.  ``kit``: (the player, the game turn) of a player's kit (``playerkit``), whose state
+    holds only what that player may know: headed as theirs, the others' treasuries and hands shown hidden
+    (the kit has them as zeros)."""
     out: list[str] = []
     players = view["players"]
     status = "finished" if view["finished"] else f"game turn {view['turn']} of {view['last_turn']}"
@@ -78,7 +81,10 @@ def render(view: dict[str, Any], game_map: GameMap, tables: Tables) -> str:
         title += f" ({game_date(view['turn'])})"
     out.append(title)
     out.append("=" * len(title))
-    who = players[view["viewer"]]["name"] if view["viewer"] else "the moderator (everything)"
+    if kit:
+        who = f"{players[kit[0]]['name'] if kit[0] in players else kit[0]} (kit of turn {kit[1]})"
+    else:
+        who = players[view["viewer"]]["name"] if view["viewer"] else "the moderator (everything)"
     out.append(f"Seen by: {who}")
     out.append("")
     out.append("Turn order and cities held:")
@@ -94,6 +100,16 @@ def render(view: dict[str, Any], game_map: GameMap, tables: Tables) -> str:
         out.append(f"Treasury: {me['gold']} gold")
         out.append("Hand: " + (", ".join(tables.cards[c].name for c in me["hand"]) or "(empty)"))
         out.append("Home city traits: " + ", ".join(tables.traits[t].name for t in me["traits"]))
+        out.append("")
+    if kit and view.get("gold"):  # a kit seen whole: only its player's own treasury and hand are in it
+        if not me and kit[0] in view["gold"]:
+            out.append(f"Treasury: {view['gold'][kit[0]]} gold")
+            out.append("Hand: " + (", ".join(tables.cards[c].name for c in view["hands"][kit[0]]) or "(empty)"))
+            out.append("Home city traits: " + ", ".join(tables.traits[t].name for t in _player_traits(view, kit[0])))
+            out.append("")
+        view = {**view, "gold": {}}
+    if kit:
+        out.append("Other players' treasuries, hands and traits: hidden (not in your kit)")
         out.append("")
     if view.get("gold"):
         out.append("Treasuries and hands (moderator only):")
@@ -128,3 +144,28 @@ def _player_traits(view: dict[str, Any], pid: str) -> list[str]:
 
 def unit_summary(units: list[dict[str, Any]]) -> str:
     return _counts(Counter(u["type"] for u in units))
+
+
+def show(camp: Any, player: str | None = None, turn: int | None = None) -> str:
+    """`pbem show`: the campaign's state at the start of ``turn`` (default: now) as text, everything or as
+    ``player`` sees it.  A player's kit (``campaign.yaml`` has ``kit_of``) is shown as its player sees it,
+    headed "Seen by: PLAYER (kit of turn N)"; another ``player`` is refused (the kit holds only what its
+    player may know)."""
+    from .errors import UsageError
+    from .gamedata import tables
+    from .visibility import view
+    state = camp.load_state(turn)
+    game_map = camp.game_map
+    pid = None
+    if player is not None:
+        found = game_map.find_city(player)
+        pid = found.id if found else player.strip().lower()
+        if pid not in state.players:
+            raise UsageError(f"--player {player!r}: not a player of this campaign ({', '.join(state.turn_order)})")
+    kit_of = camp.config.get("kit_of")
+    if kit_of:
+        if pid is not None and pid != kit_of:
+            raise UsageError(f"--player {player!r}: this folder is the kit of {kit_of}; it holds only what "
+                             f"{kit_of} may see")
+        return render(view(state, game_map, kit_of), game_map, tables(), kit=(kit_of, state.turn))
+    return render(view(state, game_map, pid), game_map, tables())
