@@ -6,7 +6,7 @@ pure adjudicator on a copy, then writes the log and, last, the next snapshot (th
 from __future__ import annotations
 
 import hashlib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import yamlio
@@ -28,6 +28,7 @@ class TurnResult:
     log: EventLog
     order_hashes: list[str]
     snapshot: Path | None = None
+    bots: list[str] = field(default_factory=list)  # the computer players whose orders were written for the turn
 
 
 def accepted_orders(camp: Campaign, state: GameState, extra: dict[str, bytes] | None = None
@@ -58,9 +59,11 @@ def accepted_orders(camp: Campaign, state: GameState, extra: dict[str, bytes] | 
 
 
 def run(camp: Campaign, dry_run: bool = False) -> TurnResult:
-    """Adjudicate the campaign's current turn.  With ``dry_run`` nothing is written."""
+    """Adjudicate the campaign's current turn, the computer players' seats playing their orders as at
+    `run-turn` (written with the turn).  With ``dry_run`` nothing is written, the bots' orders included."""
+    from .cycle import bot_orders
     with camp.lock():
-        return run_locked(camp, dry_run)
+        return run_locked(camp, dry_run, extra=bot_orders(camp))
 
 
 def run_locked(camp: Campaign, dry_run: bool = False, extra: dict[str, bytes] | None = None) -> TurnResult:
@@ -74,7 +77,7 @@ def run_locked(camp: Campaign, dry_run: bool = False, extra: dict[str, bytes] | 
     dice = Dice(turn_seed(camp.secret_seed(), before.turn, hashes))
     after = before.copy()
     log = adjudicate(after, camp.game_map, tables(), orders, dice)
-    result = TurnResult(before.turn, before, after, log, hashes)
+    result = TurnResult(before.turn, before, after, log, hashes, bots=sorted(extra or {}))
     if dry_run:
         return result
     with held_interrupts():
@@ -95,6 +98,9 @@ def summary(result: TurnResult, dry_run: bool = False) -> str:
     nmr = [p for p, h in zip(result.before.turn_order, result.order_hashes) if h == "-"]
     if nmr:
         lines.append("No orders (NMR): " + ", ".join(nmr))
+    if result.bots:
+        lines.append("Computer players' orders " + ("used (not stored)" if dry_run else "written") + ": "
+                     + ", ".join(result.bots))
     rolls = sum(1 for r in result.log.records if "roll" in r)
     kinds = Counter(r["event"] for r in result.log.records if "event" in r)
     lines.append(f"{len(result.log.records)} log records, {rolls} dice rolled")

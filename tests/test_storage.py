@@ -79,3 +79,27 @@ def test_open_refuses_what_is_not_a_campaign(tmp_path):
     (tmp_path / "empty").mkdir()
     with pytest.raises(CampaignError, match="not a campaign folder"):
         Campaign.open(tmp_path / "empty")
+
+
+def test_adjudicate_plays_the_computer_players_seats_as_run_turn_does(tmp_path):
+    """`pbem adjudicate` (and --dry-run) give a bot seat its orders, like run-turn: not an NMR."""
+    import shutil
+    from datetime import datetime, timezone
+    from typer.testing import CliRunner
+    from pbem.cli import app
+    from pbem.cycle import run_turn, set_seat
+    camp = create(tmp_path / "c", ["athens", "sparta", "troy"], seed="8").campaign
+    set_seat(camp, "sparta", "bot")
+    twin = Campaign.open(shutil.copytree(camp.root, tmp_path / "twin"))
+    before = sorted(p.relative_to(camp.root) for p in camp.root.rglob("*") if p.name != ".lock")
+    r = CliRunner().invoke(app, ["adjudicate", str(camp.root), "--dry-run"])
+    assert r.exit_code == 0 and "Computer players' orders used (not stored): sparta" in r.output, r.output
+    nmr = next(line for line in r.output.splitlines() if line.startswith("No orders (NMR):"))
+    assert "sparta" not in nmr and "athens" in nmr, r.output
+    assert sorted(p.relative_to(camp.root) for p in camp.root.rglob("*") if p.name != ".lock") == before
+    r = CliRunner().invoke(app, ["adjudicate", str(camp.root)])
+    assert r.exit_code == 0, r.output
+    assert (camp.orders_dir(1) / "sparta.yaml").is_file()
+    run_turn(twin, datetime(2026, 1, 1, tzinfo=timezone.utc), force=True, reports=False)
+    assert camp.snapshot_path(2).read_bytes() == twin.snapshot_path(2).read_bytes()
+    assert (camp.orders_dir(1) / "sparta.yaml").read_bytes() == (twin.orders_dir(1) / "sparta.yaml").read_bytes()
