@@ -2,15 +2,40 @@
 exit code 2 with a one-line message.  No rules logic lives here."""
 from __future__ import annotations
 
+import signal as _signal
 import sys
-from pathlib import Path
-from typing import Annotated, Callable, Optional
+import threading as _threading
 
-import typer
-from typer.core import TyperGroup
 
-from . import __version__
-from .errors import PbemError
+def _say_interrupted() -> int:
+    try:
+        sys.stderr.write("pbem: interrupted\n")
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+    return 130
+
+
+def _interrupted_while_starting(signum, frame) -> None:
+    """Ctrl-C while the modules load (typer, jinja2, ... take a moment): one line, exit code 130, no traceback.
+    Raised inside an import, SystemExit leaves the `pbem` script quietly."""
+    raise SystemExit(_say_interrupted())
+
+
+# Until this module is loaded: after it, Python's own handler is back (commands rely on KeyboardInterrupt).
+_STARTING = _threading.current_thread() is _threading.main_thread() and \
+    _signal.getsignal(_signal.SIGINT) is _signal.default_int_handler
+if _STARTING:
+    _signal.signal(_signal.SIGINT, _interrupted_while_starting)
+
+from pathlib import Path  # noqa: E402  (after the handler: these imports take most of the start-up)
+from typing import Annotated, Callable, Optional  # noqa: E402
+
+import typer  # noqa: E402
+from typer.core import TyperGroup  # noqa: E402
+
+from . import __version__  # noqa: E402
+from .errors import PbemError  # noqa: E402
 
 # click's UsageError (vendored by newer typer, a dependency of older): the base of BadParameter in both
 _ClickUsageError = next(c for c in typer.BadParameter.__mro__ if c.__name__ == "UsageError")
@@ -25,9 +50,17 @@ class _Group(TyperGroup):
     """Mistakes in a command's arguments (an unknown option, a value that is not a number, a missing argument)
     are answered with one line, like every other mistake, instead of click's usage block."""
 
+    def make_context(self, *args, **kwargs):
+        try:
+            return super().make_context(*args, **kwargs)
+        except KeyboardInterrupt:  # typer imports more while it reads the arguments: "interrupted", not silence
+            raise SystemExit(_say_interrupted()) from None
+
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
+        except KeyboardInterrupt:  # outside a command's guard (say while its arguments are read): not "Aborted!"
+            raise SystemExit(_say_interrupted()) from None
         except _ClickUsageError as exc:
             if isinstance(exc, _OneLineUsage) or type(exc).__name__ == "NoArgsIsHelpError":
                 raise
@@ -528,9 +561,14 @@ def demo(
 def main() -> None:
     try:
         app()
+    except KeyboardInterrupt:
+        sys.exit(_say_interrupted())
     except BrokenPipeError:  # `pbem show ... | head`
         sys.stderr.close()
 
+
+if _STARTING and _signal.getsignal(_signal.SIGINT) is _interrupted_while_starting:
+    _signal.signal(_signal.SIGINT, _signal.default_int_handler)
 
 if __name__ == "__main__":
     main()

@@ -1,0 +1,68 @@
+"""Ctrl-C while `pbem` starts (its modules load for a good part of a second): one line, exit code 130, never a
+Python traceback."""
+import os
+import shutil
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pbem.campaign import create
+
+PBEM = Path(sys.executable).with_name("pbem")
+
+# Sends Ctrl-C to itself when a module named on the command line is first imported, then starts pbem as its
+# console script does (`from pbem.cli import main; sys.exit(main())`).
+SCRIPT = """
+import importlib.abc, os, signal, sys
+target = sys.argv.pop(1)
+class CtrlC(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target_=None):
+        if name == target:
+            sys.meta_path.remove(self)
+            os.kill(os.getpid(), signal.SIGINT)
+        return None
+sys.meta_path.insert(0, CtrlC())
+sys.argv[0] = "pbem"
+from pbem.cli import main
+sys.exit(main())
+"""
+
+
+@pytest.fixture(scope="module")
+def campaign(tmp_path_factory):
+    camp = create(tmp_path_factory.mktemp("c") / "c", ["athens", "sparta"], seed="3", name="c").campaign
+    return camp.root
+
+
+@pytest.mark.parametrize("module", ["typer", "click", "pbem.errors", "yaml", "pbem.storage", "pydantic"])
+def test_ctrl_c_while_a_module_loads_is_one_line(campaign, module):
+    before = (campaign / "audit.log").read_text()
+    r = subprocess.run([sys.executable, "-c", SCRIPT, module, "rollback", str(campaign), "1", "--reason", "x"],
+                       capture_output=True, text=True, timeout=60)
+    assert "Traceback" not in r.stderr, r.stderr
+    if r.returncode == 130:
+        assert r.stderr.strip().splitlines()[-1].startswith("pbem: interrupted"), r.stderr
+        assert len(r.stderr.strip().splitlines()) == 1, r.stderr
+    else:  # the module was not imported on the way (another typer version): the command just ran
+        assert r.returncode == 2 and "already the current turn" in r.stderr, r.stderr
+    assert (campaign / "audit.log").read_text() == before
+
+
+@pytest.mark.skipif(not shutil.which("timeout") or not PBEM.exists(), reason="needs timeout(1) and the pbem script")
+@pytest.mark.parametrize("delay", ["0.1", "0.15", "0.2", "0.25", "0.3", "0.4"])
+def test_ctrl_c_at_any_moment_of_a_command_never_shows_a_traceback(campaign, delay):
+    r = subprocess.run(["timeout", "--preserve-status", "-s", "INT", delay, str(PBEM), "rollback", str(campaign), "1",
+                        "--reason", "x"], capture_output=True, text=True, timeout=60)
+    assert "Traceback" not in r.stderr, r.stderr
+    assert r.returncode in (130, 2), (r.returncode, r.stderr)  # 2: it finished first (turn 1 is current)
+    assert len(r.stderr.strip().splitlines()) <= 1, r.stderr
+
+
+def test_importing_the_cli_leaves_python_s_ctrl_c_handler_in_place():
+    code = "import signal, pbem.cli; print(signal.getsignal(signal.SIGINT) is signal.default_int_handler)"
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert r.stdout.strip() == "True", r.stderr
+    assert signal.getsignal(signal.SIGINT) is signal.default_int_handler or os.name != "posix"
