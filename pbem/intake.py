@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import re
+import unicodedata
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
@@ -24,7 +24,6 @@ from . import yamlio
 from .cycle import deadline as campaign_deadline, fmt
 from .storage import Campaign, atomic_write, held_interrupts
 
-SAFE_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9._-]{0,120}$")
 MAX_ORDER_BYTES = yamlio.MAX_BYTES
 WITHHELD = "withheld"  # what a stored order file holds where the player wrote their secret
 
@@ -62,14 +61,30 @@ def _refuse(camp: Campaign, source: str, message: str, player: str | None = None
     return Answer(source, False, player, turn, message, findings or [])
 
 
+NAME_PUNCTUATION = set(" ._-()[],'+&#@!~")  # besides letters, marks and digits of any script
+MAX_NAME = 200
+
+
 def check_name(name: str) -> str | None:
-    """None if the file name is safe, else why not (path tricks, hidden files, odd characters)."""
+    """None if the file name is usable, else why not.  Mail attachments come with names like "Athens orders
+    (turn 5).yaml" or "orders.txt": spaces, brackets, commas, apostrophes and letters of any script are fine
+    (the file is stored as PLAYER.yaml anyway); path tricks, hidden files and control characters are not."""
     if "/" in name or "\\" in name or name in (".", "..") or ".." in name:
         return "the file name contains a path; send a plain file name like athens-turn3.yaml"
-    if not SAFE_NAME.match(name):
-        return "the file name has characters pbem does not accept (use letters, digits, . _ -)"
-    if not name.lower().endswith((".yaml", ".yml")):
-        return "an order file must end in .yaml or .yml"
+    if name.startswith("."):
+        return "the file name starts with a dot (a hidden file); send a plain file name like athens-turn3.yaml"
+    for ch in name:
+        if unicodedata.category(ch)[0] == "C":
+            return f"the file name holds a control character ({ch!r}); send a plain file name like athens-turn3.yaml"
+    odd = sorted({ch for ch in name if not ch.isalnum() and unicodedata.category(ch)[0] not in "LMN"
+                  and ch not in NAME_PUNCTUATION})
+    if odd:
+        return (f"the file name has characters pbem does not accept ({' '.join(odd)}); use letters, digits, spaces "
+                f"and . _ - ( ) ,")
+    if len(name) > MAX_NAME:
+        return f"the file name is {len(name)} characters long; the limit is {MAX_NAME}"
+    if not name.lower().endswith((".yaml", ".yml", ".txt")):
+        return "an order file must end in .yaml, .yml or .txt"
     return None
 
 
@@ -163,7 +178,13 @@ def submit_bytes(camp: Campaign, raw: bytes, source: str, now: datetime, late_ok
         atomic_write(target, kept)
         camp.audit(f"intake accepted {source} for {player} turn {turn} (sha256 {digest[:16]})"
                    + (" as a moderator's fix" if moderator_fix else ""))
-    msg = f"stored; sha256 {digest[:16]}. You may send a new file until the deadline: the last one counts."
+    if moderator_fix:
+        msg = f"stored as the moderator's fix; sha256 {digest[:16]}."
+    elif late_ok:
+        msg = (f"stored; sha256 {digest[:16]}. Taken late by the moderator: this is the file that counts; send no "
+               f"other unless the moderator asks.")
+    else:
+        msg = f"stored; sha256 {digest[:16]}. You may send a new file until the deadline: the last one counts."
     return Answer(source, True, player, turn, msg, findings, target)
 
 
@@ -209,13 +230,15 @@ def ingest(camp: Campaign, drop: Path, now: datetime, late_ok: bool = False) -> 
         where = drop / sub
         if (where.exists() or where.is_symlink()) and (where.is_symlink() or not where.is_dir()):
             raise UsageError(f"--from {drop}: {where} must be a folder (ingest moves the files it took there)")
-    entries = [p for p in drop.iterdir() if not p.name.startswith(".") and p.name not in ("accepted", "refused")]
+    # every entry is answered, hidden files and folders too (refused), so the sender always hears back
+    entries = [p for p in drop.iterdir() if p.name not in ("accepted", "refused")]
     entries.sort(key=lambda p: (p.lstat().st_mtime, p.name))
     answers = []
     for p in entries:
         if p.is_dir() and not p.is_symlink():
-            continue
-        answer = submit_path(camp, p, now, late_ok)
+            answer = _refuse(camp, p.name, "is a folder; send each order file as a file of its own")
+        else:
+            answer = submit_path(camp, p, now, late_ok)
         reply(camp, answer)
         answers.append(answer)
         dest = drop / ("accepted" if answer.accepted else "refused")
@@ -223,7 +246,7 @@ def ingest(camp: Campaign, drop: Path, now: datetime, late_ok: bool = False) -> 
         target = dest / p.name
         n = 1
         while target.exists() or target.is_symlink():
-            target = dest / f"{p.stem}.{n}{p.suffix}"
+            target = dest / (f"{p.name}.{n}" if p.name.startswith(".") or p.is_dir() else f"{p.stem}.{n}{p.suffix}")
             n += 1
         p.rename(target)
     return answers

@@ -78,7 +78,7 @@ def test_a_duplicate_changes_nothing(camp):
     (lambda c: b"- just\n- a list\n", "a.yaml", "not an order file"),
     (lambda c: order_text(c, "athens"), "../../etc/passwd.yaml", "contains a path"),
     (lambda c: order_text(c, "athens"), "orders.exe", "must end in .yaml"),
-    (lambda c: order_text(c, "athens"), ".hidden.yaml", "characters pbem does not accept"),
+    (lambda c: order_text(c, "athens"), ".hidden.yaml", "starts with a dot"),
     (lambda c: order_text(c, "athens", first_move=[{"units": ["SPA-A1"], "path": ["0817"]}]), "a.yaml",
      "order checker found"),
 ])
@@ -206,3 +206,52 @@ def test_ingest_with_a_file_where_its_sorting_folder_goes_takes_nothing(camp, tm
     assert (camp.root / "audit.log").read_text() == audit
     assert not (camp.root / "replies").exists() and not camp.orders_dir(1).exists()
     assert sorted(p.name for p in drop.iterdir()) == sorted([blocked, "athens.yaml", "broken.yaml"])
+
+
+@pytest.mark.parametrize("name", ["Athens orders (turn 5).yaml", "orders.txt", "Ἀθῆναι, τάξεις.yml",
+                                  "athens' orders [v2].YAML", "Sparta-orders_1.yaml"])
+def test_attachment_names_as_mail_programs_give_them_are_accepted(camp, name):
+    a = submit_bytes(camp, order_text(camp, "athens"), name, NOW)
+    assert a.accepted, a.text()
+    assert (camp.orders_dir(1) / "athens.yaml").is_file()  # stored under the player's name whatever it was
+
+
+@pytest.mark.parametrize("name, why", [("../athens.yaml", "path"), ("a/b.yaml", "path"), ("a\\b.yaml", "path"),
+                                       (".hidden.yaml", "dot"), ("a..yaml", "path"), ("a\x00.yaml", "control"),
+                                       ("a\nb.yaml", "control"), ("a\x1b[31m.yaml", "control"),
+                                       ("a:b.yaml", "characters"), ("orders.doc", ".txt"),
+                                       ("x" * 300 + ".yaml", "limit")])
+def test_path_tricks_and_odd_names_are_still_refused(camp, name, why):
+    before = snapshot(camp)
+    a = submit_bytes(camp, order_text(camp, "athens"), name, NOW)
+    assert not a.accepted and why in a.text(), a.text()
+    assert snapshot(camp) == before
+
+
+def test_ingest_answers_hidden_files_and_folders_instead_of_skipping_them(camp, tmp_path):
+    drop = tmp_path / "drop"
+    (drop / "athens stuff").mkdir(parents=True)
+    (drop / "athens stuff" / "orders.yaml").write_bytes(order_text(camp, "athens"))
+    (drop / ".athens.yaml").write_bytes(order_text(camp, "athens"))
+    (drop / "Sparta orders (turn 1).yaml").write_bytes(order_text(camp, "sparta"))
+    answers = ingest(camp, drop, NOW)
+    by = {a.source: a for a in answers}
+    assert set(by) == {"athens stuff", ".athens.yaml", "Sparta orders (turn 1).yaml"}
+    assert not by["athens stuff"].accepted and "folder" in by["athens stuff"].text()
+    assert not by[".athens.yaml"].accepted and "dot" in by[".athens.yaml"].text()
+    assert by["Sparta orders (turn 1).yaml"].accepted
+    assert sorted(p.name for p in (drop / "refused").iterdir()) == [".athens.yaml", "athens stuff"]
+    assert sorted(p.name for p in drop.iterdir()) == ["accepted", "refused"]
+    assert len(list((camp.root / "replies" / "turn-001").iterdir())) == 3  # each has its answer
+    assert ingest(camp, drop, NOW) == []  # nothing is taken twice
+
+
+def test_replies_to_late_and_fixed_files_do_not_invite_another_file(camp):
+    set_deadline(camp, "2026-11-01", NOW)
+    late = submit_bytes(camp, order_text(camp, "athens"), "a.yaml", NOW, late_ok=True)
+    assert late.accepted and "until the deadline" not in late.text(), late.text()
+    fix = submit_bytes(camp, order_text(camp, "sparta"), "s.yaml", NOW, late_ok=True, moderator_fix=True)
+    assert fix.accepted and "until the deadline" not in fix.text() and "moderator's fix" in fix.text()
+    set_deadline(camp, "2026-12-01", NOW)
+    on_time = submit_bytes(camp, order_text(camp, "troy"), "t.yaml", NOW)
+    assert "You may send a new file until the deadline" in on_time.text()
