@@ -64,3 +64,60 @@ def test_turn_keys_of_no_turn_and_malformed_keys_are_refused(played):
     for bad in ("", "zz", "00" * 31):
         with pytest.raises(UsageError, match="write the turn key"):
             verify(played, 1, bad)
+
+
+@pytest.fixture
+def with_humans(tmp_path):
+    """Athens sends its orders through intake (audit.log records the hash), Sparta and Troy are bots."""
+    from pbem import yamlio
+    from pbem.intake import submit_bytes
+    camp = create(tmp_path / "h", ["athens", "sparta", "troy"], seed="17", name="v").campaign
+    for p in ("sparta", "troy"):
+        set_seat(camp, p, "bot")
+    now = datetime(2026, 1, 1, tzinfo=timezone.utc)
+    for turn in (1, 2):
+        data = {"campaign": "v", "turn": turn, "player": "athens", "secret": camp.player_secrets()["athens"]}
+        assert submit_bytes(camp, yamlio.dump(data).encode(), "athens.yaml", now).accepted
+        run_turn(camp, now, reports=False)
+    return camp
+
+
+def test_verify_names_a_missing_order_file(with_humans):
+    (with_humans.orders_dir(1) / "athens.yaml").unlink()
+    v = verify(with_humans, 1)[0]
+    assert not v.ok and "orders/turn-001/athens.yaml: missing" in v.detail and "audit.log" in v.detail, v.detail
+
+
+def test_verify_names_an_order_file_changed_since_it_was_accepted(with_humans):
+    path = with_humans.orders_dir(2) / "athens.yaml"
+    path.write_bytes(path.read_bytes() + b"diplomacy: [megara]\n")
+    v = verify(with_humans, 2)[0]
+    assert not v.ok and "orders/turn-002/athens.yaml" in v.detail
+    assert "differs from the one audit.log recorded when it was accepted" in v.detail, v.detail
+    bot = with_humans.orders_dir(1) / "sparta.yaml"  # a computer player's: no intake, the adjudication's hash
+    bot.write_bytes(bot.read_bytes() + b"# changed\n")
+    v = verify(with_humans, 1)[0]
+    assert not v.ok and "sparta.yaml" in v.detail and "is not the file turn 1 was adjudicated with" in v.detail
+
+
+def test_verify_names_a_missing_log(with_humans):
+    with_humans.log_path(1).unlink()
+    v = verify(with_humans, 1)[0]
+    assert not v.ok and "log/turn-001.jsonl: missing" in v.detail, v.detail
+
+
+def test_verify_says_a_key_does_not_fit_its_turn(with_humans):
+    from typer.testing import CliRunner
+    from pbem.cli import app
+    v = verify(with_humans, 2, published_key(with_humans, 1))[0]
+    assert not v.ok and "the key does not fit turn 2" in v.detail, v.detail
+    r = CliRunner().invoke(app, ["verify", str(with_humans.root), "--turn", "2", "--key",
+                                 published_key(with_humans, 1)])
+    assert r.exit_code == 1 and "turn 2: MISMATCH: the key does not fit turn 2" in r.output, r.output
+
+
+def test_verify_refuses_a_revealed_seed_that_is_not_the_campaigns(with_humans):
+    from pbem.errors import CampaignError
+    (with_humans.root / "revealed-seed.txt").write_text("ab" * 32 + "\n")
+    with pytest.raises(CampaignError, match="revealed-seed.txt: not this campaign's seed"):
+        verify(with_humans)
