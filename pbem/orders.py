@@ -229,10 +229,10 @@ def schema_problems(located: yamlio.Located, text: str | None = None) -> list[Pr
     data = located.data
     if data is None:
         return [Problem((), "the file is empty: an order file needs at least campaign, turn and player",
-                        "copy orders/template.yaml and fill it in")]
+                        "copy orders-template.yaml from the kit/ folder of your report and fill it in")]
     if not isinstance(data, dict):
         return [Problem((), f"an order file is a mapping of keys (campaign: ..., turn: ...), not {show(data)}",
-                        "copy orders/template.yaml and fill it in")]
+                        "copy orders-template.yaml from the kit/ folder of your report and fill it in")]
     out: list[Problem] = []
     for err in _validator().iter_errors(data):
         out.extend(_explain(err, located, text))
