@@ -250,9 +250,13 @@ def deadline(
         from .cycle import fmt, set_deadline
         from .storage import Campaign
         camp = Campaign.open(campaign_dir)
+        now = datetime.now(timezone.utc)
         with camp.lock():
-            when_dt = set_deadline(camp, when, datetime.now(timezone.utc))
+            when_dt = set_deadline(camp, when, now)
         typer.echo(f"Deadline of game turn {camp.current_turn}: {fmt(when_dt)}")
+        if when_dt < now:
+            typer.echo(f"warning: {fmt(when_dt)} is in the past: the turn is due now, and the next "
+                       f"`pbem run-turn` runs it", err=True)
     guarded(body)
 
 
@@ -397,6 +401,8 @@ def _outside(camp, path: Path) -> None:
 
 
 def _pairs(items: list[str] | None, what: str, number: bool = False) -> dict:
+    """KEY=VALUE options; ``number``: a change written with its sign (+5, -3), so `athens=5` (set to 5? add 5?)
+    is never guessed."""
     from .errors import UsageError
     out: dict = {}
     for item in items or []:
@@ -404,10 +410,11 @@ def _pairs(items: list[str] | None, what: str, number: bool = False) -> dict:
         if not sep or not key.strip():
             raise UsageError(f"--{what} {item!r}: write KEY=VALUE")
         if number:
-            try:
-                out[key.strip()] = int(value)
-            except ValueError:
-                raise UsageError(f"--{what} {item!r}: the value must be a whole number like +5 or -3") from None
+            v = value.strip()
+            if not (v[:1] in ("+", "-") and v[1:].isdigit()):
+                raise UsageError(f"--{what} {item!r}: write the change with its sign, like {key.strip()}=+5 to add "
+                                 f"or {key.strip()}=-3 to take away")
+            out[key.strip()] = int(v)
         else:
             out[key.strip()] = value.strip()
     return out
@@ -461,8 +468,10 @@ def adjust(
 @app.command()
 def archive(
     campaign_dir: Annotated[Path, typer.Argument(help="The campaign folder.")],
-    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="The .tar.gz to write.")] = None,
+    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="The .tar.gz to write (default: "
+                                                   "DIR-archive.tar.gz beside the campaign folder).")] = None,
     reveal_seed: Annotated[bool, typer.Option("--reveal-seed", help="Publish the secret seed (only once the game is over).")] = False,
+    force: Annotated[bool, typer.Option("--force", help="Replace an archive file that exists already.")] = False,
 ) -> None:
     """Pack the campaign into one .tar.gz (player secrets left out)."""
     def body() -> None:
@@ -472,7 +481,7 @@ def archive(
         if output is not None:
             _outside(camp, output)
         with camp.lock():
-            out = do_archive(camp, output, reveal_seed)
+            out = do_archive(camp, output, reveal_seed, replace=force)
             leaks = live_secret_files(camp)
         typer.echo(f"Archived to {out}")
         if leaks:

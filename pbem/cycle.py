@@ -51,6 +51,7 @@ def deadline(camp: Campaign) -> datetime | None:
 
 
 def set_deadline(camp: Campaign, text: str, now: datetime) -> datetime:
+    """Set the current turn's deadline (the caller warns when it is already past: the turn is then due)."""
     when = parse_when(text, now)
     config = dict(camp.config)
     config["deadline"] = when.strftime("%Y-%m-%dT%H:%MZ")
@@ -123,10 +124,13 @@ def status(camp: Campaign) -> Status:
 
 
 def next_deadline(camp: Campaign, previous: datetime | None, now: datetime) -> str | None:
+    """``turn_days`` after the turn ran (``now``): the players always get ``turn_days`` with their reports.
+    Not after the old deadline: a turn run early (every order in) would push each next deadline a little
+    further, weeks ahead after a few quick turns; a turn run late still gives the players their full time."""
     days = camp.config.get("turn_days")
     if not days:
         return None
-    base = max(previous, now) if previous else now
+    base = now
     try:
         return (base + timedelta(days=int(days))).strftime("%Y-%m-%dT%H:%MZ")
     except (OverflowError, ValueError):

@@ -263,15 +263,22 @@ def live_secret_files(camp: Campaign) -> list[Path]:
     return found
 
 
-def archive(camp: Campaign, out: Path | None = None, reveal_seed: bool = False) -> Path:
+def default_archive(camp: Campaign) -> Path:
+    return camp.root.parent / f"{camp.root.name}-archive.tar.gz"
+
+
+def archive(camp: Campaign, out: Path | None = None, reveal_seed: bool = False, replace: bool = False) -> Path:
     """One .tar.gz of the campaign folder (secret player secrets left out; the seed only if revealed).  The
-    archive is written whole or not at all, and the audit line only once it is."""
+    archive is written whole or not at all, and the audit line only once it is.  An existing file is replaced
+    only with ``replace`` (`--force`): it may be the archive handed to a referee, or another file."""
     state = camp.load_state()
-    out = Path(out) if out else camp.root.parent / f"{camp.root.name}-archive.tar.gz"
+    out = Path(out) if out else default_archive(camp)
     if not out.parent.is_dir():
         raise UsageError(f"{out}: the folder {out.parent} does not exist")
     if out.is_dir():
         raise UsageError(f"{out}: is a folder; name a file")
+    if (out.exists() or out.is_symlink()) and not replace:
+        raise UsageError(f"{out}: exists already; give --force to replace it, or -o to name another file")
     if reveal_seed:
         if not state.finished:
             raise UsageError("--reveal-seed: the game is not over; revealing the seed now would show every "
