@@ -168,22 +168,11 @@ def show(
 ) -> None:
     """Print the state of a campaign readably: everything (moderator) or one player's view."""
     def body() -> None:
-        from .gamedata import tables
         from .storage import Campaign
-        from .textview import render
-        from .visibility import view
-        from .errors import UsageError
+        from .textview import show as show_text
         first_turn(turn)
         camp = Campaign.open(campaign_dir)
-        state = camp.load_state(turn)
-        pid = None
-        if player is not None:
-            found = camp.game_map.find_city(player)
-            pid = found.id if found else player.strip().lower()
-            if pid not in state.players:
-                raise UsageError(f"--player {player!r}: not a player of this campaign "
-                                 f"({', '.join(state.turn_order)})")
-        typer.echo(render(view(state, camp.game_map, pid), camp.game_map, tables()), nl=False)
+        typer.echo(show_text(camp, player, turn), nl=False)  # a player's kit is shown as its player sees it
     guarded(body)
 
 
