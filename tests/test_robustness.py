@@ -259,6 +259,13 @@ def test_ctrl_c_while_run_turn_writes_reports_leaves_the_turn_committed(camp_dir
         pass
 
 
+def ctrl_c() -> None:
+    """Ctrl-C as Python delivers it to the main thread: the SIGINT handler in force is called, now (os.kill
+    may reach the handler a moment later, after the code under test has moved on, on a loaded machine)."""
+    import signal
+    signal.getsignal(signal.SIGINT)(signal.SIGINT, None)
+
+
 def test_ctrl_c_while_run_turn_commits_waits_for_the_audit_line(camp_dir, monkeypatch):
     """Ctrl-C just as the snapshot is written: the turn, the next deadline and both audit lines still land, then
     the command stops with the line that says which reports to write."""
@@ -267,7 +274,7 @@ def test_ctrl_c_while_run_turn_commits_waits_for_the_audit_line(camp_dir, monkey
 
     def save_then_ctrl_c(self, state):
         out = real(self, state)
-        os.kill(os.getpid(), signal.SIGINT)
+        ctrl_c()
         return out
     monkeypatch.setattr(Campaign, "save_state", save_then_ctrl_c)
     r = pbem("run-turn", camp_dir, "--force")
@@ -288,7 +295,7 @@ def test_ctrl_c_while_a_file_is_stored_keeps_its_audit_line(camp_dir, tmp_path, 
 
     def write_then_ctrl_c(path, data, *a, **k):
         real(path, data, *a, **k)
-        os.kill(os.getpid(), signal.SIGINT)
+        ctrl_c()
     assert pbem("seat", camp_dir, "athens", "human").exit_code == 0
     src = tmp_path / "athens.yaml"
     assert pbem("bot", camp_dir, "athens", "-o", src).exit_code == 0  # a good file, with athens's new secret
@@ -307,7 +314,7 @@ def test_held_interrupts_delivers_ctrl_c_once_after_the_block():
     with pytest.raises(KeyboardInterrupt):
         with held_interrupts():
             with held_interrupts():  # nested: the inner block hands it to the outer one
-                os.kill(os.getpid(), signal.SIGINT)
+                ctrl_c()
                 seen.append("inner done")
             seen.append("outer done")
     assert seen == ["inner done", "outer done"]
