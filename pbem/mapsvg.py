@@ -267,10 +267,11 @@ def _static_layer(cols: int, rows: int, codes: str, cities: tuple) -> str:
     out.append("</g>")
     names = []
     city_hexes = set()
+    with_id = _names_with_ids(cols, rows, cities)
     for hex_id, name in cities:
         cx, cy = lay.centre(*grid.parse(hex_id))
         city_hexes.add(hex_id)
-        names.append(_city_name(cx, cy, name, hex_id))
+        names.append(_city_name(cx, cy, name, hex_id if hex_id in with_id else None))
     ids = []
     city_cells = {grid.parse(h) for h in city_hexes}
     for cr in cells:
@@ -429,22 +430,47 @@ def _hex_id_box(lay: Layout, col: int, row: int, hex_id: str, low: bool = False)
     return x - w / 2, y - DIGIT_H * HEXID_SIZE - 0.4, x + w / 2, y + 0.4
 
 
-def _city_name_box(cx: float, cy: float, name: str, hex_id: str) -> Box:
-    """The halo of a city's name (centred below its mark, as before) and its hex id after it."""
+def _city_name_box(cx: float, cy: float, name: str, hex_id: str | None) -> Box:
+    """The halo of a city's name (centred below its mark, as before) and its hex id after it (if any)."""
     x0, y0, x1, y1 = _text_box(cx, cy + NAME_DY, name, NAME_SIZE, "bold")
-    return x0, y0, x1 + text_width(" " + hex_id, HEXID_SIZE), y1
+    return x0, y0, x1 + (text_width(" " + hex_id, HEXID_SIZE) if hex_id else 0), y1
 
 
-def _city_name(cx: float, cy: float, name: str, hex_id: str) -> str:
-    """A city's name in bold and its hex id, small and grey, after it, on one pale halo."""
+@lru_cache(maxsize=8)
+def _names_with_ids(cols: int, rows: int, cities: tuple) -> frozenset[str]:
+    """The cities (by hex) whose id fits after their name: not where it would run into another city's name.
+    Elsewhere the name stands alone (the report's city table gives every city's hex).  ``cities``: (hex, name)
+    pairs, as ``_static_key`` gives them."""
+    lay, grid = Layout(cols, rows), Grid(cols, rows)
+    plain = []
+    for h, name in cities:
+        cx, cy = lay.centre(*grid.parse(h))
+        plain.append((h, name, cx, cy, _city_name_box(cx, cy, name, None)))
+    plain.sort(key=lambda c: c[3])
+    out = set()
+    for i, (h, name, cx, cy, _) in enumerate(plain):
+        box = _city_name_box(cx, cy, name, h)
+        near = [b for k, _, _, y, b in plain[max(0, i - 40):i + 40] if k != h and abs(y - cy) < 2 * NAME_SIZE]
+        if not any(_overlap(box, b) > 0 for b in near):
+            out.add(h)
+    return frozenset(out)
+
+
+def names_with_ids(game_map: GameMap) -> frozenset[str]:
+    cols, rows, _, cities = _static_key(game_map)
+    return _names_with_ids(cols, rows, cities)
+
+
+def _city_name(cx: float, cy: float, name: str, hex_id: str | None) -> str:
+    """A city's name in bold and its hex id (if given), small and grey, after it, on one pale halo."""
     x0, y0, x1, y1 = _city_name_box(cx, cy, name, hex_id)
     y = cy + NAME_DY
     return (f'<rect x="{_f(x0)}" y="{_f(y0)}" width="{_f(x1 - x0)}" height="{_f(y1 - y0)}" rx="2" '
             f'fill="#ffffff" fill-opacity="0.72"/>'
             f'<text x="{_f(cx)}" y="{_f(y)}" font-size="{_f(NAME_SIZE)}" text-anchor="middle" font-weight="bold" '
             f'fill="#111">{escape(name)}</text>'
-            f'<text x="{_f(x1 - 2)}" y="{_f(y)}" font-size="{_f(HEXID_SIZE)}" text-anchor="end" '
-            f'fill="{HEXID_FILL}">{hex_id}</text>')
+            + (f'<text x="{_f(x1 - 2)}" y="{_f(y)}" font-size="{_f(HEXID_SIZE)}" text-anchor="end" '
+               f'fill="{HEXID_FILL}">{hex_id}</text>' if hex_id else ""))
 
 
 BADGE_SPLIT = 66.0  # a badge wider than this (most of a hex) goes on two lines
@@ -666,9 +692,10 @@ def place_labels(game_map: GameMap, view: dict[str, Any], events: Iterable[dict[
     def centre(h: str) -> tuple[float, float]:
         return lay.centre(*game_map.offsets[h])
 
+    with_id = names_with_ids(game_map)
     for city in sorted(game_map.cities.values(), key=lambda c: c.hex):
         cx, cy = centre(city.hex)
-        placer.take(_city_name_box(cx, cy, city.name, city.hex), "name")
+        placer.take(_city_name_box(cx, cy, city.name, city.hex if city.hex in with_id else None), "name")
     city_cells = {game_map.offsets[c.hex] for c in game_map.cities.values()}
     for h, cr in game_map.offsets.items():  # every other hex's id, at the top or bottom of the hex (static layer)
         if cr not in city_cells:
@@ -911,12 +938,14 @@ def _dynamic(game_map: GameMap, view: dict[str, Any], events: Iterable[dict[str,
         out.append('<g id="moves">' + "".join(arrows) + "</g>")
     # the names of the cities in sight an arrow runs across, again over the arrows
     names = []
+    with_id = names_with_ids(game_map)
     for city in sorted(game_map.cities.values(), key=lambda c: c.hex) if lines else ():
         cx, cy = centre(city.hex)
-        box = _city_name_box(cx, cy, city.name, city.hex)
+        shown = city.hex if city.hex in with_id else None
+        box = _city_name_box(cx, cy, city.name, shown)
         if (city.hex in visible or not fogged) and any(
                 _crosses(p, q, box, 2.5) for pts in lines for p, q in zip(pts, pts[1:])):
-            names.append(_city_name(cx, cy, city.name, city.hex))
+            names.append(_city_name(cx, cy, city.name, shown))
     if names:
         out.append(f'<g id="names-over-moves" font-family="{FONT}">' + "".join(names) + "</g>")
 

@@ -391,8 +391,12 @@ def test_every_hex_shows_its_id_inside_it_fog_or_not():
             assert _in_hex(lay, cr, mapsvg._hex_id_box(lay, *cr, h, mapsvg._hex_id_low(cities, *cr))), h
     names = next(el for el in root.iter(SVG + "g") if el.get("id") == "city-names")
     texts = ["".join(el.itertext()) for el in names.iter(SVG + "text")]
-    for c in aegean.cities.values():  # a city's hex id comes right after its name
-        assert texts[texts.index(c.name) + 1] == c.hex
+    with_id = mapsvg.names_with_ids(aegean)
+    for c in aegean.cities.values():  # a city's hex id comes right after its name, where it fits
+        after = texts[texts.index(c.name) + 1] if texts.index(c.name) + 1 < len(texts) else None
+        assert (after == c.hex) == (c.hex in with_id), c.name
+    # Halicarnassus 2418's id would run into Doria's name two hexes east: left out, and only there
+    assert {c.name for c in aegean.cities.values() if c.hex not in with_id} == {"Halicarnassus"}
     # the ids are in the static layer, under the fog: the same on every player's map
     assert "Hex ids: the small grey numbers in each hex;" in static
 
@@ -412,3 +416,16 @@ def test_no_label_covers_a_hex_id_or_a_city_name():
                                             if k == "name"), (lab, v["viewer"])
             else:
                 assert covered == 0, (lab, v["viewer"])
+
+
+def test_no_city_name_or_its_id_runs_into_another_city_name():
+    """Found on the README's map: "Halicarnassus 2418" ran under "Doria"."""
+    aegean, _ = front_views()
+    lay = mapsvg.layout_of(aegean)
+    with_id = mapsvg.names_with_ids(aegean)
+    boxes = []
+    for c in aegean.cities.values():
+        cx, cy = lay.centre(*aegean.offsets[c.hex])
+        boxes.append((c.name, mapsvg._city_name_box(cx, cy, c.name, c.hex if c.hex in with_id else None)))
+    clashes = [(a, b) for i, (a, ba) in enumerate(boxes) for b, bb in boxes[i + 1:] if mapsvg._overlap(ba, bb) > 0]
+    assert clashes == []
