@@ -707,13 +707,83 @@ def _control(r: Rec) -> str:
     return f"{r.nm.city(r.k('city'))} comes under {under}" + r.opt("cause", " ({})", r.nm.source)
 
 
+def revolt_cause(r: Rec) -> str:
+    """" (stirred up by your diplomacy roll)", " (stirred up by the Spartans' Revolt card)", or ''."""
+    cause = r.k("cause")
+    if not cause:
+        return ""
+    by = r.g("player")
+    what = "diplomacy roll" if cause == "diplomacy" else f"{r.nm.source(cause)} card"
+    return f" (stirred up by {r.poss(by)} {what})" if by else f" ({r.nm.source(cause)})"
+
+
+def revolt_result(r: Rec) -> str:
+    """How a revolt ended (``outcome``, set by ``mark_revolt_outcomes``): "the revolt was put down: the Thebans
+    still hold Megara", "Megara went neutral", or ''."""
+    outcome = r.k("outcome")
+    city = r.nm.city(r.g("city"))
+    if outcome == "neutral":
+        return f"{city} went neutral"
+    if outcome == "held":
+        holder = r.name(r.g("controller"))
+        verb = "hold" if holder == "you" or holder.endswith("s") else "holds"
+        return f"it was put down and {holder} still {verb} {city}"
+    return ""
+
+
 @describes("revolt")
 def _revolt(r: Rec) -> str:
     r.use("negated", "rebels")
-    text = f"{r.nm.city(r.k('city'))} revolts against {r.who('controller')}" + r.opt("cause", " ({})", r.nm.source)
+    city = r.nm.city(r.k("city"))
+    against = r.name(r.k("controller"))
     if r.g("negated"):
-        return text + ": the revolt is put down before it starts"
-    return text + r.opt_set("rebels", ": {} rebel(s)")
+        r.use("outcome")
+        return (f"A revolt of {city} against {against}{revolt_cause(r)} was negated before it began (a card "
+                "played against it): no rebels, no battle")
+    rebels = r.g("rebels")
+    text = f"{city} revolts against {against}{revolt_cause(r)}"
+    if rebels is not None:
+        text += f": {rebels} rebel{'' if rebels == 1 else 's'}"
+    # a city gone neutral has its own NEUTRALISED line next; a revolt put down has none
+    result = revolt_result(r) if r.g("outcome") == "held" else ""
+    r.use("outcome")
+    return text + (f"; {result}" if result else "")
+
+
+def revolt_line(rec: dict[str, Any], nm: Namer, viewer: str | None) -> str:
+    """A revolt an order caused, after the order's result: "Megara revolted against the Thebans with 1 rebel:
+    the revolt was put down: the Thebans still hold Megara", or that it was negated."""
+    r = Rec(rec, nm, viewer)
+    city = nm.city(r.g("city"))
+    against = r.name(r.g("controller"))
+    if r.g("negated"):
+        return f"the revolt of {city} against {against} was negated before it began"
+    rebels = r.g("rebels")
+    text = f"{city} revolted against {against}" + (
+        f" ({rebels} rebel{'' if rebels == 1 else 's'})" if rebels is not None else "")
+    result = revolt_result(r)
+    return text + (f"; {result}" if result else "")
+
+
+def mark_revolt_outcomes(events: list[dict[str, Any]]) -> None:
+    """Give each revolt the viewer sees (not negated) its ``outcome``: "neutral" when a NEUTRALISED record of its
+    city follows in the same player-turn and phase, else "held".  Both are public: the city goes neutral in
+    everyone's report, and the city table shows who holds it."""
+    for i, e in enumerate(events):
+        if e.get("event") != "revolt" or e.get("negated") or not e.get("city"):
+            continue
+        frame = (e.get("player"), e.get("phase"))
+        outcome = "held"
+        for later in events[i + 1:]:
+            if (later.get("player"), later.get("phase")) != frame:
+                break
+            kind = later.get("event")
+            if kind == "neutralised" and later.get("city") == e["city"]:
+                outcome = "neutral"
+                break
+            if kind == "revolt" and later.get("city") == e["city"]:
+                break
+        e["outcome"] = outcome
 
 
 @describes("neutralised")
@@ -1164,14 +1234,22 @@ def build_context(camp_name: str, turn: int, game_map: GameMap, tables: Tables, 
     ctx["others"] = [{"hex": e["hex"], "place": nm.place(e["hex"]), "owner": nm.player(e["owner"]),
                       "counts": counts_text(e["counts"]), "leaders": e["leaders"]} for e in v.get("others", [])]
     # orders and their results, in log order
+    mark_revolt_outcomes(events)
     ctx["orders"] = []
     ctx["nmr"] = False
+    caused: dict[Any, list[dict[str, Any]]] = defaultdict(list)  # a player's revolts since their last order result
     for e in events:
+        if e.get("event") == "revolt":
+            caused[e.get("player")].append(e)
+        if e.get("event") in ("order_done", "order_failed"):
+            revolts = caused.pop(e.get("player"), [])
         if e.get("event") in ("order_done", "order_failed") and (player is None or e.get("player") == player):
             ok = e["event"] == "order_done"
             r = Rec(e, nm, player)
             r.use("player", "section", "index", "reason")  # the line's head and its FAILED text
             detail = (order_outcome(r) + r.rest()).strip()
+            if ok and revolts:  # the diplomacy roll or card started a revolt: how it ended
+                detail += "".join(f"; {revolt_line(x, nm, player)}" for x in revolts)
             idx = e.get("index")
             ctx["orders"].append({
                 "who": nm.player(e.get("player")), "section": SECTION_TITLES.get(e.get("section"), e.get("section")),

@@ -14,7 +14,9 @@ A player sees:
 - of other factions' and neutral units, the counts by type and the leaders' names, in or adjacent to any hex
   holding their units or a city they control (``sight``).  Blocks show their type, never their value;
 - everything about the battles they took part in (every die, modifier, card and casualty), from the log;
-  starting a revolt with a diplomacy roll or card is not taking part in its battle (docs/rules.md, Revolts).
+  starting a revolt with a diplomacy roll or card is not taking part in its battle (docs/rules.md, Revolts):
+  the instigator sees their roll or card, the revolt with its rebels, their order's result and, as everyone
+  does, whether the city went neutral.
 
 A player never sees other treasuries, hands, cards discarded unplayed, home city traits, leader skills (unless
 the log shows them in a battle the player fought), standing orders, other units' ids, or units out of sight.
@@ -86,7 +88,7 @@ BOUNDARY_KINDS = frozenset({"order_done", "order_failed", "player_turn", "turn_e
 SAFE_KEYS = frozenset({
     "hex", "target", "city", "from", "to", "path", "controller", "previous", "attacker", "defender", "winner",
     "loser", "card", "razed", "left", "hostile", "streak", "nmr", "result", "owner", "by", "new_controller",
-    "old_controller", "unit_type", "type",
+    "old_controller", "unit_type", "type", "negated",
 })
 UNIT_LIST_KEYS = ("units", "unit", "attackers", "defenders", "lost", "destroyed_units", "retreated", "survivors",
                   "captured_units", "aboard", "cargo")
@@ -522,6 +524,10 @@ def events_for(records: Sequence[dict[str, Any]], player: str | None, game_map: 
         if zones.get(i) in fought:
             decisions[i] = "whole"
         elif player in (_private_to(r) or ()):
+            decisions[i] = "whole"
+        elif r.get("player") == player and kind in ("order_done", "order_failed"):
+            # the player's own order result, even one that closes the zone of a battle they did not fight (the
+            # diplomacy roll or card that started a revolt): it says what their order did, nothing of the battle
             decisions[i] = "whole"
         elif r.get("player") == player and not (i in zones and (i >= zones[i] or _acts_for_another(r, player))):
             # the player's own events, but not a battle they did not fight, nor what another player did before
