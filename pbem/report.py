@@ -445,7 +445,7 @@ def order_outcome(r: Rec) -> str:
                                             else "")).strip()
         won_by, taken, note = r.k("won_by"), r.k("city_taken"), r.k("note")
         if won_by == "defender":
-            return f"the attack{where} failed"
+            return f"the attack{where} was beaten off"
         if taken:
             return f"took the city{where}"
         return f"won the battle{where}" + (f"; {note}" if note else "") if won_by == "attacker" else \
@@ -471,6 +471,12 @@ def order_outcome(r: Rec) -> str:
     return ""
 
 
+def done_word(section: Any) -> str:
+    """How a carried-out order's line says so: an attack was "fought" (won or beaten off), any other order
+    "done"; an order not carried out is "FAILED" (R-TURN-4)."""
+    return "fought" if section in ("land_battle", "sea_battle") else "done"
+
+
 @describes("order_done", "order_failed")
 def _order(r: Rec) -> str:
     idx = r.k("index")
@@ -479,7 +485,7 @@ def _order(r: Rec) -> str:
     r.use("player")
     outcome = order_outcome(r)
     if r.kind == "order_done":
-        return f"{whose} order {what}: done" + (f": {outcome}" if outcome else "")
+        return f"{whose} order {what}: {done_word(r.g('section'))}" + (f": {outcome}" if outcome else "")
     return f"{whose} order {what}: FAILED: {r.k('reason')}" + (f" ({outcome})" if outcome else "")
 
 
@@ -620,11 +626,50 @@ def unpaid_why(r: Rec) -> str:
     return f" ({r.nm.source(cause)}" + (f": {reason})" if reason else ")")
 
 
+UPKEEP_LIMIT = 6  # R-PH-UPK: an upkeep roll of 6 or more after modifiers disbands the unit
+
+
+def upkeep_sources(tables: Tables) -> list[str]:
+    """What may modify an upkeep roll besides starvation counters: the lean terrains and the traits and skills
+    with an upkeep roll modifier (R-PH-UPK), by name from the tables."""
+    found = ["Farms or Fishing Village terrain"]
+    for kind, table in (("trait", tables.traits), ("leader skill", tables.skills)):
+        for row in sorted(table.values(), key=lambda x: x.name):
+            if any(e.get("kind") == "roll_modifier" and e.get("roll") == "upkeep" for e in row.effects):
+                found.append(f"{row.name} ({kind})")
+    return found
+
+
 def upkeep_roll_text(r: Rec) -> str:
+    """"; upkeep roll 2 +1 (1 starvation counter) -1 (...) = 2, under 6": the die, each modifier with what it is
+    for, the total and what it meant.  The record's ``modifiers`` ([{source, value}]) name them where the phase
+    gives them; else the starvation counters the unit had (a STARVATION record's ``counters`` less the new one)
+    and the rest, with the sources it can come from."""
     roll, total = r.k("roll"), r.k("total")
+    r.use("modifiers")
     if roll is None:
         return ""
-    return f"; upkeep roll {roll}" + (f", total {total}" if total is not None else "")
+    mods = r.g("modifiers")
+    if isinstance(mods, list) and mods:
+        body = f"{roll}{mods_text(mods)}"
+    else:
+        body, rest = f"{roll}", (total - roll if isinstance(total, int) and isinstance(roll, int) else 0)
+        counters = r.g("counters")
+        if r.kind == "starvation" and isinstance(counters, int) and counters > 1:
+            had = counters - 1
+            body += f" +{had} ({had} starvation counter{'' if had == 1 else 's'})"
+            rest -= had
+        if rest:
+            sources = upkeep_sources(r.nm.tables)
+            if r.g("cause") not in (None, "upkeep"):
+                sources.insert(0, r.nm.source(r.g("cause")))
+            if r.kind != "starvation":
+                sources.insert(0, "starvation counters")
+            body += f" {signed(rest)} ({', '.join(sources[:-1])} or {sources[-1]})"
+    if total is None:
+        return f"; upkeep roll {body}"
+    meaning = f"{UPKEEP_LIMIT} or more disbands" if total >= UPKEEP_LIMIT else f"under {UPKEEP_LIMIT}"
+    return f"; upkeep roll {body} = {total} ({meaning})"
 
 
 @describes("baggage_used")
@@ -691,12 +736,33 @@ def _leader_returns(r: Rec) -> str:
 
 # -- diplomacy
 
+# What a diplomacy roll's target is and what a success (6 or more) does to it (R-PH-DIP, step 4)
+DIPLOMACY_TARGETS = {
+    "neutral": "neutral: on 6+ it comes under control",
+    "enemy": "held by another player: on 6+ it revolts",
+    "hostile": "hostile, of its own controller: on 6+ it is no longer hostile",
+}
+
+
+def diplomacy_modifiers(r: Rec) -> str:
+    """" +1 hostile city": the record's ``modifiers`` ([{source, value}]) where the phase lists them, else its
+    ``modifier``, which R-PH-DIP gives one source only: +1 for a hostile city (no trait or skill changes the
+    roll; they give more rolls)."""
+    mods, mod = r.g("modifiers"), r.g("modifier")
+    r.use("modifiers", "modifier")
+    if isinstance(mods, list) and mods:
+        return mods_text(mods)
+    if not mod:
+        return ""
+    return f" {signed(mod)} hostile city" if mod == 1 else f" {signed(mod)}"
+
+
 @describes("diplomacy_roll")
 def _diplomacy_roll(r: Rec) -> str:
-    r.use("modifier")
     count = f" {r.k('n')} of {r.k('of')}" if r.g("n") is not None else ""
-    return (f"Diplomacy roll{count} on {r.nm.city(r.k('city'))} ({r.k('target')}): "
-            f"{r.k('roll')}{' ' + signed(r.g('modifier')) if r.g('modifier') else ''} = {r.k('total')}: "
+    target = r.k("target")
+    return (f"Diplomacy roll{count} on {r.nm.city(r.k('city'))} ({DIPLOMACY_TARGETS.get(target, target)}): "
+            f"{r.k('roll')}{diplomacy_modifiers(r)} = {r.k('total')}: "
             f"{'success' if r.k('success') else 'failure'}")
 
 
@@ -1254,6 +1320,7 @@ def build_context(camp_name: str, turn: int, game_map: GameMap, tables: Tables, 
             ctx["orders"].append({
                 "who": nm.player(e.get("player")), "section": SECTION_TITLES.get(e.get("section"), e.get("section")),
                 "number": idx + 1 if isinstance(idx, int) else None, "ok": ok, "reason": e.get("reason"),
+                "status": done_word(e.get("section")) if ok else "FAILED",
                 "detail": detail})
         if e.get("event") == "nmr" and e.get("player") == player:
             ctx["nmr"] = True

@@ -127,13 +127,14 @@ def test_a_land_battle_order_reads_as_its_outcome(leftovers):
     lost = fight("land", dice=[2, 9, 1])  # Athens rolls 2 against 9: the attack fails
     ctx = tiny_context(None, lost.state, lost.ctx.log.records, "athens")
     [o] = ctx["orders"]
-    assert (o["section"], o["ok"], o["detail"]) == ("Land battle", True, "the attack at 0503 Clear failed")
+    assert (o["section"], o["ok"], o["status"], o["detail"]) == (
+        "Land battle", True, "fought", "the attack at 0503 Clear was beaten off")
     # three Athenian Armies win at Spartan Megara, the Spartan Army is destroyed
     won = fight("city", dice=[10, 10, 10, 1, 1, 1], attackers=("army", "army", "army"))
     [o] = tiny_context(None, won.state, won.ctx.log.records, "athens")["orders"]
     assert o["detail"] == "took the city at 0506 Megara"
     text = report.environment().get_template("report.txt.j2").render(**ctx)
-    assert "Land battle #1: done: the attack at 0503 Clear failed" in text
+    assert "Land battle #1: fought: the attack at 0503 Clear was beaten off" in text  # carried out, not FAILED
     assert not leftovers
 
 
@@ -146,3 +147,36 @@ def test_dice_lines_word_picks_and_shuffles():
     assert describe_roll(pick, nm) == "pick 34 of 177: leader name"
     assert describe_roll(shuffle, nm) == "shuffle of 49 cards: deck"
     assert describe_roll(d6, nm) == "1D6 = 4: upkeep roll for ATH-A1"
+
+
+def test_an_upkeep_roll_says_what_its_modifiers_are_for_and_what_the_total_meant(leftovers):
+    nm = names()
+    base = {"seq": 1, "turn": 1, "player": "athens", "phase": "upkeep", "who": "athens", "cause": "upkeep",
+            "reason": "no friendly city in or next to its hex"}
+    starved = {**base, "event": "starvation", "unit": "ATH-A1", "roll": 2, "total": 2, "counters": 2}
+    assert report.describe(starved, nm, "athens").endswith(
+        "upkeep roll 2 +1 (1 starvation counter) -1 (Farms or Fishing Village terrain, Stoicism (trait) or "
+        "Logistics (leader skill)) = 2 (under 6); starvation counters now 2")
+    gone = {**base, "event": "disbanded", "unit": "ATH-A1", "roll": 5, "total": 7}
+    assert report.describe(gone, nm, "athens").endswith(
+        "upkeep roll 5 +2 (starvation counters, Farms or Fishing Village terrain, Stoicism (trait) or Logistics "
+        "(leader skill)) = 7 (6 or more disbands)")
+    # where the phase lists the modifiers, they are named one by one
+    listed = {**starved, "modifiers": [{"source": "1 starvation counter", "value": 1},
+                                       {"source": "Farms terrain", "value": -1}]}
+    assert "upkeep roll 2 +1 1 starvation counter, -1 Farms terrain = 2 (under 6)" in report.describe(
+        listed, nm, "athens")
+    plain = {**starved, "roll": 4, "total": 4, "counters": 1}
+    assert report.describe(plain, nm, "athens").endswith("upkeep roll 4 = 4 (under 6); starvation counters now 1")
+    assert not leftovers
+
+
+def test_a_diplomacy_roll_says_what_its_target_is_and_what_its_modifier_is_for(leftovers):
+    nm = names()
+    rec = {"seq": 1, "turn": 1, "player": "athens", "phase": "diplomacy", "event": "diplomacy_roll", "city": "megara",
+           "target": "enemy", "roll": 5, "modifier": 1, "total": 6, "success": True, "n": 2, "of": 3}
+    assert report.describe(rec, nm, "athens") == (
+        "Diplomacy roll 2 of 3 on Megara (held by another player: on 6+ it revolts): 5 +1 hostile city = 6: success")
+    neutral = {**rec, "target": "neutral", "modifier": 0, "total": 5, "success": False}
+    assert "(neutral: on 6+ it comes under control): 5 = 5: failure" in report.describe(neutral, nm, "athens")
+    assert not leftovers
