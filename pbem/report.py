@@ -1224,6 +1224,54 @@ def treasury(view: dict[str, Any], before: GameState | None, records: Sequence[d
     return {"start": start, "lines": lines, "end": end}
 
 
+STANDING_NOTE = ("These stay in force, turn after turn, until an order file of yours has a `standing:` section, "
+                 "which replaces them all (`standing:` with nothing under it resets them to the defaults); a file "
+                 "without one keeps them.")
+
+
+def standing_orders(standing: dict[str, Any] | None, hand: Sequence[str], nm: Namer) -> list[dict[str, str]]:
+    """The player's standing orders in force (R-STAND-1), in plain words: one {"label", "text"} per kind, the
+    defaults said as such.  A card not in the hand is flagged: it is played only if held at that moment."""
+    from .ordertypes import Standing  # reading the orders' own format, nothing decided here
+    st = Standing.from_dict(standing)
+
+    def card(c: str) -> str:
+        return nm.card(c) + ("" if c in hand else " (not in your hand now)")
+
+    def place(h: str) -> str:
+        return nm.place(h) if isinstance(h, str) else str(h)
+
+    out = []
+    if st.defence_cards:
+        uses = [card(d.card) + (f", in battles at {place(d.hex)}" if d.hex else ", anywhere")
+                + (", only while your side is behind" if d.if_needed else ", always") for d in st.defence_cards]
+        out.append({"label": "Defence cards", "text": "when you are attacked, in this order: " + "; ".join(uses)})
+    else:
+        out.append({"label": "Defence cards", "text": "none"})
+    out.append({"label": "Executions", "text": "on (the default): an Executions card in your hand is played "
+                "against a revolt in a city you control" if st.executions else
+                "off: Executions is not played against a revolt in your cities"})
+    if st.reactions:
+        out.append({"label": "Reactions", "text": "; ".join(
+            card(u.card) + (f", target {u.target}" if u.target else "") for u in st.reactions)})
+    else:
+        out.append({"label": "Reactions", "text": "none"})
+    if st.retreat:
+        out.append({"label": "Retreats", "text": "; ".join(
+            f"from {place(h)} to {', then '.join(place(x) for x in to)}" for h, to in sorted(st.retreat.items()))
+            + "; from anywhere else to the nearest friendly city"})
+    else:
+        out.append({"label": "Retreats", "text": "to the nearest friendly city (no preferences given)"})
+    out.append({"label": "Captured enemy leaders", "text": "ransomed (the default)" if st.captured_leaders == "ransom"
+                else "executed" if st.captured_leaders == "execute" else str(st.captured_leaders)})
+    out.append({"label": "Discard first", "text": ", ".join(nm.card(c) for c in st.discard) + " (over the hand "
+                "limit: after the order's own `discard` list, before the cards drawn last)" if st.discard else
+                "none (over the hand limit: the order's `discard` list, then the cards drawn last)"})
+    out.append({"label": "Upkeep paid first for", "text": ", ".join(st.upkeep) + " (after the order's own `upkeep` "
+                "list, before the rest by id)" if st.upkeep else "none (the order's `upkeep` list, then by unit id)"})
+    return out
+
+
 def unit_rows(units: list[dict[str, Any]], nm: Namer) -> list[dict[str, Any]]:
     by_hex: dict[str, list[dict]] = defaultdict(list)
     for u in units:
@@ -1278,6 +1326,8 @@ def build_context(camp_name: str, turn: int, game_map: GameMap, tables: Tables, 
                 ctx["traits"].append({"name": nm.source(t), "text": tables.traits[t].text if t in tables.traits
                                       else "", "where": nm.city(cid)})
         ctx["hand_sizes"] = None
+        ctx["standing"] = standing_orders(me.get("standing"), me["hand"], nm)
+        ctx["standing_note"] = STANDING_NOTE
     else:
         ctx["player"] = None
         ctx["treasuries"] = []

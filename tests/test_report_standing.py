@@ -1,0 +1,56 @@
+"""The report's STANDING ORDERS section (the player's standing orders in force, in plain words) and the HAND's
+timings (when each card is played and where it goes in the order file)."""
+from __future__ import annotations
+
+from pbem import report
+
+from scenario import TABLES, TINY, add, give, make_state
+
+
+def context(state, viewer):
+    return report.build_context("t", 1, TINY, TABLES, state, state.copy(), [], viewer)
+
+
+def text(ctx, name="report.txt.j2"):
+    return " ".join(report.environment().get_template(name).render(
+        **ctx, map_svg="", css="").split())
+
+
+def test_standing_orders_in_force_are_listed_in_plain_words_and_stay_until_replaced():
+    s = make_state()
+    give(s, "athens", "strong_garrison")
+    a1 = add(s, "athens", "army", "0302")
+    s.players["athens"].standing = {
+        "defence_cards": [{"card": "strong_garrison", "hex": "0302", "if_needed": True},
+                          {"card": "narrow_channel", "if_needed": False}],
+        "executions": False, "reactions": [{"card": "hesitation"}],
+        "retreat": {"0302": ["0303", "0403"]}, "captured_leaders": "execute", "discard": ["storms"],
+        "upkeep": [a1.id]}
+    s.players["sparta"].standing = {"defence_cards": [{"card": "military_blunder", "if_needed": True}]}
+    ctx = context(s, "athens")
+    lines = {o["label"]: o["text"] for o in ctx["standing"]}
+    assert lines["Defence cards"] == ("when you are attacked, in this order: Strong Garrison, in battles at 0302 "
+                                      "Athens, only while your side is behind; Narrow Channel (not in your hand "
+                                      "now), anywhere, always")
+    assert lines["Executions"].startswith("off")
+    assert lines["Reactions"] == "Hesitation (not in your hand now)"
+    assert lines["Retreats"].startswith("from 0302 Athens to 0303 Hills, then 0403 Forest")
+    assert lines["Captured enemy leaders"] == "executed"
+    assert lines["Discard first"].startswith("Storms")
+    assert lines["Upkeep paid first for"].startswith(a1.id)
+    out = text(ctx)
+    assert "STANDING ORDERS (in force in other players' turns)" in out
+    assert "until an order file of yours has a `standing:` section, which replaces them all" in out
+    assert "Military Blunder" not in out  # another player's standing orders are theirs alone
+    html = text(ctx, "report.html.j2")
+    assert "<h2>Standing orders</h2>" in html and "Narrow Channel (not in your hand now)" in html
+
+
+def test_no_standing_orders_read_as_the_defaults():
+    ctx = context(make_state(), "sparta")
+    lines = {o["label"]: o["text"] for o in ctx["standing"]}
+    assert lines["Defence cards"] == "none" and lines["Reactions"] == "none"
+    assert lines["Executions"].startswith("on (the default)")
+    assert lines["Captured enemy leaders"] == "ransomed (the default)"
+    assert lines["Retreats"] == "to the nearest friendly city (no preferences given)"
+    assert "standing" not in context(make_state(), None)  # the moderator's report has none of its own
