@@ -42,7 +42,7 @@ from .errors import CampaignError, UsageError
 from .gamedata import GameMap, Tables, tables as load_tables
 from .model import GameState
 from .storage import Campaign, atomic_write
-from .textview import game_date, plural
+from .textview import card_timing, game_date, plural
 from .visibility import is_roll, public as public_view, view as make_view
 
 FORMATS = ("html", "txt", "svg", "png", "pdf", "kit")  # kit: the player's checking kit (pbem.playerkit)
@@ -1316,8 +1316,8 @@ def build_context(camp_name: str, turn: int, game_map: GameMap, tables: Tables, 
         me = v["me"]
         ctx["player"] = {"id": player, "name": me["name"], "abbr": me["abbr"], "home": nm.city(me["home"])}
         ctx["treasury"] = treasury(v, before, [e for e in events if "event" in e], nm, player)
-        ctx["hand"] = [{"name": nm.card(c), "text": tables.cards[c].text if c in tables.cards else ""}
-                       for c in me["hand"]]
+        ctx["hand"] = [{"name": nm.card(c), "text": tables.cards[c].text if c in tables.cards else "",
+                        "when": card_timing(tables.cards[c]) if c in tables.cards else ""} for c in me["hand"]]
         ctx["traits"] = [{"name": nm.source(t), "text": tables.traits[t].text if t in tables.traits else "",
                           "where": nm.city(me["home"])} for t in me["traits"]]
         for cid in sorted(after.controlled_cities(player)):

@@ -16,6 +16,42 @@ def game_date(turn: int) -> str:
     return f"{MONTHS[m % 12]} {START_YEAR_BC - m // 12} BC"
 
 
+# -- when a card is played and where it goes in the order file (docs/rules.md's card table, the reports' HAND)
+
+# A card's ``target`` (pbem/data/tables/cards.yaml) in words
+TARGETS = {"none": "", "hex": "a hex", "stack": "a stack", "city": "a city", "neutral_city": "a neutral minor city",
+           "enemy_city": "a city another player controls", "enemy_minor_city": "a minor city another player controls",
+           "besieged_city": "a city under siege", "player": "an opponent", "leader": "a leader in play",
+           "own_leader": "one of your leaders"}
+
+
+def card_timing(card: Any) -> str:
+    """When ``card`` (a ``gamedata`` card row) is played and where it goes in the order file, from its
+    ``timing`` and ``target``: "your Diplomacy phase (`cards`, target: a minor city another player controls)",
+    "battle, either side (the attack's `cards`, or standing `defence_cards`)".  The "when" column of
+    docs/rules.md's card table and each card of a report's HAND."""
+    t = card.timing
+    trigger, phase, role = t["trigger"], t["phase"], t["role"]
+    if trigger == "revolt":
+        return "reaction, other players' turns: a revolt in your city (standing `executions`)"
+    if trigger == "attack":
+        return "reaction, other players' turns: an attack on you is declared (standing `reactions`)"
+    if trigger == "battle_lost":
+        return "right after a battle the target leader's side lost (your attack's `cards`, or standing `reactions`)"
+    if trigger == "city_captured":
+        return "your Land Battle phase, when you capture a city (the attack's `cards`, or `cards`)"
+    if phase == "move":
+        return "your move phases (the move's `cards`, or `cards` naming the stack)"
+    if phase == "battle":
+        return {"attack": "battle, attacking, your turn (the attack's `cards`)",
+                "defense": "battle, defending, other players' turns (standing `defence_cards`)",
+                "any": "battle, either side (the attack's `cards`, or standing `defence_cards`)"}[role]
+    when = "your Diplomacy phase" if phase == "diplomacy" else "your turn, any phase (played at the start of " \
+                                                             "your Diplomacy phase)"
+    target = TARGETS[card.target]
+    return f"{when} (`cards`{', target: ' + target if target else ''})"
+
+
 def _counts(counts: dict[str, int]) -> str:
     order = ["army", "rowers", "fleet", "transport", "baggage", "leader", "pirate", "barbarian"]
     parts = []
