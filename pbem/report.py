@@ -1248,9 +1248,14 @@ def standing_orders(standing: dict[str, Any] | None, hand: Sequence[str], nm: Na
         out.append({"label": "Defence cards", "text": "when you are attacked, in this order: " + "; ".join(uses)})
     else:
         out.append({"label": "Defence cards", "text": "none"})
-    out.append({"label": "Executions", "text": "on (the default): an Executions card in your hand is played "
-                "against a revolt in a city you control" if st.executions else
-                "off: Executions is not played against a revolt in your cities"})
+    # a card's name only where the player holds it: a report names no card of another hand (the leak tests)
+    negates = [nm.card(c) for c in hand if c in nm.tables.cards
+               and any(e.get("kind") == "negate_revolt" for e in nm.tables.cards[c].effects)]
+    held = f" ({', '.join(negates)} now)" if negates else ""
+    out.append({"label": "Revolts in your cities (`executions`)", "text": (
+        f"on (the default): a card of your hand that negates a revolt{held} is played against a revolt in a city "
+        "you control" if st.executions else
+        f"off: no card of your hand{held} is played against a revolt in your cities")})
     if st.reactions:
         out.append({"label": "Reactions", "text": "; ".join(
             card(u.card) + (f", target {u.target}" if u.target else "") for u in st.reactions)})

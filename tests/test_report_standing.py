@@ -32,7 +32,7 @@ def test_standing_orders_in_force_are_listed_in_plain_words_and_stay_until_repla
     assert lines["Defence cards"] == ("when you are attacked, in this order: Strong Garrison, in battles at 0302 "
                                       "Athens, only while your side is behind; Narrow Channel (not in your hand "
                                       "now), anywhere, always")
-    assert lines["Executions"].startswith("off")
+    assert lines["Revolts in your cities (`executions`)"].startswith("off")
     assert lines["Reactions"] == "Hesitation (not in your hand now)"
     assert lines["Retreats"].startswith("from 0302 Athens to 0303 Hills, then 0403 Forest")
     assert lines["Captured enemy leaders"] == "executed"
@@ -50,7 +50,7 @@ def test_no_standing_orders_read_as_the_defaults():
     ctx = context(make_state(), "sparta")
     lines = {o["label"]: o["text"] for o in ctx["standing"]}
     assert lines["Defence cards"] == "none" and lines["Reactions"] == "none"
-    assert lines["Executions"].startswith("on (the default)")
+    assert lines["Revolts in your cities (`executions`)"].startswith("on (the default)")
     assert lines["Captured enemy leaders"] == "ransomed (the default)"
     assert lines["Retreats"] == "to the nearest friendly city (no preferences given)"
     assert "standing" not in context(make_state(), None)  # the moderator's report has none of its own
