@@ -61,6 +61,7 @@ from .gamedata import GameMap
 from .model import TYPE_BY_LETTER, Effect, GameState, UnitType, sorted_ids
 
 FRAME_KEYS = ("seq", "turn", "player", "phase")
+HIDDEN_CARD = "?"  # a card of the deck or discard pile in a redacted state (``redact``): counted, not named
 UNIT_ID = re.compile(r"^[A-Z]{2,4}-[A-Z]+\d+$")
 
 # Events only their own player ever sees (besides the moderator), whatever hex they happen in.
@@ -662,7 +663,8 @@ def redact(state: GameState, game_map: GameMap, player: str) -> GameState:
 
     Other players keep their public face only: no gold, hand, traits, standing orders or id counters; their
     units out of sight are gone, those in sight get anonymous ids (``SPA-?1``) and no skills.  Deck and
-    discard pile are empty.  The rules code can read it like any state; it is never adjudicated.
+    discard pile keep their sizes, every card replaced by ``HIDDEN_CARD``.  The rules code can read it like any
+    state; it is never adjudicated.
     """
     out = state.copy()
     seen = sight(state, game_map, player)
@@ -671,7 +673,8 @@ def redact(state: GameState, game_map: GameMap, player: str) -> GameState:
             continue
         p.gold, p.hand, p.traits, p.standing, p.used_once = 0, [], [], {}, []
     out.next_id = {k: v for k, v in out.next_id.items() if k.startswith(f"{state.players[player].abbr}-")}
-    out.deck, out.discard = [], []
+    # the piles' sizes are public (the reports give them), their cards are not: one placeholder per card
+    out.deck, out.discard = [HIDDEN_CARD] * len(state.deck), [HIDDEN_CARD] * len(state.discard)
     touching = {id(e) for e in state.effects if e.to_dict() in _touching_effects(state, player)}
     out.effects = [Effect.from_dict(e.to_dict()) for e in state.effects if id(e) in touching]
     rename: dict[str, str] = {}

@@ -30,3 +30,30 @@ def test_a_kit_is_shown_as_its_player_sees_it(tmp_path):
     # a campaign folder is shown as before
     assert "Seen by: the moderator (everything)" in show(camp)
     assert "Seen by: Spartans" in show(camp, "sparta")
+
+
+def test_a_kit_keeps_the_deck_and_discard_sizes_without_their_cards(tmp_path):
+    """`pbem show KIT` gave "Deck: 0 cards; discard pile: 0 cards" where the report said 22/36: the sizes are
+    public, the cards are not."""
+    from pbem.visibility import HIDDEN_CARD, redact
+    camp = played(tmp_path, 3)
+    state = camp.load_state()
+    state.discard, state.deck = state.deck[:5], state.deck[5:]  # a discard pile to count
+    camp.save_state(state)
+    kit = Campaign.open(write_kit(camp, "athens"))
+    kit_state = kit.load_state()
+    assert set(kit_state.deck) == set(kit_state.discard) == {HIDDEN_CARD}
+    assert (len(kit_state.deck), len(kit_state.discard)) == (len(state.deck), 5)
+    text = show(kit)
+    assert f"Deck: {len(state.deck)} cards; discard pile: 5 cards" in text
+    assert not any(tables().cards[c].name in text for c in state.deck + state.discard
+                   if c not in state.players["athens"].hand)
+    # the kit's view is the player's view of the real state, piles included
+    real, red = view(state, camp.game_map, "athens"), view(redact(state, camp.game_map, "athens"), camp.game_map,
+                                                         "athens")
+    assert (real["deck_size"], real["discard_size"]) == (red["deck_size"], red["discard_size"])
+    # the bot plays from a kit as from the real state
+    from pbem.bot import write_orders
+    args = (kit.game_map, tables(), "kit", kit_state.turn, "s")
+    assert write_orders(red, *args) == write_orders(view(kit_state, kit.game_map, "athens"), *args)
+    assert write_orders(red, *args) == write_orders(real, *args)
