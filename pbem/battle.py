@@ -29,7 +29,7 @@ from typing import TYPE_CHECKING, Any, Iterable
 
 from . import effects as fx
 from .board import enemy_combat_units, friendly_city, hostile_to, is_manned, stack_limit
-from .cards import start_effect
+from .cards import leader_named, start_effect
 from .events import Ev
 from .gamedata import GameMap
 from .model import GameState, Unit, UnitType
@@ -541,20 +541,21 @@ def battle_lost_cards(ctx: "TurnContext", loser: Side, winner: Side, cards: list
     named card removes a leader of the losing side for good."""
     if winner.player is None:
         return
-    ids = {u.id for u in leaders}
+    left = list(leaders)
     for cu in cards:
         c = ctx.tables.cards.get(cu.card)
         if c is None or cu.card not in ctx.state.players[winner.player].hand:
             continue
         for e in c.effects:
-            if e["kind"] == "leader_removed" and e.get("condition") == "lost_battle" and cu.target in ids \
-                    and cu.target in ctx.state.units:
-                leader = ctx.state.units[cu.target]
-                play_card(ctx, winner.player, cu.card, target=cu.target)
+            # the target: the leader's id, or its name in any case (reports show enemy leaders by name)
+            leader = leader_named(left, cu.target)
+            if e["kind"] == "leader_removed" and e.get("condition") == "lost_battle" and leader is not None \
+                    and leader.id in ctx.state.units:
+                play_card(ctx, winner.player, cu.card, target=leader.id)
                 ctx.state.remove_unit(leader.id)
                 ctx.emit(Ev.LEADER_FATE, leader=leader.id, name=leader.name, owner=leader.owner,
                          captor=winner.player, hex=leader.hex, fate="removed", reason=c.name)
-                ids.discard(cu.target)
+                left.remove(leader)
 
 
 def side_leaders(state: GameState, side: Side) -> list[Unit]:

@@ -21,7 +21,7 @@ the phase that reads it consumes it).  Expired effects are removed at the start 
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from . import board
 from .effects import player_effects, unit_matches
@@ -168,6 +168,25 @@ def _player(ctx: "TurnContext", raw: str) -> str | None:
     return c.id if c and c.id in ctx.state.players else None
 
 
+def name_key(name: str) -> str:
+    """A leader's name as targets compare it: case-insensitive, "_" the same as a space."""
+    return " ".join(name.replace("_", " ").split()).lower()
+
+
+def leader_named(units: Iterable[Unit], raw: str | None) -> Unit | None:
+    """The leader among ``units`` that ``raw`` names: by its id, or by its name in any case (leader names are
+    unique in a game, R-SET-3: reports show enemy leaders by name only, their ids hidden outside battles)."""
+    if not raw:
+        return None
+    leaders = [u for u in units if u.type is UnitType.LEADER]
+    for u in leaders:
+        if u.id == raw:
+            return u
+    key = name_key(raw)
+    found = [u for u in leaders if u.name and name_key(u.name) == key]
+    return found[0] if len(found) == 1 else None
+
+
 def stack_units(ctx: "TurnContext", raw: str) -> list[Unit] | None:
     """A stack named by one of its units, or by a hex holding units of exactly one player."""
     state = ctx.state
@@ -196,8 +215,8 @@ def resolve_target(ctx: "TurnContext", kind: str, raw: str | None) -> tuple[Any,
         units = stack_units(ctx, raw)
         return (units, None) if units else (None, f"{raw} does not name a stack: want {want}")
     if kind in ("leader", "own_leader"):
-        u = state.units.get(raw)
-        if u is None or u.type is not UnitType.LEADER or u.away_until is not None:
+        u = leader_named(state.units.values(), raw)
+        if u is None or u.away_until is not None:
             return None, f"{raw} is not {want}"
         if kind == "own_leader" and u.owner != ctx.player:
             return None, f"{raw} is not {want}"

@@ -20,19 +20,21 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, Iterable
 
 from . import battle, board, yamlio
+from .cards import leader_named, name_key
 from .effects import player_effects, skill_effects, unit_matches
 from .errors import PbemError
 from .gamedata import Card, GameMap, Tables, json_path, tables
 from .model import RECRUIT_COST, GameState, Unit, UnitType, sorted_ids
 from .movement import (BASE_MP, aid_of_city, cannot_move_or_attack, foreign_city, movement_allowance,
                        step_problems)
-from .orders import Parsed, build, did_you_mean, expand_units, is_hex_id, short_list
+from .orders import Parsed, build, did_you_mean, expand_units, is_hex_id, orders_schema, short_list
 from .ordertypes import Attack, CardUse, Move
 from .phases.move import Refusal, Stack, gather, stack_at
 from .storage import Campaign
@@ -42,6 +44,21 @@ ERROR, WARNING = "error", "warning"
 _ARTICLE = {UnitType.ARMY: "an Army", UnitType.ROWERS: "a Rowers unit", UnitType.FLEET: "a Fleet",
             UnitType.TRANSPORT: "a Transport", UnitType.BAGGAGE: "a Baggage unit", UnitType.LEADER: "a Leader"}
 
+
+
+def as_target(name: str) -> str:
+    """A leader's name as an order file may write it as a card target: as it is if the order schema takes it,
+    else in lower case (the adjudicator compares names case-insensitively, "_" for a space)."""
+    if re.fullmatch(orders_schema()["$defs"]["card_target"]["pattern"], name):
+        return name
+    return name_key(name).replace(" ", "_")
+
+
+def leader_label(u: Unit) -> str:
+    """A leader as hints name it: its name as a target takes it, and its id unless the fog hides it (COR-?3)."""
+    if not u.name:
+        return u.id
+    return as_target(u.name) if "?" in u.id else f"{as_target(u.name)} ({u.id})"
 
 
 def a_unit(t: UnitType) -> str:
@@ -572,24 +589,7 @@ class RuleCheck:
                 self.warn(tpath, f"you see no unit {target} now: {card.name} is played only if it is in play")
             return
         if kind in ("leader", "own_leader"):
-            u = self.sim.units.get(target)
-            if trigger == "battle_lost" and target.split("-")[0] == own:
-                self.error(tpath, f"{target} is one of your leaders; {card.name} discards a leader of the side "
-                                  f"that loses", "name an enemy leader")
-                return
-            if kind == "own_leader" or target.split("-")[0] == st.players[self.me].abbr:
-                if u is None or u.type is not UnitType.LEADER:
-                    self.error(tpath, f"'{target}' is not one of your leaders",
-                               f"your leaders: {', '.join(self.own_of(UnitType.LEADER)) or 'none'}")
-            elif "-" not in target:
-                self.error(tpath, f"'{target}' is not a leader id", "leader ids look like SPA-L2")
-            elif target in self.sim.state.units and self.sim.state.units[target].type is not UnitType.LEADER:
-                self.error(tpath, f"{target} is not a leader")
-            elif target not in self.sim.state.units and trigger != "battle_lost":
-                self.warn(tpath, f"you see no leader {target} now: {card.name} is played only if it is in play",
-                          "leaders in sight: " + (", ".join(sorted_ids(
-                              u.id for u in self.sim.state.units.values()
-                              if u.type is UnitType.LEADER and u.owner != self.me)) or "none"))
+            self.check_leader_target(tpath, card, kind, target, trigger)
             return
         if kind == "player":
             if target == self.me:
@@ -630,6 +630,45 @@ class RuleCheck:
             except (KeyError, IndexError, TypeError):
                 return None
         return node
+
+    def check_leader_target(self, tpath: tuple, card: Card, kind: str, target: str, trigger: str) -> None:
+        """A leader named as a card's target: by its id or by its name, in any case (the adjudicator reads it
+        with ``pbem.cards.leader_named``; reports show enemy leaders by name only, their ids hidden)."""
+        own = self.state.players[self.me].abbr
+        leaders = [u for u in self.sim.state.units.values() if u.type is UnitType.LEADER]
+        u = leader_named(leaders, target)
+        mine = u.owner == self.me if u is not None else target.split("-")[0] == own
+        if trigger == "battle_lost" and mine:
+            who = target if u is None or u.id == target else f"{target} ({u.id})"
+            self.error(tpath, f"{who} is one of your leaders; {card.name} discards a leader of the side that "
+                              f"loses", "name an enemy leader")
+            return
+        if kind == "own_leader" or mine:
+            if u is None or u.owner != self.me:
+                self.error(tpath, f"'{target}' is not one of your leaders",
+                           "your leaders: " + (", ".join(leader_label(x) for x in leaders if x.owner == self.me)
+                                               or "none"))
+            return
+        if u is not None:
+            return  # an enemy leader in sight, by id or by name
+        in_sight = ", ".join(leader_label(x) for x in sorted(leaders, key=lambda x: x.name or x.id)
+                             if x.owner != self.me) or "none"
+        if "-" in target:  # a unit id
+            if target in self.sim.state.units:
+                self.error(tpath, f"{target} is not a leader", f"leaders in sight: {in_sight}")
+            elif trigger != "battle_lost":
+                self.warn(tpath, f"you see no leader {target} now: {card.name} is played only if it is in play",
+                          f"leaders in sight: {in_sight}")
+            return
+        guess = did_you_mean(target, [as_target(x.name) for x in leaders if x.name and x.owner != self.me])
+        if name_key(target) not in {name_key(n) for n in self.tables.leader_names}:  # no leader can bear it
+            self.error(tpath, f"'{target}' is not a leader's name or id",
+                       f"did you mean {guess}?" if guess else f"leaders in sight: {in_sight}")
+            return
+        when = ("only if that leader is on the losing side" if trigger == "battle_lost"
+                else "only if a leader of that name is in play")
+        self.warn(tpath, f"you see no leader named '{target}' now: {card.name} is played {when}",
+                  f"did you mean {guess}?" if guess else f"leaders in sight: {in_sight}")
 
     def own_of(self, utype: UnitType) -> list[str]:
         return [u for u in self.own_ids() if self.sim.units[u].type is utype]

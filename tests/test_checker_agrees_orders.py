@@ -163,7 +163,8 @@ def attack_orders(draw):
                                    min_size=1, max_size=2)):
                 use: dict = {"card": c}
                 if c == "failure":
-                    leaders = sorted(u.id for u in state.leaders() if u.owner != me) + ["ZZZ-L1"]
+                    leaders = sorted(u.id for u in state.leaders() if u.owner != me) + ["ZZZ-L1"] + sorted(
+                        u.name.lower() for u in state.leaders() if u.owner != me and u.name)  # R-SET-3
                     use["target"] = draw(st.sampled_from(leaders))
                 if draw(st.booleans()):
                     use["if_needed"] = True
@@ -237,7 +238,7 @@ def card_target(draw, state: GameState, me: str, kind: str) -> str | None:
     if r == 0:
         return None
     own = sorted(u.id for u in state.units_of(me) if u.away_until is None)
-    leaders = sorted(u.id for u in state.leaders())
+    leaders = sorted(u.id for u in state.leaders()) + sorted(u.name.lower() for u in state.leaders() if u.name)
     pool = {
         "player": sorted(state.players) + ["atlantis"],
         "leader": leaders + ["ZZZ-L1"], "own_leader": leaders,

@@ -754,7 +754,7 @@ BAD_TARGET = {"player": ("athens", "names yourself; it needs an opponent"),
               "city": ("atlantis", "'atlantis' is not a city of this map"),
               "hex": ('"9999"', "'9999' is not a hex of this map"),
               "stack": ("ATH-A99", "ATH-A99 is not one of your units"),
-              "leader": ("nobody", "'nobody' is not a leader id"),
+              "leader": ("nobody", "'nobody' is not a leader's name or id"),
               "own_leader": ("SPA-L1", "'SPA-L1' is not one of your leaders")}
 
 
@@ -797,7 +797,7 @@ def places(card) -> tuple[list[str], list[tuple[str, str, str]]]:
                  ("is played in other players' turns", "is played right after a battle your side wins")),
                 (ATTACKS["land"].format(c=c), "land_battle[0].cards[0]", "needs a target"),
                 (f"standing: {{reactions: [{{card: {c}, target: nobody}}]}}\n", "standing.reactions[0].target",
-                 "'nobody' is not a leader id")]
+                 "'nobody' is not a leader's name or id")]
     elif trigger == "city_captured":
         ok += [ATTACKS["city"].format(c=c), f"cards: [{c}]\n" + ATTACKS["city"].replace(", cards: [{c}]", "").format()]
         bad += [(f"standing: {{defence_cards: [{c}]}}\n", "standing.defence_cards[0]", "is not a defence card"),
