@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import inspect
+import re
 import unicodedata
 from dataclasses import dataclass, field
 from datetime import datetime
@@ -97,9 +99,50 @@ def frozen(camp: Campaign, turn: int) -> bool:
 FROZEN = ".frozen"
 
 
+HEADER_KEYS = ("player", "secret")
+# a top-level header line as the template writes it: `player: athens`, `secret: 1a2b-...  # a comment`; the
+# value plain, or in quotes without escapes.  Anything else on a line that starts with the key is unreadable.
+_HEADER_LINE = re.compile(r"^(player|secret)[ \t]*:(.*)$", re.M)
+_HEADER_VALUE = re.compile(r"""[ \t]*(?:(?P<plain>[^\s#'"\[\]{}&*!|>%@`,\\][^#\\]*?)|'(?P<single>[^'\n\\]*)'"""
+                           r"""|"(?P<double>[^"\n\\]*)")?[ \t]*(?:[ \t]#.*)?""")
+MAX_HEADER_VALUE = 200
+UNREADABLE_HEADER = ("the header cannot be read: write `player:` and `secret:` as plain lines at the start of a "
+                     "line, like `player: athens` and `secret: 1a2b-3c4d-5e6f-7a8b`, as in the order template")
+
+
+class HeaderError(ValueError):
+    """The raw text has no header pbem can read without parsing the file."""
+
+
+def scan_header(text: str) -> dict[str, str]:
+    """The top-level ``player:`` and ``secret:`` values, read from the raw text with one regular expression and
+    no YAML parsing: the file is authenticated before anything costly is done with it (an unauthenticated
+    sender cannot make pbem parse 256 KB of YAML).  A key given twice, a value in flow style, with escapes or
+    longer than ``MAX_HEADER_VALUE`` raises ``HeaderError``; a missing key is left out.  Once the file is
+    authenticated and parsed, intake checks that the parsed values are the ones scanned here."""
+    found: dict[str, str] = {}
+    for m in _HEADER_LINE.finditer(text):
+        key, rest = m.group(1), m.group(2).rstrip("\r")
+        if key in found:
+            raise HeaderError(f"`{key}:` is given twice")
+        if rest and rest[0] not in " \t":
+            raise HeaderError(f"`{key}:` needs a space after the colon")
+        v = _HEADER_VALUE.fullmatch(rest)
+        if v is None:
+            raise HeaderError(f"`{key}:` is not written as a plain line")
+        value = next((g for g in (v.group("plain"), v.group("single"), v.group("double")) if g is not None), "")
+        if len(value) > MAX_HEADER_VALUE:
+            raise HeaderError(f"`{key}:` is {len(value)} characters long")
+        found[key] = value.strip()
+    return found
+
+
 def submit_bytes(camp: Campaign, raw: bytes, source: str, now: datetime, late_ok: bool = False,
                  moderator_fix: bool = False) -> Answer:
-    """Authenticate, check and store one order file.  The caller holds the campaign lock."""
+    """Authenticate, check and store one order file.  The caller holds the campaign lock.
+
+    The sender is authenticated first, from the header lines alone (``scan_header``, a constant-time compare of
+    the secret); only then is the file parsed, once, and checked."""
     name = source
     bad = check_name(name)
     if bad:
@@ -108,26 +151,39 @@ def submit_bytes(camp: Campaign, raw: bytes, source: str, now: datetime, late_ok
         return _refuse(camp, source, f"the file is {len(raw)} bytes; the limit is {MAX_ORDER_BYTES}")
     try:
         doc_text = yamlio.decode(raw, name)
-        doc = yamlio.parse(doc_text, name)
     except yamlio.YamlError as exc:
         return _refuse(camp, source, f"cannot be read: {exc}")
-    data = doc.data
-    if not isinstance(data, dict):
-        return _refuse(camp, source, "this is not an order file (it needs campaign, turn, player and secret)")
+    try:
+        header = scan_header(doc_text)
+    except HeaderError as exc:
+        return _refuse(camp, source, f"{UNREADABLE_HEADER} ({exc})")
     state = camp.load_state()
-    player = data.get("player")
-    if not isinstance(player, str) or player not in state.players:
-        return _refuse(camp, source, f"player {player!r} is not in this campaign ({', '.join(state.turn_order)})")
+    player = header.get("player")
+    if player is None:
+        return _refuse(camp, source, f"this is not an order file, or {UNREADABLE_HEADER}")
+    if player not in state.players:
+        return _refuse(camp, source, f"player {shown(player)} is not in this campaign ({', '.join(state.turn_order)})")
     secrets = camp.player_secrets()
-    given = data.get("secret")
+    given = header.get("secret") or ""
     stored = secrets.get(player) or ""
-    withheld_ok = moderator_fix and isinstance(given, str) and given.strip() == WITHHELD  # a stored file, fixed
-    if not withheld_ok and (not stored or not isinstance(given, str)
-                            or not hmac.compare_digest(given.strip().encode(), stored.encode())):
+    withheld_ok = moderator_fix and given == WITHHELD  # a stored file, fixed
+    if not withheld_ok and (not stored or not given
+                            or not hmac.compare_digest(given.encode("utf-8"), stored.encode("utf-8"))):
         what = "no secret" if not given else "a wrong secret"
         return _refuse(camp, source, f"{what} for {player}: the file is refused and the moderator told", player)
+    # authenticated: now the file is parsed, once
+    try:
+        doc = yamlio.parse(doc_text, name)
+    except yamlio.YamlError as exc:
+        return _refuse(camp, source, f"cannot be read: {exc}", player)
+    data = doc.data
+    if not isinstance(data, dict):
+        return _refuse(camp, source, "this is not an order file (it needs campaign, turn, player and secret)",
+                       player)
+    if data.get("player") != player or data.get("secret") != header.get("secret"):
+        return _refuse(camp, source, f"the file does not read as its header lines say; {UNREADABLE_HEADER}", player)
     if data.get("campaign") != camp.config["name"]:
-        return _refuse(camp, source, f"the file is for campaign {data.get('campaign')!r}, this is "
+        return _refuse(camp, source, f"the file is for campaign {shown(data.get('campaign'))}, this is "
                                      f"{camp.config['name']!r}", player)
     turn = data.get("turn")
     if state.finished:
@@ -135,7 +191,7 @@ def submit_bytes(camp: Campaign, raw: bytes, source: str, now: datetime, late_ok
     if turn != state.turn:
         why = "too late: that turn has been adjudicated" if isinstance(turn, int) and turn < state.turn \
             else "not the current turn"
-        return _refuse(camp, source, f"the file is for game turn {turn!r}, the campaign is at turn {state.turn} "
+        return _refuse(camp, source, f"the file is for game turn {shown(turn)}, the campaign is at turn {state.turn} "
                                      f"({why})", player)
     if state.players[player].eliminated_turn is not None:
         return _refuse(camp, source, f"{player} is out of the game", player, turn)
@@ -149,8 +205,7 @@ def submit_bytes(camp: Campaign, raw: bytes, source: str, now: datetime, late_ok
     due = campaign_deadline(camp)
     if due is not None and now > due and not late_ok:
         return _refuse(camp, source, f"late: the deadline was {fmt(due)}", player, turn)
-    from .checker import check_text
-    report = check_text(doc_text, name, camp)
+    report = _check(doc_text, name, camp, doc)
     findings = [f.text() for f in report.findings]
     errors = len(report.errors) if report.usable else max(1, len(report.errors))
     if errors:
@@ -158,10 +213,10 @@ def submit_bytes(camp: Campaign, raw: bytes, source: str, now: datetime, late_ok
                        player, turn, findings)
     kept = withhold(raw, stored)  # the bytes stored: the secret never lands in the campaign folder
     try:
-        still = yamlio.parse(yamlio.decode(kept, name), name).data.get("secret")
-    except (yamlio.YamlError, AttributeError):
-        still = stored
-    if stored and isinstance(still, str) and still.strip() == stored:
+        still = scan_header(yamlio.decode(kept, name)).get("secret")
+    except (yamlio.YamlError, HeaderError):
+        still = None
+    if stored and still != WITHHELD:
         return _refuse(camp, source, "the secret is written with escapes pbem cannot take out of the stored file; "
                                      "write it plainly, like `secret: 1a2b-3c4d-5e6f-7a8b`", player, turn)
     folder = camp.orders_dir(turn)
@@ -186,6 +241,22 @@ def submit_bytes(camp: Campaign, raw: bytes, source: str, now: datetime, late_ok
     else:
         msg = f"stored; sha256 {digest[:16]}. You may send a new file until the deadline: the last one counts."
     return Answer(source, True, player, turn, msg, findings, target)
+
+
+def _check(text: str, name: str, camp: Campaign, located: yamlio.Located):
+    """The order checker's report on an authenticated file, from the parse intake made if the checker takes it
+    (``check_text(..., located=...)``), else the checker parses the text again."""
+    from .checker import check_text
+    if "located" in inspect.signature(check_text).parameters:
+        return check_text(text, name, camp, located=located)
+    return check_text(text, name, camp)
+
+
+def shown(value: object) -> str:
+    """An untrusted value (a file name, a header value) as it may be shown in a message, a reply or the audit
+    log: quoted, with control characters escaped (repr-like), so it can never start a line of its own or send
+    escape codes to a terminal."""
+    return repr(value)
 
 
 def reply(camp: Campaign, answer: Answer) -> Path:

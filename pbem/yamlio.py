@@ -250,16 +250,36 @@ def plain_syntax_error(exc: yaml.MarkedYAMLError, text: str) -> tuple[str, tuple
     return problem or context or "not YAML", where
 
 
+class _PlainLoader(yaml.SafeLoader):
+    """PyYAML's safe composer, refusing an anchor or an alias at the first one, before anything is expanded."""
+
+    source = "?"
+
+    def compose_node(self, parent: Any, index: Any) -> Any:
+        event = self.peek_event()
+        if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
+            m = event.start_mark
+            raise YamlError(self.source, "anchors and aliases (& and *) are not allowed in pbem files",
+                            m.line + 1, m.column + 1)
+        return super().compose_node(parent, index)
+
+
 def parse(text: str, source: str) -> Located:
-    """Parse one YAML document of plain data, refusing anything hostile.  Raises ``YamlError``."""
+    """Parse one YAML document of plain data, refusing anything hostile.  Raises ``YamlError``.
+
+    The text is scanned once (anchors and a second document are refused as the composer meets them): a file
+    of 256 KB costs one pass of PyYAML, not two."""
     check_nesting(text, source)
+    loader = None
     try:
-        for event in yaml.parse(text, Loader=yaml.SafeLoader):
-            if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
-                m = event.start_mark
-                raise YamlError(source, "anchors and aliases (& and *) are not allowed in pbem files",
-                                m.line + 1, m.column + 1)
-        nodes = list(yaml.compose_all(text, Loader=yaml.SafeLoader))
+        loader = _PlainLoader(text)
+        loader.source = source
+        node = loader.get_node() if loader.check_node() else None
+        if loader.check_node():
+            loader.get_event()  # the second document's start: name the place its content starts, as before
+            m = loader.peek_event().start_mark
+            raise YamlError(source, "more than one YAML document (a second '---'); send one document per file",
+                            m.line + 1, m.column + 1)
     except YamlError:
         raise
     except yaml.MarkedYAMLError as exc:
@@ -271,15 +291,14 @@ def parse(text: str, source: str) -> Located:
         raise YamlError(source, f"YAML error: {exc}") from None
     except RecursionError:
         raise YamlError(source, f"nested too deeply (the limit is {MAX_DEPTH} levels)") from None
-    if len(nodes) > 1:
-        m = nodes[1].start_mark
-        raise YamlError(source, "more than one YAML document (a second '---'); send one document per file",
-                        m.line + 1, m.column + 1)
+    finally:
+        if loader is not None:
+            loader.dispose()
     marks: dict[PathKey, tuple[int, int]] = {}
-    if not nodes or nodes[0] is None:
+    if node is None:
         return Located(None, marks, source)
     counter = [0]
-    data = _build(nodes[0], (), 0, marks, source, counter)
+    data = _build(node, (), 0, marks, source, counter)
     return Located(data, marks, source)
 
 

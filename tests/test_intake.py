@@ -73,7 +73,8 @@ def test_a_duplicate_changes_nothing(camp):
     (lambda c: order_text(c, "macedonia", secret="x"), "a.yaml", "not in this campaign"),
     (lambda c: order_text(c, "athens", campaign="other"), "a.yaml", "for campaign 'other'"),
     (lambda c: order_text(c, "athens", turn=2), "a.yaml", "the campaign is at turn 1"),
-    (lambda c: b"campaign: test\nturn: [1\n", "a.yaml", "YAML syntax error"),
+    (lambda c: order_text(c, "athens") + b"diplomacy: [megara\n", "a.yaml", "YAML syntax error"),
+    (lambda c: b"campaign: test\nturn: [1\n", "a.yaml", "header cannot be read"),  # no header: not even parsed
     (lambda c: b"\xff\xfe\x00junk", "a.yaml", "not UTF-8"),
     (lambda c: b"- just\n- a list\n", "a.yaml", "not an order file"),
     (lambda c: order_text(c, "athens"), "../../etc/passwd.yaml", "contains a path"),

@@ -1,0 +1,113 @@
+"""Intake under attack (security review of 2026-11-22): whoever sends a file without a player's secret costs
+pbem next to nothing, an authenticated player cannot flood the campaign, and untrusted names are shown
+escaped."""
+import time
+from datetime import datetime, timezone
+
+import pytest
+
+from pbem import yamlio
+from pbem.campaign import create
+from pbem.intake import scan_header, HeaderError, submit_bytes
+
+NOW = datetime(2026, 11, 22, 12, 0, tzinfo=timezone.utc)
+
+
+@pytest.fixture
+def camp(tmp_path):
+    return create(tmp_path / "camp", ["athens", "sparta", "troy"], seed="5", name="test").campaign
+
+
+def header(camp, player="athens", secret=None):
+    secret = camp.player_secrets()[player] if secret is None else secret
+    return f"campaign: test\nturn: 1\nplayer: {player}\nsecret: {secret}\n".encode()
+
+
+def hostile_flow(size=250_000):
+    """The review's unauth-pairs.yaml: one flow list of tiny mappings, 7.7 s and 149 MB to parse."""
+    body = ",".join(["a: 1"] * (size // 5))
+    return f"x: [{body}]\n".encode()
+
+
+@pytest.fixture
+def parses(monkeypatch):
+    """Counts yamlio.parse calls (intake's and the checker's)."""
+    calls = []
+    real = yamlio.parse
+
+    def counting(text, source):
+        if not source.endswith(("players.yaml", "map.yaml", "campaign.yaml")):  # the order file only
+            calls.append(source)
+        return real(text, source)
+    monkeypatch.setattr(yamlio, "parse", counting)
+    return calls
+
+
+@pytest.mark.parametrize("make", [
+    lambda c: hostile_flow(),  # no header at all
+    lambda c: header(c, secret="0000-0000-0000-0000") + hostile_flow(),  # a wrong secret
+    lambda c: header(c, secret="") + hostile_flow(),  # no secret
+    lambda c: header(c, player="macedonia", secret="x") + hostile_flow(),  # no such player
+    lambda c: b"{player: athens, secret: x, " + hostile_flow()[3:] + b"}",  # a header in flow style
+])
+def test_an_unauthenticated_file_is_refused_without_being_parsed(camp, parses, make):
+    raw = make(camp)
+    t = time.perf_counter()
+    a = submit_bytes(camp, raw, "x.yaml", NOW)
+    took = time.perf_counter() - t
+    assert not a.accepted and parses == [], a.text()
+    assert took < 0.2, took  # 7.7 s (and 149 MB) before: the whole file was parsed first
+    assert not camp.orders_dir(1).exists()
+
+
+def test_a_header_that_cannot_be_read_without_parsing_is_refused_with_one_clear_line(camp, parses):
+    secret = camp.player_secrets()["athens"]
+    raw = f"{{campaign: test, turn: 1, player: athens, secret: {secret}}}\n".encode()
+    a = submit_bytes(camp, raw, "a.yaml", NOW)
+    assert not a.accepted and parses == []
+    assert "write `player:` and `secret:` as plain lines" in a.text() and len(a.text().splitlines()) == 2
+
+
+def test_the_secret_is_compared_in_constant_time(camp, monkeypatch):
+    import hmac
+    import pbem.intake as intake
+    seen = []
+    real = hmac.compare_digest
+    monkeypatch.setattr(intake.hmac, "compare_digest", lambda a, b: seen.append((a, b)) or real(a, b))
+    assert not submit_bytes(camp, header(camp, secret="1111-2222-3333-4444"), "a.yaml", NOW).accepted
+    assert seen == [(b"1111-2222-3333-4444", camp.player_secrets()["athens"].encode())]
+
+
+def test_an_accepted_file_is_parsed_once_by_intake(camp, parses):
+    import inspect
+    from pbem.checker import check_text
+    a = submit_bytes(camp, header(camp) + b"diplomacy: [megara]\n", "a.yaml", NOW)
+    assert a.accepted, a.text()
+    # intake parses it once; the checker parses it again only while it cannot take intake's parse
+    once = "located" in inspect.signature(check_text).parameters
+    assert len(parses) == (1 if once else 2), parses
+
+
+def test_a_header_that_parses_to_other_values_than_its_lines_is_refused(camp):
+    secret = camp.player_secrets()["athens"]
+    # a plain value continued on the next line: the line says the secret, the parsed value is longer
+    raw = f"campaign: test\nturn: 1\nplayer: athens\nsecret: {secret}\n  and more\n".encode()
+    a = submit_bytes(camp, raw, "a.yaml", NOW)
+    assert not a.accepted and "does not read as its header lines say" in a.text(), a.text()
+
+
+@pytest.mark.parametrize("text, found", [
+    ("player: athens\nsecret: 1a2b-3c4d  # mine\n", {"player": "athens", "secret": "1a2b-3c4d"}),
+    ("player: 'athens'\r\nsecret: \"1a2b\"\r\n", {"player": "athens", "secret": "1a2b"}),
+    ("campaign: x\n  player: nested\nplayer:   athens   \n", {"player": "athens"}),
+    ("secret:\nplayer: athens\n", {"player": "athens", "secret": ""}),
+])
+def test_the_header_scan_reads_plain_lines(text, found):
+    assert scan_header(text) == found
+
+
+@pytest.mark.parametrize("text", ["player: a\nplayer: b\n", "player: [athens]\n", "secret: \"a\\x41\"\n",
+                                  "player:athens\n", "secret: " + "x" * 300 + "\n", "secret: &a x\n"])
+def test_the_header_scan_refuses_what_it_cannot_read_plainly(text):
+    with pytest.raises(HeaderError):
+        scan_header(text)
