@@ -3,7 +3,7 @@
 ``map_svg(game_map, view, events)`` returns an SVG string: terrain colours with a black-and-white symbol per
 terrain (plain strokes, no ``<pattern>``), coasts, the hex grid, cities with their controller's colour and
 hostile/razed marks, the viewer's units with their ids, the other units they can see (counts), the fog as one
-merged overlay over the hexes they cannot see, arrows for this turn's moves and markers for its battles, and a
+merged grey overlay, hatched, over the hexes they cannot see, arrows for this turn's moves and markers for its battles, and a
 legend.  No rules logic lives here.
 
 Crowded fronts stay readable: ``place_labels`` puts the stacks' badges, the cities' controller tags and the
@@ -106,8 +106,59 @@ NAME_DY, NAME_SIZE, TAG_SIZE, IDS_SIZE, BURST_R = 18.0, 9.5, 9.0, 8.5, 8.5
 BADGE_LINE = 11.0  # the second line of a badge below the first
 ANCHOR_R = 3.0  # the half-width of the free square kept at the centre of every hex with a stack
 
-FOG = "#1a1a1a"
-FOG_OPACITY = 0.32
+# The fog: a grey veil and dark diagonal hatching over every hex out of sight, one look on land and sea alike,
+# the terrain's colours, symbols and hex ids still readable under it.  Plain paths (no ``<pattern>``): the veil
+# is the merged outline of the fogged hexes, the hatching one path of lines clipped to them (``hatch``).  The
+# legend's swatch is the same over a Water and a Clear half.
+FOG_VEIL, FOG_VEIL_OPACITY = "#777777", 0.4
+FOG_HATCH, FOG_HATCH_OPACITY, FOG_HATCH_WIDTH, FOG_HATCH_GAP = "#303030", 0.5, 1.0, 10.0
+
+
+def _clip_interval(poly: list[tuple[float, float]], c: float) -> tuple[float, float] | None:
+    """The x-interval of the line x + y = c inside the convex polygon ``poly``, or None."""
+    xs = []
+    for (px, py), (qx, qy) in zip(poly, poly[1:] + poly[:1]):
+        fp, fq = px + py - c, qx + qy - c
+        if fp == 0:
+            xs.append(px)
+        if (fp < 0 < fq) or (fq < 0 < fp):
+            t = fp / (fp - fq)
+            xs.append(px + t * (qx - px))
+    if len(xs) < 2 or max(xs) - min(xs) < 1e-6:
+        return None
+    return min(xs), max(xs)
+
+
+def hatch(polys: Iterable[list[tuple[float, float]]], gap: float = FOG_HATCH_GAP) -> str:
+    """Path data of diagonal lines (x + y constant, ``gap`` px apart) inside the union of the convex ``polys``:
+    the lines of one family across the whole map, so they run on from hex to hex; each run is one segment."""
+    step = gap * math.sqrt(2)
+    runs: dict[int, list[tuple[float, float]]] = defaultdict(list)
+    for poly in polys:
+        sums = [x + y for x, y in poly]
+        for k in range(math.ceil(min(sums) / step), math.floor(max(sums) / step) + 1):
+            iv = _clip_interval(poly, k * step)
+            if iv is not None:
+                runs[k].append(iv)
+    out = []
+    for k in sorted(runs):
+        c = k * step
+        merged: list[list[float]] = []
+        for a, b in sorted(runs[k]):
+            if merged and a <= merged[-1][1] + 0.01:
+                merged[-1][1] = max(merged[-1][1], b)
+            else:
+                merged.append([a, b])
+        out += [f"M{_f(a)},{_f(c - a)}L{_f(b)},{_f(c - b)}" for a, b in merged]
+    return "".join(out)
+
+
+def fog_paths(veil_d: str, polys: Iterable[list[tuple[float, float]]], vid: str | None = None) -> str:
+    """The fog over ``veil_d`` (the outline of the fogged area; ``polys``, its convex pieces, for the hatching)."""
+    ids = (f' id="{vid}"', f' id="{vid}-hatch"') if vid else ("", "")
+    return (f'<path{ids[0]} fill="{FOG_VEIL}" fill-opacity="{FOG_VEIL_OPACITY}" d="{veil_d}"/>'
+            f'<path{ids[1]} fill="none" stroke="{FOG_HATCH}" stroke-opacity="{FOG_HATCH_OPACITY}" '
+            f'stroke-width="{_f(FOG_HATCH_WIDTH)}" d="{hatch(polys)}"/>')
 
 
 # -- geometry -----------------------------------------------------------------------------------------
@@ -318,11 +369,19 @@ def _terrain_legend(lay: Layout, codes: str, by_char) -> str:
     return "\n".join(out)
 
 
+# A home city's defence modifier, +8 instead of the City terrain's +5 (R-MAP-2; docs/rules.md R-BAT-1, Decision
+# (+5/+8)): not in the terrain table, so given here for the legend (tests/test_mapsvg.py checks it against
+# ``battle.city_defence``).
+HOME_CITY_DEFENCE = 8
+
+
 def _terrain_note(t) -> str:
     if not t.passable:
         return "  impassable"
     bits = [f"move {t.move_cost}"]
-    if t.defense:
+    if t.defense and t.id == "city":
+        bits.append(f"def {t.defense:+d} (home {HOME_CITY_DEFENCE:+d})")
+    elif t.defense:
         bits.append(f"def {t.defense:+d}")
     if t.stack:
         bits.append(f"stack {t.stack}")
@@ -882,7 +941,7 @@ def _dynamic(game_map: GameMap, view: dict[str, Any], events: Iterable[dict[str,
     visible = set(view.get("visible_hexes", ()))
     fogged = [game_map.offsets[h] for h in game_map.terrain if h not in visible]
     if fogged:
-        out.append(f'<path id="fog" fill="{FOG}" fill-opacity="{FOG_OPACITY}" d="{outline(lay, fogged)}"/>')
+        out.append(fog_paths(outline(lay, fogged), [lay.corners(*cr) for cr in fogged], "fog"))
 
     # the labels' places (place_labels); lines back to the hex or the badge for those moved away, under the
     # cities' marks (a dot on the centre of a hex without a city)
@@ -1010,8 +1069,12 @@ def _marks_legend(lay: Layout, legend_h: float) -> str:
                    f'{_f(y - 1)}"/><circle cx="{_f(x0 + 4)}" cy="{_f(y + 4)}" r="2.2" fill="#222222"/>'
                    f'<rect x="{_f(x0 + 11)}" y="{_f(y - 7)}" width="13" height="9" rx="2" fill="#777777"/>',
          "label off its hex: line to the hex"),
-        (lambda y: f'<path fill="{FOG}" fill-opacity="{FOG_OPACITY}" d="M{_f(x0 + 3)},{_f(y - 7)}h18v14h-18Z"/>',
-         "fog: out of sight"),
+        (lambda y: f'<path fill="{TERRAIN_FILL["water"]}" d="M{_f(x0 + 3)},{_f(y - 7)}h9v14h-9Z"/>'
+                   f'<path fill="{TERRAIN_FILL["clear"]}" d="M{_f(x0 + 12)},{_f(y - 7)}h9v14h-9Z"/>'
+                   + fog_paths(f"M{_f(x0 + 3)},{_f(y - 7)}h18v14h-18Z",
+                               [[(x0 + 3, y - 7), (x0 + 21, y - 7), (x0 + 21, y + 7), (x0 + 3, y + 7)]])
+                   + f'<path fill="none" stroke="#6f6a5f" stroke-width="0.8" d="M{_f(x0 + 3)},{_f(y - 7)}h18v14h-18Z"/>',
+         "fog: out of sight (sea and land)"),
         (lambda y: _arrow([(x0 + 2, y), (x0 + 24, y)], "#333333", False), "move this turn (dashed: others')"),
         (lambda y: _burst(x0 + 12, y, 8), "battle this turn"),
     ]

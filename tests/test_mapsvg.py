@@ -429,3 +429,58 @@ def test_no_city_name_or_its_id_runs_into_another_city_name():
         boxes.append((c.name, mapsvg._city_name_box(cx, cy, c.name, c.hex if c.hex in with_id else None)))
     clashes = [(a, b) for i, (a, ba) in enumerate(boxes) for b, bb in boxes[i + 1:] if mapsvg._overlap(ba, bb) > 0]
     assert clashes == []
+
+
+def _segments(d):
+    import re
+    nums = [float(x) for x in re.findall(r"-?\d+(?:\.\d+)?", d)]
+    return [tuple(nums[i:i + 4]) for i in range(0, len(nums), 4)]
+
+
+def _inside(poly, x, y):
+    """Inside (or on) a convex polygon given clockwise or counter-clockwise."""
+    signs = set()
+    for (px, py), (qx, qy) in zip(poly, poly[1:] + poly[:1]):
+        cross = (qx - px) * (y - py) - (qy - py) * (x - px)
+        if abs(cross) > 1e-6:
+            signs.add(cross > 0)
+    return len(signs) <= 1
+
+
+def test_the_fog_is_hatched_over_the_hexes_out_of_sight_only_and_runs_on_from_hex_to_hex():
+    """Review: the fog was nearly invisible on land.  A grey veil and dark hatching, plain paths (no pattern)."""
+    v, svg = athens_svg()
+    lay = mapsvg.layout_of(TINY)
+    root = ET.fromstring(svg)
+    hatch = next(el for el in root.iter() if el.get("id") == "fog-hatch")
+    assert hatch.get("stroke") == mapsvg.FOG_HATCH and hatch.get("fill") == "none"
+    fog = next(el for el in root.iter() if el.get("id") == "fog")
+    assert fog.get("fill") == mapsvg.FOG_VEIL
+    hidden = [lay.corners(*TINY.offsets[h]) for h in TINY.terrain if h not in set(v["visible_hexes"])]
+    seen = [lay.corners(*TINY.offsets[h]) for h in v["visible_hexes"]]
+    segments = _segments(hatch.get("d"))
+    assert segments
+    for x0, y0, x1, y1 in segments:
+        for t in (0.1, 0.5, 0.9):  # along the line: in the fog, never in a hex in sight
+            x, y = x0 + t * (x1 - x0), y0 + t * (y1 - y0)
+            assert any(_inside(p, x, y) for p in hidden), (x, y)
+            assert not any(_inside(p, x, y) and not any(_inside(q, x, y) for q in hidden) for p in seen)
+    # one segment per run: fewer segments than a line per hex would give
+    per_hex = sum(1 for p in hidden for _ in _segments(mapsvg.hatch([p])))
+    assert len(segments) < per_hex
+
+
+def test_the_legend_shows_the_fog_as_on_the_map_and_the_home_city_defence():
+    from pbem import battle
+    svg = mapsvg.map_svg(TINY, view(world(), TINY, "athens"))
+    legend = ET.tostring(next(el for el in ET.fromstring(svg).iter() if el.get("id") == "marks-legend"),
+                         encoding="unicode")
+    for colour in (mapsvg.FOG_VEIL, mapsvg.FOG_HATCH, mapsvg.TERRAIN_FILL["water"], mapsvg.TERRAIN_FILL["clear"]):
+        assert colour in legend
+    assert "fog: out of sight (sea and land)" in legend
+    terrain = ET.tostring(next(el for el in ET.fromstring(svg).iter() if el.get("id") == "terrain-legend"),
+                          encoding="unicode")
+    assert "def +5 (home +8)" in terrain
+    s = world()
+    assert battle.city_defence(s, TINY, "athens") == mapsvg.HOME_CITY_DEFENCE  # the rules' +8 (R-MAP-2)
+    assert battle.city_defence(s, TINY, "megara") == TINY.terrain[TINY.cities["megara"].hex].defense == 5
