@@ -25,7 +25,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from . import effects as fx
 from .board import enemy_combat_units, friendly_city, hostile_to, is_manned, stack_limit
@@ -34,8 +34,8 @@ from .events import Ev
 from .gamedata import GameMap
 from .model import GameState, Unit, UnitType
 from .movement import (capture_hex, cannot_move_or_attack, cargo_tree, counts, destroy_unit, effects_in_force,
-                       foreign_city, land_ok, may_stand, nearest_city_distance, own_stack, place_with_cargo,
-                       play_card, roll_spec)
+                       fate_teller, foreign_city, land_ok, may_stand, nearest_city_distance, own_stack,
+                       place_with_cargo, play_card, roll_spec)
 from .ordertypes import Attack, CardUse
 
 if TYPE_CHECKING:
@@ -564,15 +564,17 @@ def side_leaders(state: GameState, side: Side) -> list[Unit]:
 
 # -- an attack order (R-PH-SEA, R-PH-LAND) ---------------------------------------------------------------
 
-def expand_units(state: GameState, player: str, ids: Iterable[str], wanted) -> tuple[list[Unit], str | None]:
-    """Unit ids, or hex ids meaning all of the player's units there that ``wanted(unit)`` accepts."""
+def expand_units(state: GameState, player: str, ids: Iterable[str], wanted,
+                 fate: Callable[[str], str | None] | None = None) -> tuple[list[Unit], str | None]:
+    """Unit ids, or hex ids meaning all of the player's units there that ``wanted(unit)`` accepts.  ``fate``
+    (``movement.fate_teller``) says what became of a unit of the player's that is gone or taken this turn."""
     out: list[Unit] = []
     taken: set[str] = set()  # by id: Unit's dataclass == compares every field
     for x in ids:
         if x in state.units:
             u = state.units[x]
             if u.owner != player:
-                return out, f"{x} is not your unit"
+                return out, (fate(x) if fate else None) or f"{x} is not your unit"
             if u.away_until is not None:
                 return out, f"{x} is away from the game"
             if u.id not in taken:
@@ -587,7 +589,7 @@ def expand_units(state: GameState, player: str, ids: Iterable[str], wanted) -> t
                     out.append(u)
                     taken.add(u.id)
         else:
-            return out, f"no unit {x} (destroyed or never existed)"
+            return out, (fate(x) if fate else None) or f"no unit {x} (destroyed or never existed)"
     return out, None
 
 
@@ -612,7 +614,7 @@ def resolve_attack(ctx: "TurnContext", section: str, atk: Attack, arena: str) ->
         wanted = lambda u: u.carried_by is None and sea_die(state, u) > 0  # noqa: E731
     else:
         wanted = lambda u: land_die(u) > 0  # noqa: E731
-    units, err = expand_units(state, me, atk.units, wanted)
+    units, err = expand_units(state, me, atk.units, wanted, fate_teller(ctx))
     if err:
         return fail(err)
     done = ctx.scratch.setdefault(f"attacked:{section}", set())

@@ -128,6 +128,91 @@ def destroy_unit(ctx: "TurnContext", unit: Unit, cause: str) -> list[str]:
     return gone
 
 
+# -- what became of a unit this turn ---------------------------------------------------------------------
+
+PHASE_TITLES = {"draw": "Draw", "revenue": "Revenue", "upkeep": "Upkeep", "recruit": "Recruit",
+                "diplomacy": "Diplomacy", "first_move": "First Move", "sea_battle": "Sea Battle",
+                "land_battle": "Land Battle", "second_move": "Second Move"}
+
+
+def _people(state: GameState, pid: str | None) -> str:
+    p = state.players.get(pid) if pid else None
+    return f"the {p.name}" if p else "the rebels"
+
+
+def _of(name: str) -> str:
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
+
+
+def _when(state: GameState, rec: dict[str, Any], viewer: str, actor: str | None = None) -> str:
+    """When a record of the log happened, as ``viewer`` reads it: "in your Upkeep", "in their First Move"
+    (``actor``'s own player-turn), "in the Corinthians' Land Battle", "at the end of the turn"."""
+    pid, title = rec.get("player"), PHASE_TITLES.get(rec.get("phase") or "", "")
+    if pid is None or not title:
+        return "at the end of the turn"
+    if pid == viewer:
+        return f"in your {title}"
+    if actor is not None and pid == actor:
+        return f"in their {title}"
+    name = state.players[pid].name if pid in state.players else pid
+    return f"in the {_of(name)} {title}"
+
+
+def _cause(tables: Tables | None, cause: Any) -> str:
+    if tables is not None and cause in tables.cards:
+        return tables.cards[cause].name
+    return str(cause).replace("_", " ")
+
+
+def unit_fate(state: GameState, records: Iterable[dict[str, Any]], uid: str, viewer: str,
+              tables: Tables | None = None) -> str | None:
+    """What this turn's log says became of ``viewer``'s unit ``uid`` that is gone or no longer theirs, in
+    words for a failed order: "SPA-A3 disbanded in your Upkeep (starvation: ...)", "SPA-T1 captured by the
+    Athenians in their First Move", "SPA-F2 sunk at 1014 (navigation roll) in your Second Move".  None if the
+    log does not say (or the unit was never ``viewer``'s: nothing is told about other players' units)."""
+    me = state.players.get(viewer)
+    if me is None or uid.split("-")[0] != me.abbr:
+        return None
+    for r in reversed(list(records)):
+        kind = r.get("event")
+        if kind is None:
+            continue
+        lost = r.get("lost") or []
+        with_ = f" with {r.get('unit')}" if r.get("unit") != uid else ""
+        if kind == Ev.DISBANDED.value and r.get("unit") == uid:
+            cause = r.get("cause")
+            why = f"starvation: {r['reason']}" if cause == "upkeep" and r.get("reason") else \
+                "starvation" if cause == "upkeep" else _cause(tables, cause)
+            return f"{uid} disbanded {_when(state, r, viewer)} ({why})"
+        if kind == Ev.BAGGAGE_USED.value and r.get("baggage") == uid:
+            return f"{uid} was used up to feed {r.get('unit')} {_when(state, r, viewer)}"
+        if kind == Ev.CASUALTY.value and r.get("result") == "destroyed" and (r.get("unit") == uid or uid in lost):
+            return f"{uid} was destroyed{with_} in the battle at {r.get('hex')} {_when(state, r, viewer)}"
+        if kind == Ev.SUNK.value and (r.get("unit") == uid or uid in lost):
+            how = f"by {_cause(tables, r['cause'])}" if r.get("cause") else f"at {r.get('hex')} (navigation roll)"
+            return f"{uid} was sunk{with_} {how} {_when(state, r, viewer)}"
+        if kind == Ev.DESTROYED.value and (r.get("unit") == uid or uid in lost):
+            return f"{uid} was destroyed{with_} ({_cause(tables, r.get('cause'))}) {_when(state, r, viewer)}"
+        if kind == Ev.CAPTURED.value and r.get("unit") == uid and r.get("owner") == viewer:
+            by = r.get("by")
+            return f"{uid} was captured by {_people(state, by)} {_when(state, r, viewer, by)}"
+        if kind == Ev.CAPTURED.value and uid in (r.get("units") or []):
+            return f"{uid} was seized by the rebels at {r.get('hex')} {_when(state, r, viewer)}"
+        if kind == Ev.LEADER_FATE.value and r.get("leader") == uid and r.get("fate") in ("executed", "removed"):
+            by = r.get("captor")
+            if r.get("fate") == "removed":
+                return f"{uid} was removed by {_of(_people(state, by))} {r.get('reason')} {_when(state, r, viewer, by)}"
+            return f"{uid} was captured and executed by {_people(state, by)} {_when(state, r, viewer, by)}"
+        if kind == Ev.LEADER_REMOVED.value and r.get("unit") == uid and r.get("until") is None:
+            return f"{uid} was removed by {_cause(tables, r.get('source'))} {_when(state, r, viewer)}"
+    return None
+
+
+def fate_teller(ctx: "TurnContext"):
+    """``unit_fate`` for the player whose turn it is, from the log so far: for orders that name a lost unit."""
+    return lambda uid: unit_fate(ctx.state, ctx.log.records, uid, ctx.player, ctx.tables)
+
+
 # -- terrain and entry ----------------------------------------------------------------------------------
 
 def foreign_city(state: GameState, game_map: GameMap, hex_id: str, player: str) -> str | None:

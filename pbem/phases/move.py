@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Callable
 
 from .. import battle as bt
 from ..board import stack_limit
@@ -29,7 +29,7 @@ from ..events import Ev
 from ..gamedata import GameMap
 from ..model import GameState, Unit, UnitType
 from ..movement import (aid_of_city, allowance, can_carry, cannot_move_or_attack, capturable_here, capture_hex,
-                        check_path, counts, destroy_unit, own_stack, play_card)
+                        check_path, counts, destroy_unit, fate_teller, own_stack, play_card)
 from ..ordertypes import CardUse, Move
 
 if TYPE_CHECKING:
@@ -116,12 +116,13 @@ def not_aboard_ship(state: GameState, u: Unit) -> bool:
 
 
 def gather(state: GameState, gm: GameMap, me: str, mv: Move, moved: set[str] | dict[str, Any],
-           landed: set[str] | dict[str, Any]) -> Stack | Refusal:
+           landed: set[str] | dict[str, Any], fate: Callable[[str], str | None] | None = None) -> Stack | Refusal:
     """Steps 1 and 2 of a move order: its units, boarding, carrying, who moves and what may be unloaded.
     ``moved``, ``landed``: the units that moved, or went ashore, in an earlier order of the phase.  Changes
-    nothing.  The order checker runs it on the state as the orders before will leave it."""
+    nothing.  The order checker runs it on the state as the orders before will leave it.  ``fate``
+    (``movement.fate_teller``): what became of a unit of the player's that is gone or taken this turn."""
     # 1. the units
-    units, err = bt.expand_units(state, me, mv.units, lambda u: not_aboard_ship(state, u))
+    units, err = bt.expand_units(state, me, mv.units, lambda u: not_aboard_ship(state, u), fate)
     if err:
         return Refusal(err, "expand")
     if not units:
@@ -148,7 +149,8 @@ def gather(state: GameState, gm: GameMap, me: str, mv: Move, moved: set[str] | d
     for x in mv.load:
         u = state.units.get(x)
         if u is None or u.owner != me:
-            return Refusal(f"no unit {x} of yours to take aboard", "load_unknown", x, "load")
+            return Refusal((fate(x) if fate else None) or f"no unit {x} of yours to take aboard", "load_unknown", x,
+                           "load")
         if u.hex != start:
             return Refusal(f"{x} is in {u.hex}, not in {start} where the move starts", "load_elsewhere", x, "load")
         if u.type.is_ship:
@@ -239,7 +241,8 @@ def gather(state: GameState, gm: GameMap, me: str, mv: Move, moved: set[str] | d
     unload: list[str] = []
     for x in mv.unload:
         if x not in state.units:  # disbanded, captured or lost since the orders were written
-            return Refusal(f"no unit {x} to unload (destroyed or never existed)", "unload_not_carried", x, "unload")
+            return Refusal((fate(x) if fate else None) or f"no unit {x} to unload (destroyed or never existed)",
+                           "unload_not_carried", x, "unload")
         if x not in group or carrier.get(x) not in group:
             return Refusal(f"{x} is not carried by this move, so it cannot be unloaded", "unload_not_carried", x,
                            "unload")
@@ -266,7 +269,7 @@ def move(ctx: "TurnContext", section: str, mv: Move) -> str | None:
     state, gm, me = ctx.state, ctx.game_map, ctx.player
     moved: set[str] = ctx.scratch.setdefault(f"moved:{section}", set())
     landed: set[str] = ctx.scratch.setdefault(f"landed:{section}", set())
-    g = gather(state, gm, me, mv, moved, landed)
+    g = gather(state, gm, me, mv, moved, landed, fate_teller(ctx))
     if isinstance(g, Refusal):
         return g.reason
     start, here, carrier, sea, group, members = g.start, g.here, g.carrier, g.sea, g.group, g.members

@@ -21,6 +21,7 @@ from .. import board, cards
 from ..effects import player_effects, stack_effects, unit_matches
 from ..events import Ev
 from ..model import UPKEEP_COST, Unit, UnitType, sorted_ids
+from ..movement import fate_teller
 
 LEAN_TERRAIN = ("farms", "fishing_village")  # -1 to the upkeep roll
 
@@ -67,7 +68,8 @@ def priority(ctx) -> list[Unit]:
     order: list[str] = []
     for i, uid in enumerate(ctx.my_orders.upkeep):
         if uid not in units:
-            ctx.order_failed("upkeep", i, f"{uid} is not one of your Armies or Rowers", unit=uid)
+            gone = fate_teller(ctx)(uid)  # lost or captured in an earlier player-turn of this game turn
+            ctx.order_failed("upkeep", i, gone or f"{uid} is not one of your Armies or Rowers", unit=uid)
         elif uid not in order:
             order.append(uid)
     for uid in ctx.standing(ctx.player).upkeep:
