@@ -28,14 +28,15 @@ from typing import Any, Iterable
 
 from . import battle, board, yamlio
 from .cards import leader_named, name_key
-from .effects import player_effects, skill_effects, unit_matches
+from .effects import player_effects, skill_effects, total_value, unit_matches
 from .errors import PbemError
 from .gamedata import Card, GameMap, Tables, json_path, tables
 from .model import RECRUIT_COST, GameState, Unit, UnitType, sorted_ids
 from .movement import (BASE_MP, aid_of_city, cannot_move_or_attack, foreign_city, movement_allowance,
                        step_problems)
 from .orders import Parsed, build, did_you_mean, expand_units, is_hex_id, orders_schema, short_list
-from .ordertypes import Attack, CardUse, Move
+from .ordertypes import Attack, CardUse, Move, Standing
+from .phases.draw import DRAW, HAND_LIMIT
 from .phases.move import Refusal, Stack, gather, stack_at
 from .storage import Campaign
 from .visibility import sight
@@ -345,6 +346,7 @@ class RuleCheck:
         self.check_treasure()
         self.check_moves("second_move")
         self.check_standing()
+        self.check_hand_limit()
         return self.findings
 
     # -- header -------------------------------------------------------------------------------------
@@ -688,6 +690,41 @@ class RuleCheck:
             if cid in seen:
                 self.warn(base + (i,), f"{cid} is listed twice")
             seen.add(cid)
+
+    def check_hand_limit(self) -> None:
+        """R-PH-DRAW: the Draw phase draws 2 cards; over the hand limit (7 plus ``hand_size`` effects), the cards
+        of the order's ``discard`` list go first, then the standing ones, then the most recently drawn
+        (``pbem.phases.draw``).  Warn when the lists do not name enough cards in hand, so the draw decides."""
+        hand = self.hand
+        limit = HAND_LIMIT + total_value(player_effects(self.state, self.tables, self.me, "hand_size"))
+        need = len(hand) + DRAW - limit
+        if need <= 0:
+            return
+        standing = self.o.standing if self.o.standing is not None else \
+            Standing.from_dict(self.state.players[self.me].standing)
+        named: list[str] = []
+        for c in [*(c for _, c in self.p.indexed("discard")), *standing.discard]:
+            if c in hand and c not in named and len(named) < need:
+                named.append(c)
+        left = need - len(named)
+        if left <= 0:
+            return
+        drawn = min(left, DRAW)
+        also = [c for c in reversed(hand) if c not in named][: left - drawn]
+        how = ("the second card you draw" if drawn == 1 else "both cards you draw") + \
+            (f", then {', '.join(also)} (the latest in your hand)" if also else "")
+        keep = set(self.played) | {dc.card for dc in standing.defence_cards} | {u.card for u in standing.reactions}
+        spare = [c for c in reversed(hand) if c not in named and c not in keep]
+        spare += [c for c in reversed(hand) if c not in named and c not in spare]
+        suggest = named + spare[:left]
+        path = ("discard",) if "discard" in self.p.data else ()
+        over = f"you hold {len(hand)} cards and draw {DRAW}: {len(hand) + DRAW} is over your hand limit of {limit}"
+        if named:
+            what = (f"{need} cards will be discarded: your discard lists name {len(named)} in your hand "
+                    f"({', '.join(named)}); the other {left} the most recently drawn first: {how}")
+        else:
+            what = f"{need} card{'s' if need > 1 else ''} will be discarded, the most recently drawn first: {how}"
+        self.warn(path, f"{over}, so {what}", f"to choose, write discard: [{', '.join(suggest)}]")
 
     def check_upkeep(self, base: tuple) -> None:
         seen: set[str] = set()
@@ -1494,6 +1531,29 @@ class RuleCheck:
                 return None
         return reasons[0] if reasons else None
 
+    def acts_on_nothing_of_mine(self, card: Card) -> str | None:
+        """Why a defence card can act on none of the player's units, whatever the battle (a card for Fleets, or
+        for sea battles, and no ship), counting the units these orders recruit; else None."""
+        kinds = {u.type for u in self.sim.units.values()}
+        kinds |= {UnitType(r.unit) for _, r in self.p.indexed("recruit") if r.unit is not None}
+        ships = {UnitType.FLEET, UnitType.TRANSPORT}
+        reasons = []
+        for e in card.effects:
+            if e["kind"] not in ("battle_total", "roll_modifier") or e.get("side", "own") != "own":
+                return None
+            units = e.get("units", "all")
+            if e["kind"] == "roll_modifier" and units == "fleet" and UnitType.FLEET not in kinds:
+                reasons.append("it acts on your Fleets, and you have none")
+            elif e["kind"] == "roll_modifier" and units == "ships" and not kinds & ships:
+                reasons.append("it acts on your ships, and you have none")
+            elif e["kind"] == "roll_modifier" and units == "army" and UnitType.ARMY not in kinds:
+                reasons.append("it acts on your Armies, and you have none")
+            elif e.get("battle") == "sea" and not kinds & ships:
+                reasons.append("it counts in sea battles only, and you have no ships to defend")
+            else:
+                return None
+        return reasons[0] + " (nor recruit any in these orders)" if reasons else None
+
     # -- standing orders ----------------------------------------------------------------------------
     def check_standing(self) -> None:
         data = self.p.data
@@ -1507,6 +1567,10 @@ class RuleCheck:
         for i, dc in self.p.indexed("standing", "defence_cards"):
             path = ("standing", "defence_cards", i)
             self.check_card(path, CardUse(dc.card, None, dc.if_needed), "defence")
+            why = self.acts_on_nothing_of_mine(self.tables.cards[dc.card])
+            if why:
+                self.warn(path, f"{self.tables.cards[dc.card].name} can never count for you now: {why}",
+                          "leave it out, or keep it for when you have them")
             if dc.hex is not None and dc.hex not in self.map.terrain:
                 self.error(path + ("hex",), f"{dc.hex} is not a hex of this map", self.map_size_hint())
             elif dc.hex is not None:
