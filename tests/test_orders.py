@@ -3,7 +3,9 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import re
 from pathlib import Path
+from typing import Iterable
 
 import jsonschema
 import pytest
@@ -305,3 +307,46 @@ def test_players_guide_quotes_real_checker_messages():
     got = check_text(doc, "orders.yaml").to_text()
     for m in messages:
         assert m in got, m
+
+
+# -- the template: every section commented out, each example uncommented as it is ----------------------
+
+def _example_blocks(text: str) -> dict[str, list[int]]:
+    """Each commented-out example of the template: its key -> the numbers of its lines ("# key:" and the
+    indented "#   ..." lines under it)."""
+    lines = text.splitlines()
+    out: dict[str, list[int]] = {}
+    for i, line in enumerate(lines):
+        m = re.match(r"# ([a-z_]+):", line)
+        if m and m.group(1) in (*PHASE_KEYS, "standing"):
+            block = [i]
+            for j in range(i + 1, len(lines)):
+                if not lines[j].startswith("#   "):
+                    break
+                block.append(j)
+            out[m.group(1)] = block
+    return out
+
+
+def _uncomment(text: str, rows: Iterable[int]) -> str:
+    lines = text.splitlines()
+    for i in rows:
+        lines[i] = lines[i][2:]  # what a player does: remove the "# "
+    return "\n".join(lines) + "\n"
+
+
+def test_template_sections_are_all_commented_out_and_each_example_uncomments_cleanly():
+    """R-TURN-1: the order template gives no live empty section (``recruit: []``) that an uncommented
+    example would duplicate; removing the "# " of an example's lines gives a valid, schema-clean file."""
+    text = (REPO / "orders" / "template.yaml").read_text(encoding="utf-8")
+    data = yamlio.parse(text, "template.yaml").data
+    assert set(data) == {"campaign", "turn", "player", "secret"}, "only the header is live"
+    blocks = _example_blocks(text)
+    assert set(blocks) == {*PHASE_KEYS}, sorted(blocks)
+    for key, rows in blocks.items():
+        one = _uncomment(text, rows)
+        parsed = parse_text(one, f"template+{key}")
+        assert parsed.problems == [] and key in parsed.data, (key, parsed.problems)
+    every = _uncomment(text, [i for rows in blocks.values() for i in rows])
+    parsed = parse_text(every, "template+all")
+    assert parsed.problems == [] and set(parsed.data) >= set(PHASE_KEYS)
