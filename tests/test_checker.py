@@ -50,12 +50,59 @@ def findings(report: Report) -> list[tuple[str, int | None, str]]:
 
 # -- the examples --------------------------------------------------------------------------------------
 
+EXAMPLE_EXPECT = re.compile(r"^# expect: (.+)$")
+
+
+def example_head(path: Path) -> list[str]:
+    """The comment lines at the top of an example, up to its first line of YAML."""
+    out = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.startswith("#"):
+            break
+        out.append(line)
+    return out
+
+
 @pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name)
 def test_every_example_passes_pbem_check(path, demo):
+    """Each example gives what its `# expect:` line says (the summary line of `pbem check`)."""
+    [expect] = [m.group(1) for line in example_head(path) if (m := EXAMPLE_EXPECT.match(line))]
     text, code = main(path, demo.root, "text")
-    assert code == 0, text
-    assert "error" not in text
-    assert text.endswith(f"{path}: OK, no findings\n"), text
+    assert code == (1 if " error" in expect and not expect.startswith("0 errors") else 0), text
+    assert text.endswith(f"{path}: {expect}\n"), text
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.name)
+def test_every_example_names_its_campaign_and_how_to_make_it(path):
+    """The top of each example says which campaign it fits and the commands that make it and check the file,
+    as examples/demo-campaign.yaml describes the campaign."""
+    from demo_campaign import demo_spec
+    spec = demo_spec()
+    head = " ".join(example_head(path))
+    make = (f"pbem new {spec['name']} --players {','.join(spec['players'])} --seed {spec['seed']} "
+            f"--name {spec['name']}")
+    assert "examples/demo-campaign.yaml" in head and f"{len(spec['players'])} factions" in head, head
+    assert make in head, head
+    assert f"pbem check examples/orders/{path.name} --campaign {spec['name']}" in head, head
+    turn = yamlio.load(path).data["turn"]
+    assert f"Fits turn {turn} of the demo campaign" in head
+
+
+def test_the_command_an_example_names_makes_the_campaign_it_fits(tmp_path, monkeypatch):
+    """Run the `pbem new` line of an example's head as it is written, then `pbem check` the examples against
+    the campaign it made."""
+    import shlex
+    from typer.testing import CliRunner
+    from pbem.cli import app
+    [line] = [x for x in example_head(EXAMPLES[0]) if "pbem new " in x]
+    args = shlex.split(line.split("pbem ", 1)[1])
+    monkeypatch.chdir(tmp_path)
+    result = CliRunner().invoke(app, args)
+    assert result.exit_code == 0, result.output
+    for path in EXAMPLES:
+        [expect] = [m.group(1) for x in example_head(path) if (m := EXAMPLE_EXPECT.match(x))]
+        text, _ = main(path, tmp_path / args[1], "text")
+        assert text.endswith(f"{path}: {expect}\n"), text
 
 
 def test_there_are_complete_turns_for_two_factions():
