@@ -508,10 +508,13 @@ def take_city(ctx: "TurnContext", battle: Battle, atk: Attack, trigger_cards: li
 
 # -- reactions around a battle ---------------------------------------------------------------------------
 
-def _stack_targets(units: Iterable[Unit]) -> set[str]:
+def _stack_targets(state: GameState, units: Iterable[Unit]) -> set[str]:
+    """How a card may name the stacks these units attack from: a hex, or any unit of their owner standing there
+    (a leader, an Army the order does not list: "a stack is named by one of its units")."""
     out = set()
     for u in units:
-        out |= {u.id, u.hex}
+        out.add(u.hex)
+        out |= {x.id for x in state.units_at(u.hex) if x.owner == u.owner}
     return out
 
 
@@ -520,7 +523,7 @@ def hesitation(ctx: "TurnContext", defender: str | None, units: list[Unit]) -> s
     stops the attacking stacks attacking again this player-turn.  Returns the card's name if played."""
     if defender is None:
         return None
-    targets = _stack_targets(units)
+    targets = _stack_targets(ctx.state, units)
     hand = ctx.state.players[defender].hand
     for cu in ctx.standing(defender).reactions:
         c = ctx.tables.cards.get(cu.card)
@@ -627,7 +630,7 @@ def resolve_attack(ctx: "TurnContext", section: str, atk: Attack, arena: str) ->
             return fail(f"{u.id} cannot attack in a {'sea' if arena == 'sea' else 'land'} battle"
                         + (" (a Fleet needs Rowers aboard; a Transport only with an Army aboard)" if arena == "sea"
                            else " (only Armies and Rowers not aboard a ship)"))
-    targets = _stack_targets(units)
+    targets = _stack_targets(state, units)
     for e in effects_in_force(state, "cannot_attack", me):
         if e.target in targets:
             name = ctx.tables.cards[e.source].name if e.source in ctx.tables.cards else e.source

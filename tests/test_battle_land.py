@@ -8,6 +8,8 @@ Hexes: 0402/0503/0404/0405/0504 Clear, 0403 Forest (+3), 0505 Sparta (home, +8),
 """
 from __future__ import annotations
 
+import pytest
+
 from pbem.model import Effect
 
 from scenario import add, events, give, make_state, orders, run_phase
@@ -504,6 +506,21 @@ def test_R_PH_LAND_hesitation_reaction_cancels_attack_and_later_ones_from_that_s
     reasons = [f["reason"] for f in failed(ctx)]
     assert "Hesitation" in reasons[0] and "may not attack this turn" in reasons[1]
     assert "hesitation" in s.discard and not events(ctx, "battle")
+
+
+@pytest.mark.parametrize("named", ["leader", "idle army"])
+def test_R_STAND_1_hesitation_aimed_at_any_unit_of_the_attacking_stack_fires(named):
+    """Hesitation's target is the stack, named by one of its units: a leader with it, or an Army of the stack
+    that this attack does not list, names it as well as the attacking Army does."""
+    s = make_state()
+    give(s, "sparta", "hesitation")
+    a1, idle = add(s, "athens", "army", "0402"), add(s, "athens", "army", "0402")
+    leader = add(s, "athens", "leader", "0402")
+    s.players["sparta"].standing = {"reactions": [{"card": "hesitation",
+                                                   "target": leader.id if named == "leader" else idle.id}]}
+    add(s, "sparta", "army", "0503")
+    ctx = run_phase("land_battle", s, "athens", orders=attack("athens", {"units": [a1.id], "target": "0503"}))
+    assert "Hesitation" in failed(ctx)[0]["reason"] and "hesitation" in s.discard and not events(ctx, "battle")
 
 
 def test_R_BAT_worked_example_of_docs_rules_md():
