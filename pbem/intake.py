@@ -19,6 +19,7 @@ import inspect
 import re
 import unicodedata
 from dataclasses import dataclass, field
+from functools import lru_cache
 from datetime import datetime
 from pathlib import Path
 
@@ -53,8 +54,20 @@ class Answer:
         lines = [f"{head}: {self.source}{who}"]
         if self.message:
             lines.append(self.message)
-        lines += [f"  {f}" for f in self.findings]
+        lines += [f"  {clip(f)}" for f in self.findings[:MAX_FINDINGS]]
+        if len(self.findings) > MAX_FINDINGS:
+            lines.append(f"  ... and {len(self.findings) - MAX_FINDINGS} more (run `pbem check` on the file to see "
+                         f"them all)")
         return "\n".join(lines) + "\n"
+
+
+MAX_FINDINGS = 50  # findings printed in one answer; the rest are counted
+MAX_FINDING = 400  # characters of one finding in an answer
+
+
+def clip(text: str, limit: int = MAX_FINDING) -> str:
+    """A finding as an answer shows it: at most ``limit`` characters, so one entry cannot fill a mail."""
+    return text if len(text) <= limit else text[:limit - 3] + "..."
 
 
 def _refuse(camp: Campaign, source: str, message: str, player: str | None = None,
@@ -205,13 +218,23 @@ def submit_bytes(camp: Campaign, raw: bytes, source: str, now: datetime, late_ok
     due = campaign_deadline(camp)
     if due is not None and now > due and not late_ok:
         return _refuse(camp, source, f"late: the deadline was {fmt(due)}", player, turn)
+    long = too_long(doc)
+    if long:
+        return _refuse(camp, source, long, player, turn)
+    kept = withhold(raw, stored)  # the bytes stored: the secret never lands in the campaign folder
+    folder = camp.orders_dir(turn)
+    target = folder / f"{player}.yaml"
+    kept_versions = versions(folder, player)
+    if kept_versions >= MAX_VERSIONS and not moderator_fix and not (target.is_file() and target.read_bytes() == kept):
+        return _refuse(camp, source, f"{player} has replaced the orders of game turn {turn} {kept_versions} times; "
+                                     f"the limit is {MAX_VERSIONS}: ask the moderator to take this file", player,
+                       turn)
     report = _check(doc_text, name, camp, doc)
     findings = [f.text() for f in report.findings]
     errors = len(report.errors) if report.usable else max(1, len(report.errors))
     if errors:
         return _refuse(camp, source, f"the order checker found {errors} error(s); fix them and send the file again",
                        player, turn, findings)
-    kept = withhold(raw, stored)  # the bytes stored: the secret never lands in the campaign folder
     try:
         still = scan_header(yamlio.decode(kept, name)).get("secret")
     except (yamlio.YamlError, HeaderError):
@@ -219,17 +242,12 @@ def submit_bytes(camp: Campaign, raw: bytes, source: str, now: datetime, late_ok
     if stored and still != WITHHELD:
         return _refuse(camp, source, "the secret is written with escapes pbem cannot take out of the stored file; "
                                      "write it plainly, like `secret: 1a2b-3c4d-5e6f-7a8b`", player, turn)
-    folder = camp.orders_dir(turn)
-    target = folder / f"{player}.yaml"
     if target.is_file() and target.read_bytes() == kept:
         return Answer(source, True, player, turn, "identical to the orders already accepted", findings, target, True)
     digest = hashlib.sha256(kept).hexdigest()
     with held_interrupts():
         if target.is_file():
-            n = 1
-            while (folder / f"{player}.v{n}.yaml").exists():
-                n += 1
-            target.rename(folder / f"{player}.v{n}.yaml")
+            target.rename(folder / f"{player}.v{versions(folder, player) + 1}.yaml")
         atomic_write(target, kept)
         camp.audit(f"intake accepted {source} for {player} turn {turn} (sha256 {digest[:16]})"
                    + (" as a moderator's fix" if moderator_fix else ""))
@@ -241,6 +259,63 @@ def submit_bytes(camp: Campaign, raw: bytes, source: str, now: datetime, late_ok
     else:
         msg = f"stored; sha256 {digest[:16]}. You may send a new file until the deadline: the last one counts."
     return Answer(source, True, player, turn, msg, findings, target)
+
+
+MAX_VERSIONS = 20  # earlier versions kept per player and turn (PLAYER.v1.yaml ... PLAYER.v20.yaml)
+
+
+def versions(folder: Path, player: str) -> int:
+    """How many earlier versions of ``player``'s file the folder keeps."""
+    n = 0
+    while (folder / f"{player}.v{n + 1}.yaml").exists():
+        n += 1
+    return n
+
+
+@lru_cache(maxsize=None)
+def _longest_lists() -> tuple[int, int]:
+    """The most entries any list (``maxItems``), and any mapping (``maxProperties``), of the order schema takes."""
+    from .orders import orders_schema
+    items, props = [0], [0]
+
+    def walk(node: object) -> None:
+        if isinstance(node, dict):
+            for k, v in node.items():
+                if k == "maxItems" and isinstance(v, int):
+                    items.append(v)
+                elif k == "maxProperties" and isinstance(v, int):
+                    props.append(v)
+                else:
+                    walk(v)
+        elif isinstance(node, list):
+            for v in node:
+                walk(v)
+    walk(orders_schema())
+    return max(items), max(props)
+
+
+def too_long(doc: yamlio.Located) -> str | None:
+    """Why the file is refused before it is checked, if a list or mapping in it is longer than any the order
+    schema takes (say 43,000 diplomacy targets): the checker would spend seconds on entries it then refuses.
+    Lists within the limit but over their own section's are the checker's to report."""
+    most, most_keys = _longest_lists()
+    stack: list[tuple[object, tuple]] = [(doc.data, ())]
+    while stack:
+        node, path = stack.pop()
+        if isinstance(node, list):
+            if len(node) > most:
+                where = doc.where(path)
+                at = f"line {where[0]}: " if where else ""
+                return (f"{at}a list of {len(node)} entries; no list of an order file may have more than {most} "
+                        f"(send fewer orders)")
+            stack += [(v, path + (i,)) for i, v in enumerate(node)]
+        elif isinstance(node, dict):
+            if len(node) > max(most_keys, 50):
+                where = doc.where(path)
+                at = f"line {where[0]}: " if where else ""
+                return f"{at}a section of {len(node)} entries; the limit is {max(most_keys, 50)}"
+            stack += [(v, path + (k,)) for k, v in node.items()]
+    return None
 
 
 def _check(text: str, name: str, camp: Campaign, located: yamlio.Located):

@@ -254,9 +254,14 @@ class _PlainLoader(yaml.SafeLoader):
     """PyYAML's safe composer, refusing an anchor or an alias at the first one, before anything is expanded."""
 
     source = "?"
+    nodes = 0
 
     def compose_node(self, parent: Any, index: Any) -> Any:
         event = self.peek_event()
+        self.nodes += 1
+        if self.nodes > MAX_NODES:  # stop composing at once, not after the whole file
+            m = event.start_mark
+            raise YamlError(self.source, f"too many values (the limit is {MAX_NODES})", m.line + 1, m.column + 1)
         if isinstance(event, yaml.AliasEvent) or getattr(event, "anchor", None):
             m = event.start_mark
             raise YamlError(self.source, "anchors and aliases (& and *) are not allowed in pbem files",
