@@ -33,7 +33,8 @@ from .cards import leader_named, start_effect
 from .events import Ev
 from .gamedata import GameMap
 from .model import GameState, Unit, UnitType
-from .movement import (capture_hex, cannot_move_or_attack, cargo_tree, counts, destroy_unit, effects_in_force,
+from .movement import (capture_hex, cannot_move_or_attack, cargo_tree, counts_with_cargo, destroy_unit,
+                       effects_in_force,
                        fate_teller, foreign_city, land_ok, may_stand, nearest_city_distance, own_stack,
                        place_with_cargo, play_card, roll_spec)
 from .ordertypes import Attack, CardUse
@@ -402,7 +403,7 @@ def retreat_hex(ctx: "TurnContext", unit: Unit, from_hex: str) -> str | None:
             continue
         if any(hostile_to(u, owner) for u in state.units_at(n)):
             continue
-        if own_stack(state, n, owner) + counts(unit) > stack_limit(gm, n):
+        if own_stack(state, n, owner) + counts_with_cargo(state, unit) > stack_limit(gm, n):
             continue
         ok.append(n)
     if not ok:

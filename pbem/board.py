@@ -5,6 +5,8 @@ manned fleets (R-UNIT-3), surrounded units (R-PH-UPK).  Pure functions of state 
 """
 from __future__ import annotations
 
+from typing import Iterable
+
 from .gamedata import GameMap
 from .model import GameState, Unit, UnitType
 
@@ -73,16 +75,26 @@ def may_recruit(state: GameState, game_map: GameMap, city_id: str, player: str) 
     return None
 
 
-def stack_size(state: GameState, hex_id: str, player: str | None) -> int:
-    """R-UNIT-2: Armies, Fleets and Transports of one owner in a hex; Rowers count as Armies when not aboard
-    a ship; Leaders and Baggage never count; units aboard a ship count as nothing."""
+def stacking_weight(unit: Unit, carrier: Unit | None) -> int:
+    """R-UNIT-2: what a unit adds to its owner's stack, carried by ``carrier`` (None: standing by itself).
+    Armies, Fleets and Transports count, aboard or not; Rowers count as Armies, except aboard a Fleet (its
+    crew counts as nothing); Leaders and Baggage never count."""
+    if not unit.type.counts_for_stacking:
+        return 0
+    if carrier is not None and unit.type is UnitType.ROWERS and carrier.type is UnitType.FLEET:
+        return 0
+    return unit.value
+
+
+def stack_size(state: GameState, hex_id: str, player: str | None, leaving: Iterable[str] = ()) -> int:
+    """R-UNIT-2: one owner's stack in a hex (``stacking_weight`` of each of their units there), without the
+    units ``leaving``."""
     n = 0
+    units = state.units
     for u in state.units_at(hex_id):
-        if u.owner != player or not u.type.counts_for_stacking:
+        if u.owner != player or not u.type.counts_for_stacking or u.id in leaving:
             continue
-        if u.carried_by is not None:
-            continue
-        n += u.value
+        n += stacking_weight(u, units.get(u.carried_by) if u.carried_by is not None else None)
     return n
 
 

@@ -167,7 +167,16 @@ class Bot:
         return sorted((u["id"] for u in self.at(h) if u["type"] == "army"), key=_id_key)
 
     def stack(self, h: str) -> int:
-        return sum(1 for u in self.at(h) if u["type"] in ("army", "rowers", "fleet", "transport"))
+        """R-UNIT-2 as ``board.stacking_weight`` counts: what is aboard counts too, but a Fleet's Rowers."""
+        n = 0
+        for u in self.units.values():
+            if u["hex"] != h or u["type"] not in ("army", "rowers", "fleet", "transport"):
+                continue
+            carrier = self.units.get(u.get("carried_by") or "")
+            if u["type"] == "rowers" and carrier is not None and carrier["type"] == "fleet":
+                continue
+            n += 1
+        return n
 
     def limit(self, h: str) -> int:
         return self.m.terrain[h].stack or 0
@@ -689,8 +698,9 @@ class Bot:
         return walk_back(*self.sea_paths_from(start, cap), start, goal)
 
     def voyage(self, start: str, goal: str, n: int, smp: int) -> tuple[list[str], list[str]] | None:
-        """The first and second move of ``n`` ships from ``start`` to ``goal``: in one move, or in two through a
-        hex where they are safe should the second move fail (never a plan that may leave them at sea)."""
+        """The first and second move of ships weighing ``n`` for stacking (with what they carry) from ``start``
+        to ``goal``: in one move, or in two through a hex where they are safe should the second move fail
+        (never a plan that may leave them at sea)."""
         d, _ = self.sea_paths_from(start, smp)
         if goal in d:
             return self.sea_path(start, goal, smp), []
@@ -776,7 +786,7 @@ class Bot:
                 continue
             spots = sorted((lc, sd[L], L) for L, lc in self.landings(th).items()
                            if L in sd and L != start and sd[L] <= 2 * smp and self.quiet(L)
-                           and self.voyage(start, L, 1, smp) is not None)
+                           and self.voyage(start, L, 2, smp) is not None)
             if not spots:
                 continue
             lc, d, L = spots[0]
@@ -841,7 +851,7 @@ class Bot:
                 if not pairs:
                     break
                 k = min(len(pairs), max(0, self.room(L)) // 2, 4)
-                legs = self.voyage(h, L, k, smp) if k else None
+                legs = self.voyage(h, L, 2 * k, smp) if k else None  # each Transport with its Army
                 if not legs:
                     continue
                 chunk, pairs = pairs[:k], pairs[k:]
@@ -883,10 +893,11 @@ class Bot:
         h = self.units[ships[0]]["hex"]
         smp = min(self.ship_mp(self.units[s]["type"]) for s in ships)
         dist, _ = self.sea_paths_from(h)
+        weight = len(ships) + len(unload)  # what they carry counts too (R-UNIT-2)
         ports = sorted((dist[p], p) for p in self.sea_ports() if p in dist and p != h
-                       and self.room(p) >= len(ships))
+                       and self.room(p) >= weight)
         for _, p in ports:
-            legs = self.voyage(h, p, len(ships), smp)
+            legs = self.voyage(h, p, weight, smp)
             if legs:
                 o: dict[str, Any] = {"units": ships, "path": legs[0]}
                 extra = {"unload": list(unload)} if unload else {}
@@ -895,14 +906,14 @@ class Bot:
                     second.append({"units": ships, "path": legs[1], **extra})
                 else:
                     first.append({**o, **extra})
-                self.planned[p] = self.planned.get(p, 0) + len(ships)
+                self.planned[p] = self.planned.get(p, 0) + weight
                 return
         if not self.safe(h):
             spots = sorted((d, x) for x, d in dist.items() if d <= smp and self.safe(x) and x != h
-                           and self.room(x) >= len(ships))
+                           and self.room(x) >= weight)
             if spots:
                 second.append({"units": ships, "path": self.sea_path(h, spots[0][1])})
-                self.planned[spots[0][1]] = self.planned.get(spots[0][1], 0) + len(ships)
+                self.planned[spots[0][1]] = self.planned.get(spots[0][1], 0) + weight
 
     def fleet_mod(self) -> int:
         n = 0

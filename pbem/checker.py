@@ -975,8 +975,8 @@ class RuleCheck:
                 if sure:
                     continue
             elif rolled[False] >= n - self.rolls_lost():
-                self.warn(path, f"the cards you play first may remove a leader of yours and a diplomacy roll with "
-                                f"it: then this target is not rolled for")
+                self.warn(path, "the cards you play first may remove a leader of yours and a diplomacy roll with "
+                                "it: then this target is not rolled for")
             earlier.setdefault(city.id, i)
             rolled[False] += 1
             if len(self.findings) == before:
@@ -1115,7 +1115,7 @@ class RuleCheck:
                 self.add(WARNING if mv.partial else ERROR, last,
                          f"{n} of your Armies, Fleets and Transports would stand in {end} "
                          f"({m.terrain[end].name}); the stacking limit there is {limit}",
-                         "Leaders, Baggage and units aboard ships do not count")
+                         "Leaders, Baggage and a Fleet's Rowers do not count; an Army aboard a Transport does")
         if sea and section == "second_move" and mv.path and path_ok and not m.ship_may_stop(end):
             self.warn(base + ("path", len(mv.path) - 1),
                       f"the ships end the turn at sea in {end}: each makes a navigation roll (5-6 sinks it)",

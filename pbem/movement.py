@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Iterable
 
 from . import effects as fx
-from .board import hostile_to, is_combat_unit, is_manned, stack_limit, under_siege
+from .board import hostile_to, is_combat_unit, is_manned, stack_limit, stack_size, stacking_weight, under_siege
 from .events import Ev
 from .gamedata import GameMap, Tables
 from .model import Effect, GameState, Unit, UnitType
@@ -237,9 +237,14 @@ def counts(unit: Unit) -> int:
     return unit.value if unit.type.counts_for_stacking else 0
 
 
+def counts_with_cargo(state: GameState, unit: Unit) -> int:
+    """What a unit adds to its owner's stack together with everything it carries (a Transport and its Army)."""
+    units = state.units
+    return counts(unit) + sum(stacking_weight(u, units.get(u.carried_by)) for u in cargo_tree(state, unit))
+
+
 def own_stack(state: GameState, hex_id: str, player: str, leaving: set[str] = frozenset()) -> int:
-    return sum(counts(u) for u in state.units_at(hex_id)
-               if u.owner == player and u.carried_by is None and u.id not in leaving)
+    return stack_size(state, hex_id, player, leaving)
 
 
 def nearest_city_distance(game_map: GameMap, cities: Iterable[str], hex_id: str) -> int:

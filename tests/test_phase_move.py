@@ -421,6 +421,28 @@ def test_R_UNIT_2_docked_ships_count_for_stacking():
     assert f.hex == "0401" and "stacking limit in 0302" in failed(ctx)[0]["reason"]
 
 
+def test_R_UNIT_2_an_army_aboard_a_transport_counts_a_fleets_rowers_do_not():
+    """R-UNIT-2: Armies, Fleets and Transports count, aboard or not; only Rowers aboard a Fleet count as nothing.
+    In 0401 (Water, limit 4): two Transports with an Army each already make 4, so a third, empty, Transport
+    may not join them; four manned Fleets (Rowers aboard) make 4 and fit."""
+    s = make_state()
+    for _ in range(2):
+        t = add(s, "athens", "transport", "0401")
+        add(s, "athens", "army", "0401", carried_by=t.id)
+    third = add(s, "athens", "transport", "0302")
+    ctx = run_phase("first_move", s, "athens", orders=move_orders("athens", {"units": [third.id], "path": ["0401"]}))
+    assert third.hex == "0302" and "stacking limit in 0401" in failed(ctx)[0]["reason"]
+
+    s = make_state()
+    for _ in range(3):
+        f = add(s, "athens", "fleet", "0401")
+        add(s, "athens", "rowers", "0401", carried_by=f.id)
+    fourth = add(s, "athens", "fleet", "0302")
+    add(s, "athens", "rowers", "0302", carried_by=fourth.id)
+    ctx = run_phase("first_move", s, "athens", orders=move_orders("athens", {"units": [fourth.id], "path": ["0401"]}))
+    assert fourth.hex == "0401" and not failed(ctx)
+
+
 # -- who may move ----------------------------------------------------------------------------------
 
 def test_R_PH_MOVE_cannot_move_or_attack_effect_stops_all_moves():

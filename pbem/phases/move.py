@@ -24,7 +24,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
 
 from .. import battle as bt
-from ..board import stack_limit
+from ..board import stack_limit, stacking_weight
 from ..events import Ev
 from ..gamedata import GameMap
 from ..model import GameState, Unit, UnitType
@@ -258,7 +258,7 @@ def stack_at(state: GameState, gm: GameMap, me: str, g: Stack, h: str) -> int:
     n = own_stack(state, h, me, leaving=g.group)
     for u in g.members:
         free = g.carrier[u.id] is None or (u.id in g.unload and (not g.sea or gm.ship_may_stop(h)))
-        n += counts(u) if free else 0
+        n += stacking_weight(u, None if free else g.here[g.carrier[u.id]])
     if g.captures and h != g.start:
         n += sum(counts(u) for u in capturable_here(state, h, me) if u.type.is_ship)
     return n
