@@ -1090,7 +1090,9 @@ def _eliminated(r: Rec) -> str:
     if r.g("who") is None and r.g("player") is None:
         r.use("who", "player")
         return "A player is out of the game"
-    return f"{r.who('who')} are out of the game"
+    n = r.k("cards_discarded")
+    return f"{r.who('who')} are out of the game" + (f"; their {n} card{'s' if n != 1 else ''} went to the discard "
+                                                     f"pile" if n else "")
 
 
 @describes("victory")

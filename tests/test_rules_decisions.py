@@ -51,5 +51,23 @@ def test_R_WIN_1_a_player_wiped_out_during_the_turn_still_plays_that_player_turn
     log = run_turn(s, {p: None for p in s.turn_order}, Dice(b"any"))
     draws = [r for r in log.records if r.get("event") == "draw" and r["player"] == "sparta"]
     assert len(draws) == 1 and s.players["sparta"].eliminated_turn == 1
+    held = 2  # the two cards Sparta drew: to the discard pile when Sparta is out, so the deck keeps all 88
+    assert s.players["sparta"].hand == [] and len(s.discard) >= held
+    [out] = [r for r in log.records if r.get("event") == "eliminated"]
+    assert out["who"] == "sparta" and out["cards_discarded"] == held
+    assert len(s.deck) + len(s.discard) + sum(len(p.hand) for p in s.players.values()) == 88
     log = run_turn(s, {p: None for p in s.turn_order}, Dice(b"any"))
     assert not [r for r in log.records if r.get("player") == "sparta"]
+
+
+def test_R_TURN_5_an_nmr_players_ships_at_sea_still_make_the_navigation_roll():
+    """Decision (R-TURN-5 with R-PH-SECOND): the sea does not wait for orders."""
+    from pbem.dice import Dice
+    from scenario import run_turn
+    s = make_state()
+    f = add(s, "athens", "fleet", "0401")  # Water: not docked, not beached
+    add(s, "athens", "rowers", "0401", carried_by=f.id)
+    log = run_turn(s, {"athens": None, "sparta": None}, Dice(b"any"))
+    rolls = [r for r in log.records if r.get("event") == "navigation" and r["player"] == "athens"]
+    assert [r["unit"] for r in rolls] == [f.id]
+    assert any(r.get("event") == "nmr" and r["player"] == "athens" for r in log.records)

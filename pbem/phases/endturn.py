@@ -47,7 +47,11 @@ def eliminate(ctx: "TurnContext") -> None:
         if not state.controlled_cities(pid) and not any(u.owner == pid and u.away_until is None
                                                         for u in state.units.values()):
             p.eliminated_turn = state.turn
-            ctx.emit(Ev.ELIMINATED, who=pid)
+            # Decision: their hand goes to the discard pile, face down (the deck holds one of each card)
+            out = len(p.hand)
+            state.discard.extend(p.hand)
+            p.hand.clear()
+            ctx.emit(Ev.ELIMINATED, who=pid, cards_discarded=out)
 
 
 def standings(ctx: "TurnContext") -> list[dict[str, Any]]:
