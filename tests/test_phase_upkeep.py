@@ -138,3 +138,19 @@ def test_R_PH_UPK_a_razed_city_provides_no_upkeep_and_the_report_says_so():
     ctx = run_phase("upkeep", s, "athens", dice=[3])
     assert s.players["athens"].gold == 10 and a.starvation == 1
     assert events(ctx, "starvation")[0]["reason"] == "no friendly city in or next to its hex (Megara is razed)"
+
+
+def test_R_PH_UPK_the_upkeep_roll_names_each_modifier_for_the_report():
+    """The STARVATION record lists what was added to the die (starvation counters, Farms -1) and the report says
+    them: a player reads why the total is what it is."""
+    from pbem import report
+    s = make_state(gold=0)
+    a = add(s, "athens", "army", "0502", starvation=2)  # Farms, not next to Athens: unpaid
+    ctx = run_phase("upkeep", s, "athens", dice=[2])
+    [ev] = events(ctx, "starvation")
+    assert ev["modifiers"] == [{"source": "starvation counters", "value": 2},
+                               {"source": "terrain (Farms)", "value": -1}]
+    assert ev["total"] == 3 and a.starvation == 3
+    nm = report.Namer(ctx.game_map, ctx.tables, {"athens": {"name": "Athenians", "home": "athens"}})
+    text = report.describe(ev, nm, "athens")
+    assert "upkeep roll 2 +2 starvation counters, -1 terrain (Farms) = 3 (under 6)" in text, text

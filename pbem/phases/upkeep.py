@@ -17,6 +17,8 @@ Payment or Baggage clears the unit's starvation counters.
 """
 from __future__ import annotations
 
+from typing import Any
+
 from .. import board, cards
 from ..effects import player_effects, stack_effects, unit_matches
 from ..events import Ev
@@ -111,27 +113,38 @@ def stack_baggage(ctx, unit: Unit) -> Unit | None:
     return bags[min(by_id, key=lambda b: (rank(bags[b]), by_id.index(b)))]
 
 
-def upkeep_modifier(ctx, unit: Unit) -> int:
-    """Everything added to ``unit``'s upkeep roll but the die: starvation, terrain, traits and leaders."""
-    mod = unit.starvation
-    if ctx.game_map.terrain[unit.hex].id in LEAN_TERRAIN:
-        mod -= 1
+def upkeep_modifiers(ctx, unit: Unit) -> list[dict[str, Any]]:
+    """Everything added to ``unit``'s upkeep roll but the die, each with its source: starvation counters,
+    terrain, traits and leaders."""
+    out: list[dict[str, Any]] = []
+    if unit.starvation:
+        out.append({"source": "starvation counters", "value": unit.starvation})
+    terrain = ctx.game_map.terrain[unit.hex]
+    if terrain.id in LEAN_TERRAIN:
+        out.append({"source": f"terrain ({terrain.name})", "value": -1})
     found = player_effects(ctx.state, ctx.tables, unit.owner, "roll_modifier") if unit.owner else []
     found += stack_effects(ctx.state, ctx.tables, [unit], "roll_modifier")
-    mod += sum(int(e["value"]) for _, e in found if e.get("roll") == "upkeep" and unit_matches(e, unit))
-    return mod
+    out += [{"source": src.label(), "value": int(e["value"])} for src, e in found
+            if e.get("roll") == "upkeep" and unit_matches(e, unit)]
+    return out
 
 
 def upkeep_roll(ctx, unit: Unit, extra: int, cause: str, **data) -> bool:
-    """The upkeep roll (also made for Plague and Desertions with ``extra``).  True if the unit disbanded."""
+    """The upkeep roll (also made for Plague and Desertions with ``extra``).  True if the unit disbanded.
+    The event carries ``modifiers`` ([{source, value}]) for the report."""
     roll = ctx.dice.d6("upkeep roll", unit=unit.id)
-    total = roll + upkeep_modifier(ctx, unit) + extra
+    mods = upkeep_modifiers(ctx, unit)
+    if extra:
+        card = ctx.tables.cards.get(cause)
+        mods.append({"source": f"{card.name} (card)" if card else cause, "value": extra})
+    total = roll + sum(m["value"] for m in mods)
     if total >= 6:
         cards.release_cargo(ctx.state, unit)
         ctx.state.remove_unit(unit.id)
-        ctx.emit(Ev.DISBANDED, unit=unit.id, who=unit.owner, roll=roll, total=total, cause=cause, **data)
+        ctx.emit(Ev.DISBANDED, unit=unit.id, who=unit.owner, roll=roll, total=total, cause=cause, modifiers=mods,
+                 **data)
         return True
     unit.starvation += 1
     ctx.emit(Ev.STARVATION, unit=unit.id, who=unit.owner, roll=roll, total=total, counters=unit.starvation,
-             cause=cause, **data)
+             cause=cause, modifiers=mods, **data)
     return False
