@@ -17,6 +17,9 @@ from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 RULES = ROOT / "docs" / "rules.md"
+sys.path.insert(0, str(ROOT))
+
+from pbem.textview import card_timing  # noqa: E402  (one wording of a card's timing: the reports' HAND too)
 BEGIN = "<!-- begin: tables written by docs/gen_tables.py from pbem/data/tables/*.yaml; do not edit by hand -->"
 END = "<!-- end: tables written by docs/gen_tables.py -->"
 
@@ -25,11 +28,6 @@ UNITS_PL = {"all": "units", "army": "Armies", "fleet": "Fleets", "ships": "Fleet
 ROLLS = {"battle": "attack and defence roll", "attack": "attack roll", "defense": "defence roll",
          "casualty": "casualty roll", "upkeep": "upkeep roll", "navigation": "navigation roll"}
 TOTALS = {"battle": "battle total (attacking or defending)", "attack": "attack total", "defense": "defence total"}
-TARGETS = {"none": "", "hex": "a hex", "stack": "a stack", "city": "a city", "neutral_city": "a neutral minor city",
-           "enemy_city": "a city another player controls", "enemy_minor_city": "a minor city another player controls",
-           "besieged_city": "a city under siege", "player": "an opponent", "leader": "a leader in play",
-           "own_leader": "one of your leaders"}
-
 
 def signed(n: int) -> str:
     return f"+{n}" if n >= 0 else f"−{-n}"
@@ -139,29 +137,6 @@ def _dice_effect(e: dict[str, Any]) -> str:
     raise ValueError(f"no text for effect kind {k!r}")
 
 
-def card_timing(card) -> str:
-    t = card.timing
-    trigger, phase, role = t["trigger"], t["phase"], t["role"]
-    if trigger == "revolt":
-        return "reaction, other players' turns: a revolt in your city (standing `executions`)"
-    if trigger == "attack":
-        return "reaction, other players' turns: an attack on you is declared (standing `reactions`)"
-    if trigger == "battle_lost":
-        return "right after a battle the target leader's side lost (your attack's `cards`, or standing `reactions`)"
-    if trigger == "city_captured":
-        return "your Land Battle phase, when you capture a city (the attack's `cards`, or `cards`)"
-    if phase == "move":
-        return "your move phases (the move's `cards`, or `cards` naming the stack)"
-    if phase == "battle":
-        return {"attack": "battle, attacking, your turn (the attack's `cards`)",
-                "defense": "battle, defending, other players' turns (standing `defence_cards`)",
-                "any": "battle, either side (the attack's `cards`, or standing `defence_cards`)"}[role]
-    when = "your Diplomacy phase" if phase == "diplomacy" else "your turn, any phase (played at the start of " \
-                                                             "your Diplomacy phase)"
-    target = TARGETS[card.target]
-    return f"{when} (`cards`{', target: ' + target if target else ''})"
-
-
 ACTS = {"battle_total": "battles", "roll_modifier": None, "diplomacy_rolls": "Diplomacy phase",
         "gold": "first Revenue phase", "income": "Revenue phase", "movement": "move phases",
         "hand_size": "Draw phase", "victory_cities": "end of the game", "extra_recruit": "Recruit phase"}
@@ -217,7 +192,6 @@ def render(rules: str, tables) -> str:
 
 
 def main(argv: list[str]) -> int:
-    sys.path.insert(0, str(ROOT))
     from pbem.gamedata import tables
     text = RULES.read_text(encoding="utf-8")
     new = render(text, tables())
