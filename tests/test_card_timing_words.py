@@ -2,7 +2,6 @@
 table and the reports' HAND: ``pbem.textview.card_timing`` (docs/gen_tables.py imports it)."""
 from __future__ import annotations
 
-
 from pbem import report
 
 from scenario import TABLES, TINY, give, make_state
