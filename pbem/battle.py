@@ -32,7 +32,7 @@ from .board import enemy_combat_units, friendly_city, hostile_to, is_manned, sta
 from .cards import leader_named, start_effect
 from .events import Ev
 from .gamedata import GameMap
-from .model import GameState, Unit, UnitType
+from .model import HOME_CITY_DEFENCE, GameState, Unit, UnitType
 from .movement import (capture_hex, cannot_move_or_attack, cargo_tree, counts_with_cargo, destroy_unit,
                        effects_in_force,
                        fate_teller, foreign_city, land_ok, may_stand, nearest_city_distance, own_stack,
@@ -186,7 +186,7 @@ class Battle:
 def city_defence(state: GameState, game_map: GameMap, city_id: str) -> int:
     """The city's defence modifier: +5 (City terrain); a home city +8 instead (Decision: not +13)."""
     if state.cities[city_id].home_of:
-        return 8
+        return HOME_CITY_DEFENCE
     return game_map.terrain[game_map.cities[city_id].hex].defense or 0
 
 

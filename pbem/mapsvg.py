@@ -48,6 +48,7 @@ from xml.sax.saxutils import escape
 
 from .gamedata import GameMap, terrain_table
 from .hexgrid import Grid, neighbours as offset_neighbours
+from .model import HOME_CITY_DEFENCE
 
 HEX = 24.0  # circumradius in px
 SQ3 = math.sqrt(3.0)
@@ -369,10 +370,6 @@ def _terrain_legend(lay: Layout, codes: str, by_char) -> str:
     return "\n".join(out)
 
 
-# A home city's defence modifier, +8 instead of the City terrain's +5 (R-MAP-2; docs/rules.md R-BAT-1, Decision
-# (+5/+8)): not in the terrain table, so given here for the legend (tests/test_mapsvg.py checks it against
-# ``battle.city_defence``).
-HOME_CITY_DEFENCE = 8
 
 
 def _terrain_note(t) -> str:

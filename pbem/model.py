@@ -55,6 +55,7 @@ del _t
 RECRUIT_COST = {UnitType.ARMY: 2, UnitType.ROWERS: 2, UnitType.BAGGAGE: 1, UnitType.TRANSPORT: 2,
                 UnitType.FLEET: 4}
 UPKEEP_COST = {UnitType.ARMY: 1, UnitType.ROWERS: 1}
+HOME_CITY_DEFENCE = 8  # a home city's defence modifier, instead of the City terrain's +5 (R-MAP-2, R-BAT-1)
 
 
 @dataclass(init=False, eq=False)

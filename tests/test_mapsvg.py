@@ -482,5 +482,5 @@ def test_the_legend_shows_the_fog_as_on_the_map_and_the_home_city_defence():
                           encoding="unicode")
     assert "def +5 (home +8)" in terrain
     s = world()
-    assert battle.city_defence(s, TINY, "athens") == mapsvg.HOME_CITY_DEFENCE  # the rules' +8 (R-MAP-2)
+    assert battle.city_defence(s, TINY, "athens") == 8  # the rules' +8 (R-MAP-2), as the legend says
     assert battle.city_defence(s, TINY, "megara") == TINY.terrain[TINY.cities["megara"].hex].defense == 5
