@@ -271,18 +271,23 @@ def submit(
     late_ok: Annotated[bool, typer.Option("--late-ok", help="Accept files after the deadline (moderator's call).")] = False,
     fix: Annotated[bool, typer.Option("--fix", help="The moderator replaces a file of a rolled-back turn or a "
                                                     "computer player's seat (audited).")] = False,
+    force: Annotated[bool, typer.Option("--force", help="With --fix: take the fix even though the turn was "
+                                                        "dry-run (audited as forced; `pbem verify` lists it).")] = False,
 ) -> None:
     """Authenticate, check and store order files for the current turn; print the answer for each.
     Exit 0: all accepted; 1: some refused (each answer says why)."""
     def body() -> int:
         from datetime import datetime, timezone
+        from .errors import UsageError
         from .intake import reply, submit_path
         from .storage import Campaign
+        if force and not fix:
+            raise UsageError("--force goes with --fix (a moderator's fix after a dry run of the turn)")
         camp = Campaign.open(campaign_dir)
         refused = 0
         with camp.lock():
             for f in files:
-                answer = submit_path(camp, f, datetime.now(timezone.utc), late_ok, fix)
+                answer = submit_path(camp, f, datetime.now(timezone.utc), late_ok, fix, force)
                 reply(camp, answer)
                 typer.echo(answer.text(), nl=False)
                 refused += not answer.accepted
@@ -487,6 +492,8 @@ def verify(
     campaign_dir: Annotated[Path, typer.Argument(help="A campaign folder or an unpacked archive.")],
     turn: Annotated[Optional[int], typer.Option(help="Only this game turn.")] = None,
     key: Annotated[Optional[str], typer.Option(help="The turn's published key (`pbem turn-key`), with --turn.")] = None,
+    fingerprint: Annotated[Optional[str], typer.Option(help="The seed fingerprint (sha256) published when the "
+                                                            "campaign began: the revealed seed must match it.")] = None,
 ) -> None:
     """Replay adjudicated turns and check they come out exactly as stored (R-TURN-6). Exit 1 on a mismatch."""
     def body() -> int:
@@ -494,9 +501,14 @@ def verify(
         from .verify import verify as do_verify
         first_turn(turn)
         camp = Campaign.open(campaign_dir)
-        verdicts = do_verify(camp, turn, key)
+        verdicts = do_verify(camp, turn, key, fingerprint)
         for v in verdicts:
-            typer.echo(f"turn {v.turn}: {'OK' if v.ok else 'MISMATCH'}: {v.detail}")
+            what = "seed" if v.turn == -1 else "set-up" if v.turn == 0 else f"turn {v.turn}"
+            typer.echo(f"{what}: {v.word}: {v.detail}")
+            for flag in v.flags:
+                typer.echo(f"  flagged: {flag}")
+            for note in v.notes:
+                typer.echo(f"  {note}")
         return 0 if all(v.ok for v in verdicts) else 1
     guarded(body)
 

@@ -170,13 +170,26 @@ def set_seat(camp: Campaign, player: str, seat: str) -> str:
     return player_secrets[player]
 
 
-def bot_orders(camp: Campaign) -> dict[str, bytes]:
-    """The computer players' order files for the current turn (where none is stored yet), by player; written
-    with the turn they belong to (``turn.run_locked``)."""
+BOT_MARK = b"# written by the computer player\n"  # the first line of every order file a computer player wrote
+
+
+def bot_file(camp: Campaign, state: Any, pid: str) -> bytes:
+    """The order file the computer player writes for ``pid`` at the start of ``state``'s turn, as it is stored:
+    the same bytes every time (the computer player reads only the faction's fogged view and rolls no dice), so
+    `pbem verify` can tell a stored computer player's file from one the moderator wrote in its place."""
     from . import yamlio
     from .bot import write_orders
     from .gamedata import tables
+    from .intake import WITHHELD
     from .visibility import view
+    orders = write_orders(view(state, camp.game_map, pid), camp.game_map, tables(), camp.config["name"],
+                          state.turn, WITHHELD)
+    return BOT_MARK + yamlio.dump(orders).encode("utf-8")
+
+
+def bot_orders(camp: Campaign) -> dict[str, bytes]:
+    """The computer players' order files for the current turn (where none is stored yet), by player; written
+    with the turn they belong to (``turn.run_locked``)."""
     state = camp.load_state()
     out: dict[str, bytes] = {}
     table = {pid: seat for pid, seat in sorted(seats(camp).items())
@@ -184,12 +197,9 @@ def bot_orders(camp: Campaign) -> dict[str, bytes]:
              and not (camp.orders_dir(state.turn) / f"{pid}.yaml").exists()}
     if not table:
         return out
-    from .intake import WITHHELD
     camp.player_secrets()  # checked before anything is written, as for every command that writes
     for pid in table:  # stored like a player's accepted file: with the secret withheld
-        orders = write_orders(view(state, camp.game_map, pid), camp.game_map, tables(), camp.config["name"],
-                              state.turn, WITHHELD)
-        out[pid] = ("# written by the computer player\n" + yamlio.dump(orders)).encode("utf-8")
+        out[pid] = bot_file(camp, state, pid)
     return out
 
 

@@ -25,7 +25,7 @@ from pathlib import Path
 
 from . import yamlio
 from .cycle import deadline as campaign_deadline, fmt
-from .storage import Campaign, atomic_write, held_interrupts
+from .storage import Campaign, atomic_write, held_interrupts, printable
 
 MAX_ORDER_BYTES = yamlio.MAX_BYTES
 WITHHELD = "withheld"  # what a stored order file holds where the player wrote their secret
@@ -51,10 +51,10 @@ class Answer:
         head = ("ACCEPTED" + (" (already accepted before: nothing changed)" if self.duplicate else "")
                 if self.accepted else "REFUSED")
         who = f" for {self.player}, game turn {self.turn}" if self.player and self.turn else ""
-        lines = [f"{head}: {self.source}{who}"]
+        lines = [f"{head}: {printable(self.source)}{who}"]
         if self.message:
-            lines.append(self.message)
-        lines += [f"  {clip(f)}" for f in self.findings[:MAX_FINDINGS]]
+            lines.append(printable(self.message))
+        lines += [f"  {printable(clip(f))}" for f in self.findings[:MAX_FINDINGS]]
         if len(self.findings) > MAX_FINDINGS:
             lines.append(f"  ... and {len(self.findings) - MAX_FINDINGS} more (run `pbem check` on the file to see "
                          f"them all)")
@@ -72,7 +72,7 @@ def clip(text: str, limit: int = MAX_FINDING) -> str:
 
 def _refuse(camp: Campaign, source: str, message: str, player: str | None = None,
             turn: int | None = None, findings: list[str] | None = None) -> Answer:
-    camp.audit(f"intake refused {source}: {message}")
+    camp.audit(f"intake refused {printable(source)}: {printable(message)}")
     return Answer(source, False, player, turn, message, findings or [])
 
 
@@ -150,8 +150,20 @@ def scan_header(text: str) -> dict[str, str]:
     return found
 
 
+DRY_RUN_LINE = re.compile(r"^\S+ adjudicate --dry-run of turn (\d+);", re.M)
+
+
+def dry_runs(camp: Campaign, turn: int) -> int:
+    """How many dry runs of ``turn`` audit.log records (`pbem adjudicate --dry-run` shows the turn's dice)."""
+    try:
+        text = (camp.root / "audit.log").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return 0
+    return sum(1 for m in DRY_RUN_LINE.finditer(text) if int(m.group(1)) == turn)
+
+
 def submit_bytes(camp: Campaign, raw: bytes, source: str, now: datetime, late_ok: bool = False,
-                 moderator_fix: bool = False) -> Answer:
+                 moderator_fix: bool = False, force: bool = False) -> Answer:
     """Authenticate, check and store one order file.  The caller holds the campaign lock.
 
     The sender is authenticated first, from the header lines alone (``scan_header``, a constant-time compare of
@@ -215,6 +227,11 @@ def submit_bytes(camp: Campaign, raw: bytes, source: str, now: datetime, late_ok
     if frozen(camp, turn) and not moderator_fix:
         return _refuse(camp, source, f"game turn {turn} is being run again by the moderator; its order files are "
                                      f"fixed and only the moderator may replace one", player, turn)
+    seen = dry_runs(camp, turn) if moderator_fix else 0
+    if seen and not force:
+        return _refuse(camp, source, f"the moderator's fix is refused: game turn {turn} was dry-run {seen} time(s) "
+                                     f"(audit.log), so its dice have been seen and a changed file would choose new "
+                                     f"ones; give --force to take it anyway (audited as forced)", player, turn)
     due = campaign_deadline(camp)
     if due is not None and now > due and not late_ok:
         return _refuse(camp, source, f"late: the deadline was {fmt(due)}", player, turn)
@@ -249,8 +266,9 @@ def submit_bytes(camp: Campaign, raw: bytes, source: str, now: datetime, late_ok
         if target.is_file():
             target.rename(folder / f"{player}.v{versions(folder, player) + 1}.yaml")
         atomic_write(target, kept)
-        camp.audit(f"intake accepted {source} for {player} turn {turn} (sha256 {digest[:16]})"
-                   + (" as a moderator's fix" if moderator_fix else ""))
+        camp.audit(f"intake accepted {printable(source)} for {player} turn {turn} (sha256 {digest[:16]})"
+                   + (" as a moderator's fix" if moderator_fix else "")
+                   + (f", forced after {seen} dry run(s) of the turn" if seen else ""))
     if moderator_fix:
         msg = f"stored as the moderator's fix; sha256 {digest[:16]}."
     elif late_ok:
@@ -328,9 +346,9 @@ def _check(text: str, name: str, camp: Campaign, located: yamlio.Located):
 
 
 def shown(value: object) -> str:
-    """An untrusted value (a file name, a header value) as it may be shown in a message, a reply or the audit
-    log: quoted, with control characters escaped (repr-like), so it can never start a line of its own or send
-    escape codes to a terminal."""
+    """An untrusted value (a header value, a campaign name from a file) as a message shows it: quoted, with
+    control characters escaped (``repr``), so it can never start a line of its own or send escape codes to a
+    terminal.  File names are shown unquoted, escaped by ``printable``."""
     return repr(value)
 
 
@@ -346,7 +364,7 @@ def reply(camp: Campaign, answer: Answer) -> Path:
 
 
 def submit_path(camp: Campaign, path: Path, now: datetime, late_ok: bool = False,
-                moderator_fix: bool = False) -> Answer:
+                moderator_fix: bool = False, force: bool = False) -> Answer:
     path = Path(path)
     source = path.name
     if path.is_symlink():
@@ -360,7 +378,7 @@ def submit_path(camp: Campaign, path: Path, now: datetime, late_ok: bool = False
         raw = path.read_bytes()
     except OSError as exc:
         return _refuse(camp, source, f"cannot be read ({exc.strerror})")
-    return submit_bytes(camp, raw, source, now, late_ok, moderator_fix)
+    return submit_bytes(camp, raw, source, now, late_ok, moderator_fix, force)
 
 
 def ingest(camp: Campaign, drop: Path, now: datetime, late_ok: bool = False) -> list[Answer]:
@@ -372,16 +390,25 @@ def ingest(camp: Campaign, drop: Path, now: datetime, late_ok: bool = False) -> 
     root, d = camp.root.resolve(), drop.resolve()
     if d == root or root in d.parents:
         raise UsageError(f"--from {drop}: the drop folder may not be the campaign folder or inside it")
-    for sub in ("accepted", "refused"):  # where the files go: checked before any file is taken
-        where = drop / sub
-        if (where.exists() or where.is_symlink()) and (where.is_symlink() or not where.is_dir()):
-            raise UsageError(f"--from {drop}: {where} must be a folder (ingest moves the files it took there)")
+    # where the files go: a file (or a link) named accepted or refused that is in the way is answered like any
+    # other unusable file, first, and moved aside into refused/, so it cannot stop intake
+    blockers = [drop / sub for sub in ("accepted", "refused")
+                if (drop / sub).is_symlink() or (drop / sub).exists() and not (drop / sub).is_dir()]
     # every entry is answered, hidden files and folders too (refused), so the sender always hears back
     entries = [p for p in drop.iterdir() if p.name not in ("accepted", "refused")]
     entries.sort(key=lambda p: (p.lstat().st_mtime, p.name))
     answers = []
-    for p in entries:
-        if p.is_dir() and not p.is_symlink():
+    for p in blockers + entries:
+        name = p.name
+        if p in blockers:
+            answer = submit_path(camp, p, now, late_ok)  # refused: a link, or a name without .yaml
+            n = 1
+            while (drop / f"{p.name}.{n}").exists() or (drop / f"{p.name}.{n}").is_symlink():
+                n += 1
+            aside = drop / f"{p.name}.{n}"
+            p.rename(aside)  # out of the way of the folder of the same name
+            p = aside
+        elif p.is_dir() and not p.is_symlink():
             answer = _refuse(camp, p.name, "is a folder; send each order file as a file of its own")
         else:
             answer = submit_path(camp, p, now, late_ok)
@@ -389,10 +416,11 @@ def ingest(camp: Campaign, drop: Path, now: datetime, late_ok: bool = False) -> 
         answers.append(answer)
         dest = drop / ("accepted" if answer.accepted else "refused")
         dest.mkdir(exist_ok=True)
-        target = dest / p.name
+        target = dest / name
         n = 1
         while target.exists() or target.is_symlink():
-            target = dest / (f"{p.name}.{n}" if p.name.startswith(".") or p.is_dir() else f"{p.stem}.{n}{p.suffix}")
+            target = dest / (f"{name}.{n}" if name.startswith(".") or p.is_dir() or p.is_symlink()
+                             else f"{Path(name).stem}.{n}{Path(name).suffix}")
             n += 1
         p.rename(target)
     return answers

@@ -40,6 +40,15 @@ from .model import GameState
 SNAPSHOT = re.compile(r"^turn-(\d{3})\.json$")
 
 
+def printable(text: str) -> str:
+    """``text`` with every control or format character (Unicode category C: newlines, ESC, NUL, bidi overrides
+    ...) written as its escape, like ``repr`` does (``a\\nb``, ``\\x1b``, ``\\u202e``): an untrusted name shown in
+    a message, an answer or audit.log can then neither start a line of its own nor send codes to a terminal."""
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() or ch == " " else repr(ch)[1:-1] for ch in text)
+
+
 @contextmanager
 def held_interrupts() -> Iterator[None]:
     """Ctrl-C waits until the block is done: the files a change writes and its audit line land together.  The
@@ -282,7 +291,8 @@ class Campaign:
 
     # -- audit and lock ----------------------------------------------------------------------------
     def audit(self, line: str) -> None:
-        line = " ".join(line.split())  # one line per action, whatever a --reason holds
+        # one line per action, whatever a --reason holds; no control character reaches the file, whoever wrote it
+        line = printable(" ".join(line.split()))
         stamp = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
         with open(self.root / "audit.log", "a", encoding="utf-8") as fh:
             fh.write(f"{stamp} {line}\n")

@@ -63,7 +63,18 @@ def run(camp: Campaign, dry_run: bool = False) -> TurnResult:
     `run-turn` (written with the turn).  With ``dry_run`` nothing is written, the bots' orders included."""
     from .cycle import bot_orders
     with camp.lock():
-        return run_locked(camp, dry_run, extra=bot_orders(camp))
+        result = run_locked(camp, dry_run, extra=bot_orders(camp))
+        if dry_run:  # the moderator saw this turn's dice: recorded, so that a later fix is seen to follow it
+            camp.audit(dry_run_line(result))
+        return result
+
+
+DRY_RUN = "adjudicate --dry-run of turn"
+
+
+def dry_run_line(result: TurnResult) -> str:
+    bots = f" (computer players {','.join(result.bots)})" if result.bots else ""
+    return f"{DRY_RUN} {result.turn}; order hashes {','.join(h[:12] for h in result.order_hashes)}{bots}"
 
 
 def run_locked(camp: Campaign, dry_run: bool = False, extra: dict[str, bytes] | None = None) -> TurnResult:
@@ -85,7 +96,8 @@ def run_locked(camp: Campaign, dry_run: bool = False, extra: dict[str, bytes] | 
             atomic_write(camp.orders_dir(before.turn) / f"{pid}.yaml", raw)
         camp.write_log(before.turn, log.records)
         result.snapshot = camp.save_state(after)  # the commit point
-        camp.audit(f"adjudicated turn {before.turn}; orders {','.join(h[:12] for h in hashes)}")
+        bots = f" (computer players {','.join(sorted(extra))})" if extra else ""
+        camp.audit(f"adjudicated turn {before.turn}; orders {','.join(h[:12] for h in hashes)}{bots}")
     return result
 
 

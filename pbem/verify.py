@@ -9,11 +9,11 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from .adjudicator import adjudicate
 from .dice import Dice, seed_fingerprint, seed_from_key, turn_key
-from .errors import CampaignError, UsageError
+from .errors import CampaignError, PbemError, UsageError
 from .gamedata import tables
 from .storage import Campaign
 from .turn import accepted_orders
@@ -24,6 +24,13 @@ class Verdict:
     turn: int
     ok: bool
     detail: str
+    notes: list[str] = field(default_factory=list)  # what audit.log records of the turn: dry runs, fixes
+    flags: list[str] = field(default_factory=list)  # what a referee should question though the turn replays
+
+    @property
+    def word(self) -> str:
+        """OK; FLAGGED: the turn replays exactly, but from a file the referee should question; MISMATCH."""
+        return "OK" if self.ok else "FLAGGED" if self.flags else "MISMATCH"
 
 
 def secret_of(camp: Campaign) -> bytes | None:
@@ -42,8 +49,87 @@ def secret_of(camp: Campaign) -> bytes | None:
     return camp.secret_seed()
 
 
-ADJUDICATED = re.compile(r"\badjudicated turn (\d+); orders (\S+)")
-ACCEPTED = re.compile(r"\bintake accepted .* for (\S+) turn (\d+) \(sha256 ([0-9a-f]{16})\)")
+# each is matched at the start of an audit line, after its time stamp, so no file name can forge one
+ADJUDICATED = re.compile(r"^\S+ adjudicated turn (\d+); orders (\S+)(?: \(computer players (\S+)\))?")
+ACCEPTED = re.compile(r"^\S+ intake accepted .* for (\S+) turn (\d+) \(sha256 ([0-9a-f]{16})\)( as a moderator's fix)?"
+                      r"(?:, forced after (\d+) dry run)?")
+SEAT = re.compile(r"^\S+ seat of (\S+) set to (bot|human)")
+RUN_TURN = re.compile(r"^\S+ run-turn (\d+)(?: \(forced\))?(?:; computer players: (\S+))?")
+DRY_RUN = re.compile(r"^(\S+) adjudicate --dry-run of turn (\d+); order hashes (\S+)")
+
+
+@dataclass
+class TurnHistory:
+    """What audit.log records of one game turn, up to its last adjudication."""
+    dry_runs: list[str] = field(default_factory=list)  # "STAMP (orders h1,h2,...)"
+    fixes: list[str] = field(default_factory=list)  # "PLAYER's file sha256 H (forced after N dry runs)"
+    bots: set[str] = field(default_factory=set)  # the computer player's seats when it was adjudicated
+    accepted: dict[str, bool] = field(default_factory=dict)  # per player: was the last file taken a fix?
+
+
+def history(camp: Campaign) -> dict[int, TurnHistory]:
+    """Per game turn, what audit.log records of it.  Seats start as `pbem new` makes them (every seat the
+    computer player's in a demo, else human) and change with each `pbem seat` line; a seat edited by hand in
+    campaign.yaml is not recorded, and the computer players' own files are known by their first line too."""
+    try:
+        lines = (camp.root / "audit.log").read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError:
+        return {}
+    seats = {p: "bot" for p in camp.config.get("players", [])} if camp.config.get("demo") else {}
+    out: dict[int, TurnHistory] = {}
+    pending: dict[int, TurnHistory] = {}  # since the turn's last adjudication
+    for line in lines:
+        if m := SEAT.match(line):
+            seats[m.group(1)] = m.group(2)
+        elif m := DRY_RUN.match(line):
+            t = int(m.group(2))
+            pending.setdefault(t, TurnHistory()).dry_runs.append(f"{m.group(1)} (orders {m.group(3)})")
+        elif m := ACCEPTED.match(line):
+            t = int(m.group(2))
+            h = pending.setdefault(t, TurnHistory())
+            h.accepted[m.group(1)] = bool(m.group(4))
+            if m.group(4):
+                forced = f", forced after {m.group(5)} dry run(s)" if m.group(5) else ""
+                h.fixes.append(f"{m.group(1)}'s file sha256 {m.group(3)} taken as the moderator's fix{forced}")
+        elif m := ADJUDICATED.match(line):
+            t = int(m.group(1))
+            h = pending.pop(t, TurnHistory())
+            before = out.get(t)
+            if before is not None:  # adjudicated again after a rollback: the history goes on
+                h.dry_runs[:0], h.fixes[:0] = before.dry_runs, before.fixes
+                h.accepted = {**before.accepted, **h.accepted}
+            h.bots = {p for p, seat in seats.items() if seat == "bot"} | set((m.group(3) or "").split(",")) - {""}
+            out[t] = h
+        elif m := RUN_TURN.match(line):
+            if int(m.group(1)) in out:
+                out[int(m.group(1))].bots |= set((m.group(2) or "").split(",")) - {""}
+    return out
+
+
+def computer_player_problems(camp: Campaign, turn: int, before, record: TurnHistory | None) -> list[str]:
+    """The stored files of the computer player's seats of ``turn`` that are not what it writes for them.
+
+    The computer player reads only its faction's fogged view of the snapshot and rolls no dice, so its file is
+    the same bytes every time (``cycle.bot_file``): a file the moderator put in its place, say to try another
+    one after seeing a dry run's dice, is named here.  A file the faction's human player sent before the seat
+    changed (taken by intake, not as a fix) is theirs and is left alone."""
+    from .cycle import BOT_MARK, bot_file
+    problems = []
+    for pid in before.turn_order:
+        path = camp.orders_dir(turn) / f"{pid}.yaml"
+        if not path.is_file():
+            continue
+        raw = path.read_bytes()
+        seat_bot = record is not None and pid in record.bots
+        humans = record is not None and record.accepted.get(pid) is False
+        if not (raw.startswith(BOT_MARK) or seat_bot and not humans):
+            continue
+        if raw != bot_file(camp, before, pid):
+            how = " (audit.log: taken as the moderator's fix)" if record is not None and record.accepted.get(pid) \
+                else ""
+            problems.append(f"{path}: {pid}'s seat was the computer player's, but this is not the file the computer "
+                            f"player writes for it{how}")
+    return problems
 
 
 def audit_record(camp: Campaign, turn: int) -> tuple[list[str] | None, dict[str, str]]:
@@ -56,12 +142,12 @@ def audit_record(camp: Campaign, turn: int) -> tuple[list[str] | None, dict[str,
         return None, {}
     last, recorded = len(lines), None
     for i, line in enumerate(lines):
-        m = ADJUDICATED.search(line)
+        m = ADJUDICATED.match(line)
         if m and int(m.group(1)) == turn:
             last, recorded = i, m.group(2).split(",")
     accepted: dict[str, str] = {}
     for line in lines[:last]:
-        m = ACCEPTED.search(line)
+        m = ACCEPTED.match(line)
         if m and int(m.group(2)) == turn:
             accepted[m.group(1)] = m.group(3)
     return recorded, accepted
@@ -108,9 +194,22 @@ def _first_difference(new: list[str], old: list[str]) -> tuple[int, bool] | None
     return None
 
 
-def replay_turn(camp: Campaign, turn: int, key: bytes, published: bool = False) -> Verdict:
+def replay_turn(camp: Campaign, turn: int, key: bytes, published: bool = False,
+                record: TurnHistory | None = None) -> Verdict:
     """Replay ``turn`` with its key; ``published``: the key was given by hand (`--key`), not derived from the
-    seed, so a wrong one is named as such."""
+    seed, so a wrong one is named as such.  ``record``: what audit.log says of the turn (its dry runs and fixes
+    are listed in the verdict, its computer players' files checked)."""
+    verdict = _replay(camp, turn, key, published)
+    if record is not None:
+        verdict.notes = [f"audit.log: dry run of turn {turn} at {d}" for d in record.dry_runs] + \
+            [f"audit.log: {f}" for f in record.fixes]
+    if verdict.ok:
+        verdict.flags = computer_player_problems(camp, turn, camp.load_state(turn), record)
+        verdict.ok = not verdict.flags
+    return verdict
+
+
+def _replay(camp: Campaign, turn: int, key: bytes, published: bool) -> Verdict:
     if turn + 1 not in camp.snapshots():
         return Verdict(turn, False, f"turn {turn} has not been adjudicated")
     log_path = camp.log_path(turn)
@@ -148,12 +247,91 @@ def replay_turn(camp: Campaign, turn: int, key: bytes, published: bool = False) 
     return Verdict(turn, True, f"replayed exactly ({rolls} dice){note}")
 
 
-def verify(camp: Campaign, turn: int | None = None, key_hex: str | None = None) -> list[Verdict]:
+def setup_order(camp: Campaign) -> list[str]:
+    """The players in the order `pbem new` was given them: the order of the first round of turn-order rolls in
+    log/setup.jsonl (campaign.yaml lists them in the rolled turn order).  A log changed to give another order
+    does not help: set-up is then re-run in that order and must give the same log and snapshot byte for byte."""
+    first = [r.get("player") for r in camp.read_log(None)
+             if r.get("purpose") == "turn order" and r.get("round") == 1]
+    players = list(camp.config.get("players", []))
+    return first if sorted(first) == sorted(players) else players
+
+
+def verify_setup(camp: Campaign, secret: bytes) -> Verdict:
+    """Re-run set-up (``pbem new``) from the seed, the players, the map and the options, and compare the result
+    with ``state/turn-001.json`` and ``log/setup.jsonl`` byte for byte (R-TURN-6): a moderator who changed a
+    player's gold, traits or hand after `pbem new` is caught here.  Verdict turn 0 is the set-up."""
+    from .dice import setup_seed
+    from .setup import new_campaign
+    if 1 not in camp.snapshots():
+        return Verdict(0, False, f"{camp.snapshot_path(1)}: missing; set-up cannot be checked")
+    log_path = camp.log_path(None)
+    if not log_path.is_file():
+        return Verdict(0, False, f"{log_path}: missing; the set-up's dice cannot be checked")
+    dice = Dice(setup_seed(secret))
+    try:
+        state = new_campaign(camp.config["name"], camp.game_map, tables(), setup_order(camp), dice,
+                             dict(camp.config.get("options") or {}))
+    except (PbemError, KeyError, TypeError, ValueError) as exc:
+        return Verdict(0, False, f"set-up cannot be re-run from campaign.yaml ({exc})")
+    records = dice.drain()
+    new_log = "".join(json.dumps(r, sort_keys=True, ensure_ascii=False) + "\n" for r in records)
+    stored_log = log_path.read_text(encoding="utf-8")
+    if new_log != stored_log:
+        where = _first_difference(new_log.splitlines(), stored_log.splitlines())
+        return Verdict(0, False, f"the set-up re-run from the seed differs from {log_path.name} at line "
+                                 f"{where[0] if where else 0}: the log was changed after `pbem new`")
+    path = camp.snapshot_path(1)
+    first_fix = path.with_name(f"{path.stem}.fix-1.json")  # `pbem adjust` of turn 1 kept the original
+    stored = (first_fix if first_fix.is_file() else path).read_text(encoding="utf-8")
+    if state.to_json() != stored:
+        mine, theirs = json.loads(state.to_json()), json.loads(stored)
+        what = _state_difference(mine, theirs)
+        return Verdict(0, False, f"the set-up re-run from the seed differs from "
+                                 f"{(first_fix if first_fix.is_file() else path).name}{what}: it was changed after "
+                                 f"`pbem new` without `pbem adjust`")
+    note = "; the moderator adjusted it afterwards (see audit.log)" if first_fix.is_file() else ""
+    return Verdict(0, True, f"set-up re-run from the seed gives {path.name} and {log_path.name} exactly "
+                            f"({len(records)} dice){note}")
+
+
+def _state_difference(mine: object, theirs: object, path: str = "") -> str:
+    """Where two states first differ, as `` at players.athens.gold (47, set-up gives 7)``."""
+    if isinstance(mine, dict) and isinstance(theirs, dict):
+        for k in sorted(set(mine) | set(theirs), key=str):
+            if mine.get(k) != theirs.get(k):
+                return _state_difference(mine.get(k), theirs.get(k), f"{path}.{k}" if path else str(k))
+        return ""
+    if isinstance(mine, list) and isinstance(theirs, list) and len(mine) == len(theirs):
+        for i, (a, b) in enumerate(zip(mine, theirs)):
+            if a != b:
+                return _state_difference(a, b, f"{path}[{i}]")
+        return ""
+    return f" at {path} ({json.dumps(theirs)[:60]}, set-up gives {json.dumps(mine)[:60]})"
+
+
+def check_fingerprint(camp: Campaign, secret: bytes, fingerprint: str) -> str:
+    """Compare the seed with the fingerprint the players noted when the campaign began (``pbem new`` prints it):
+    campaign.yaml's own ``seed_sha256`` travels with the archive and proves nothing about the start."""
+    given = fingerprint.strip().lower().removeprefix("sha256").strip(" :")
+    if not re.fullmatch(r"[0-9a-f]{64}", given):
+        raise UsageError("--fingerprint: write the seed fingerprint as `pbem new` printed it (64 hex digits)")
+    actual = seed_fingerprint(secret)
+    if actual != given:
+        raise CampaignError(f"the seed's sha256 is {actual[:16]}..., not the fingerprint given ({given[:16]}...): "
+                            f"this is not the seed the campaign was announced with")
+    return f"the seed's sha256 is the fingerprint given ({given[:16]}...)"
+
+
+def verify(camp: Campaign, turn: int | None = None, key_hex: str | None = None,
+           fingerprint: str | None = None) -> list[Verdict]:
     snaps = camp.snapshots()
     done = [t for t in snaps if t + 1 in snaps]
     if turn is not None and turn not in done:
         raise UsageError(f"turn {turn} has not been adjudicated (adjudicated: {', '.join(map(str, done)) or 'none'})")
     if key_hex is not None:
+        if fingerprint is not None:
+            raise UsageError("--fingerprint checks the revealed seed; a turn's key does not tell it")
         if turn is None:
             raise UsageError("--key belongs to one turn: give --turn too")
         try:
@@ -162,7 +340,7 @@ def verify(camp: Campaign, turn: int | None = None, key_hex: str | None = None) 
                 raise ValueError
         except ValueError:
             raise UsageError("--key: write the turn key as printed by `pbem turn-key` (64 hex digits)") from None
-        return [replay_turn(camp, turn, key, published=True)]
+        return [replay_turn(camp, turn, key, published=True, record=history(camp).get(turn))]
     secret = secret_of(camp)
     if secret is None:
         raise UsageError("no seed to verify with: give --turn and --key (from `pbem turn-key`), or the archive "
@@ -173,7 +351,14 @@ def verify(camp: Campaign, turn: int | None = None, key_hex: str | None = None) 
         source = source if source.exists() else camp.secret_dir / "seed"
         raise CampaignError(f"{source}: not this campaign's seed (its sha256 is not campaign.yaml's seed_sha256 "
                             f"{published_fp[:16]}...)")
-    return [replay_turn(camp, t, turn_key(secret, t)) for t in ([turn] if turn is not None else done)]
+    records = history(camp)
+    checked: list[Verdict] = []
+    if fingerprint is not None:
+        checked.append(Verdict(-1, True, check_fingerprint(camp, secret, fingerprint)))
+    if turn is None:
+        checked.append(verify_setup(camp, secret))
+    return checked + [replay_turn(camp, t, turn_key(secret, t), record=records.get(t))
+            for t in ([turn] if turn is not None else done)]
 
 
 def published_key(camp: Campaign, turn: int) -> str:

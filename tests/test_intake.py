@@ -194,19 +194,29 @@ def test_status_counts_computer_players_as_in(camp):
 
 
 @pytest.mark.parametrize("blocked", ["accepted", "refused"])
-def test_ingest_with_a_file_where_its_sorting_folder_goes_takes_nothing(camp, tmp_path, blocked):
+@pytest.mark.parametrize("link", [False, True])
+def test_a_file_where_a_sorting_folder_goes_is_refused_and_moved_aside_and_intake_goes_on(camp, tmp_path, blocked,
+                                                                                          link):
+    """A plain file (or a link) named accepted or refused in the drop folder used to stop ingest (exit 2) and
+    with it all intake: now it is answered like any other unusable file and moved into refused/."""
     drop = tmp_path / "drop"
     drop.mkdir()
-    (drop / blocked).write_text("not a folder")
+    if link:
+        (drop / blocked).symlink_to(tmp_path)
+    else:
+        (drop / blocked).write_text("not a folder")
     (drop / "athens.yaml").write_bytes(order_text(camp, "athens"))
     (drop / "broken.yaml").write_bytes(b"turn: [")
-    audit = (camp.root / "audit.log").read_text()
     r = CliRunner().invoke(app, ["ingest", str(camp.root), "--from", str(drop)])
-    assert r.exit_code == 2 and f"{blocked} must be a folder" in r.output, r.output
-    assert len(r.output.strip().splitlines()) == 1
-    assert (camp.root / "audit.log").read_text() == audit
-    assert not (camp.root / "replies").exists() and not camp.orders_dir(1).exists()
-    assert sorted(p.name for p in drop.iterdir()) == sorted([blocked, "athens.yaml", "broken.yaml"])
+    assert r.exit_code == 1 and f"REFUSED: {blocked}\n" in r.output, r.output
+    assert "ACCEPTED: athens.yaml" in r.output
+    assert (drop / "accepted").is_dir() and not (drop / "accepted").is_symlink()
+    assert (drop / "refused").is_dir() and not (drop / "refused").is_symlink()
+    assert sorted(p.name for p in (drop / "refused").iterdir()) == sorted([blocked, "broken.yaml"])
+    assert sorted(p.name for p in drop.iterdir()) == ["accepted", "refused"]
+    assert (camp.orders_dir(1) / "athens.yaml").is_file()
+    assert len(list((camp.root / "replies" / "turn-001").iterdir())) == 3  # each has its answer
+    assert tmp_path.is_dir() and (tmp_path / "drop").is_dir()  # a link is moved, not what it points to
 
 
 @pytest.mark.parametrize("name", ["Athens orders (turn 5).yaml", "orders.txt", "Ἀθῆναι, τάξεις.yml",

@@ -111,3 +111,39 @@ def test_the_header_scan_reads_plain_lines(text, found):
 def test_the_header_scan_refuses_what_it_cannot_read_plainly(text):
     with pytest.raises(HeaderError):
         scan_header(text)
+
+
+# -- untrusted names are shown escaped ------------------------------------------------------------------
+
+FORGED = "x.yaml\nACCEPTED: athens.yaml for athens, game turn 1\nstored; sha256 0123456789abcdef"
+
+
+@pytest.mark.parametrize("name", [FORGED, "a\x1b[31m\x1b]0;pwned\x07.yaml", "a\u202eLMTH.yaml", "a\r\x00b.yaml"])
+def test_a_file_name_with_control_characters_is_shown_escaped_everywhere(camp, name):
+    lines_before = (camp.root / "audit.log").read_text().count("\n")
+    a = submit_bytes(camp, header(camp), name, NOW)
+    text = a.text()
+    assert not a.accepted and text.isprintable() is False  # only the newlines that end its own lines
+    assert all(line.isprintable() for line in text.splitlines()), text
+    assert len(text.splitlines()) == 2 and not any(line.startswith("ACCEPTED") for line in text.splitlines())
+    audit = (camp.root / "audit.log").read_text()
+    assert audit.count("\n") == lines_before + 1  # one line, whatever the name holds
+    assert all(line.isprintable() for line in audit.splitlines())
+
+
+def test_a_folder_name_in_the_drop_folder_is_shown_escaped(camp, tmp_path):
+    from pbem.intake import ingest
+    drop = tmp_path / "drop"
+    (drop / "evil\x1b[2J\nACCEPTED: x").mkdir(parents=True)
+    (a,) = ingest(camp, drop, NOW)
+    assert not a.accepted and all(line.isprintable() for line in a.text().splitlines())
+    assert "\\x1b[2J\\nACCEPTED: x" in a.text()
+    assert all(line.isprintable() for line in (camp.root / "audit.log").read_text().splitlines())
+    reply = next((camp.root / "replies" / "turn-001").iterdir()).read_text()
+    assert all(line.isprintable() for line in reply.splitlines()) and len(reply.splitlines()) == 2
+
+
+def test_audit_escapes_control_characters_whoever_writes_them(camp):
+    camp.audit("adjust turn 1 (reason: \x1b[31mred\x1b[0m\x07)")
+    last = (camp.root / "audit.log").read_text().splitlines()[-1]
+    assert "\x1b" not in last and "\\x1b[31mred\\x1b[0m\\x07" in last

@@ -23,7 +23,7 @@ def played(tmp_path):
 
 def test_R_TURN_6_every_turn_replays_exactly(played):
     verdicts = verify(played)
-    assert [v.turn for v in verdicts] == [1, 2, 3] and all(v.ok for v in verdicts)
+    assert [v.turn for v in verdicts] == [0, 1, 2, 3] and all(v.ok for v in verdicts)  # 0: the set-up
 
 
 def test_R_TURN_6_one_turns_key_verifies_that_turn_only(played):
@@ -121,3 +121,70 @@ def test_verify_refuses_a_revealed_seed_that_is_not_the_campaigns(with_humans):
     (with_humans.root / "revealed-seed.txt").write_text("ab" * 32 + "\n")
     with pytest.raises(CampaignError, match="revealed-seed.txt: not this campaign's seed"):
         verify(with_humans)
+
+
+# -- set-up and the seed's fingerprint (security review: verify never checked set-up) --------------------
+
+@pytest.mark.parametrize("change, where", [
+    (lambda d: d["players"]["athens"].update(gold=d["players"]["athens"]["gold"] + 40), "players.athens.gold"),
+    (lambda d: d["players"]["athens"]["traits"].__setitem__(0, "silver_mines"), "players.athens.traits[0]"),
+    (lambda d: d["players"]["athens"]["hand"].__setitem__(0, "assassination"), "players.athens.hand[0]"),
+])
+def test_a_set_up_changed_after_pbem_new_is_caught(tmp_path, change, where):
+    camp = create(tmp_path / "c", ["athens", "sparta"], seed="7", name="s").campaign
+    path = camp.snapshot_path(1)
+    data = json.loads(path.read_text())
+    if data["players"]["athens"]["traits"][0] == "silver_mines" and "traits" in where:
+        data["players"]["athens"]["traits"][0] = "olive_groves"
+    change(data)
+    path.write_text(json.dumps(data, sort_keys=True, indent=1) + "\n")
+    for p in ("athens", "sparta"):
+        set_seat(camp, p, "bot")
+    run_turn(camp, datetime(2026, 1, 1, tzinfo=timezone.utc), force=True, reports=False)
+    verdicts = {v.turn: v for v in verify(camp)}
+    assert verdicts[1].ok  # the turns replay: only set-up can tell
+    assert not verdicts[0].ok and where in verdicts[0].detail, verdicts[0].detail
+
+
+def test_a_set_up_log_changed_after_pbem_new_is_caught(played):
+    log = played.log_path(None)
+    lines = log.read_text().splitlines(keepends=True)
+    log.write_text("".join(lines[:3] + lines[4:]))
+    v = verify(played)[0]
+    assert v.turn == 0 and not v.ok and "setup.jsonl at line 4" in v.detail, v.detail
+
+
+def test_set_up_as_pbem_new_made_it_verifies_whatever_the_order_of_the_players(tmp_path):
+    camp = create(tmp_path / "c", ["troy", "athens", "sparta"], seed="3", name="o").campaign
+    v = verify(camp)[0]
+    assert v.turn == 0 and v.ok, v.detail
+
+
+def test_an_adjusted_first_turn_is_not_taken_for_a_changed_set_up(tmp_path):
+    from pbem.moderation import adjust
+    camp = create(tmp_path / "c", ["athens", "sparta"], seed="7", name="s").campaign
+    adjust(camp, "a gift", gold={"athens": 5})
+    v = verify(camp)[0]
+    assert v.ok and "adjusted" in v.detail, v.detail
+
+
+def test_the_seed_is_checked_against_the_fingerprint_the_players_noted(played):
+    from typer.testing import CliRunner
+    from pbem.cli import app
+    from pbem.dice import seed_fingerprint
+    from pbem.errors import CampaignError
+    noted = seed_fingerprint(played.secret_seed())
+    v = verify(played, fingerprint=noted)[0]
+    assert v.turn == -1 and v.ok
+    other = "ab" * 32
+    with pytest.raises(CampaignError, match="not the fingerprint given"):
+        verify(played, fingerprint=other)
+    # campaign.yaml's own seed_sha256 changed to fit another seed does not help: the noted fingerprint decides
+    r = CliRunner().invoke(app, ["verify", str(played.root), "--fingerprint", f"sha256 {other}"])
+    assert r.exit_code == 2 and "not the fingerprint given" in r.output
+    r = CliRunner().invoke(app, ["verify", str(played.root), "--fingerprint", noted])
+    assert r.exit_code == 0 and r.output.startswith("seed: OK") and "set-up: OK" in r.output, r.output
+    with pytest.raises(UsageError, match="--fingerprint"):
+        verify(played, 1, published_key(played, 1), fingerprint=noted)
+    with pytest.raises(UsageError, match="64 hex digits"):
+        verify(played, fingerprint="abc")
