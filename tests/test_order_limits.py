@@ -93,3 +93,42 @@ def test_a_player_keeps_at_most_so_many_versions_a_turn(camp):
     # the file already accepted may be sent again (nothing changes), and the moderator may still take one
     assert submit_bytes(camp, orders(camp) + f"# version {MAX_VERSIONS}\n".encode(), "a.yaml", NOW).duplicate
     assert submit_bytes(camp, again, "a.yaml", NOW, moderator_fix=True).accepted
+
+
+@pytest.mark.parametrize("body, where", [
+    ('diplomacy: ["megara\\n"]', "diplomacy[0]"),
+    ('upkeep: ["ATH-A1\\n"]', "upkeep[0]"),
+    ('cards:\n  - {card: exiled, target: "SPA-L1\\n"}', "cards[0].target"),
+    ('first_move:\n  - {units: [ATH-A1], path: ["1213\\n"]}', "first_move[0].path[0]"),
+    ('standing:\n  retreat: {"1213\\n": "1313"}', "standing.retreat"),
+])
+def test_a_value_with_a_trailing_newline_does_not_pass_for_an_id(body, where):
+    """Python's re lets `$` match before a final newline: "SPA-L1\\n" passed for a unit id."""
+    text = "campaign: test\nturn: 1\nplayer: athens\nsecret: x\n" + body + "\n"
+    report = check_text(text, "a.yaml")
+    assert any(where in f.text() for f in report.errors), report.to_text()
+
+
+def test_every_pattern_of_the_order_schema_refuses_a_trailing_newline():
+    import re
+    schema = json.loads((REPO / "schemas" / "orders.schema.json").read_text(encoding="utf-8"))
+    patterns = []
+
+    def walk(node):
+        if isinstance(node, dict):
+            if isinstance(node.get("pattern"), str):
+                patterns.append(node["pattern"])
+            for v in node.values():
+                walk(v)
+        elif isinstance(node, list):
+            for v in node:
+                walk(v)
+    walk(schema)
+    samples = ["1213", "ATH-A1", "megara", "demo", "1a2b-3c4d"]
+    assert len(patterns) >= 8
+    for p in patterns:
+        ok = [s for s in samples if re.search(p, s)]
+        assert ok, p
+        assert not any(re.search(p, s + "\n") for s in ok), p
+    free = schema["properties"]["secret"]["pattern"]
+    assert not re.search(free, "ab\x1bcd") and not re.search(free, "ab\x00")
