@@ -66,6 +66,7 @@ def test_a_list_of_thousands_of_orders_is_refused_at_once_with_a_short_answer(ca
 
 
 def test_a_section_over_its_own_limit_is_an_error_of_the_checker(camp):
+    assert not check_text(orders(camp, diplomacy=["megara"] * 50).decode(), "a.yaml").errors
     report = check_text(orders(camp, diplomacy=["megara"] * 51).decode(), "a.yaml")
     assert report.errors and all("diplomacy" in f.text() for f in report.errors)
     assert not submit_bytes(camp, orders(camp, diplomacy=["megara"] * 51), "a.yaml", NOW).accepted
