@@ -139,11 +139,14 @@ def check_file(path: Path | str, campaign: Campaign | None = None, source: str |
     return check_text(text, source, campaign)
 
 
-def check_text(text: str, source: str = "orders.yaml", campaign: Campaign | None = None) -> Report:
-    try:
-        located = yamlio.parse(text, source)
-    except yamlio.YamlError as exc:
-        return _fatal(source, exc)
+def check_text(text: str, source: str = "orders.yaml", campaign: Campaign | None = None,
+               located: yamlio.Located | None = None) -> Report:
+    """Check an order file's text; ``located``: its parse, when the caller (intake) has it already."""
+    if located is None:
+        try:
+            located = yamlio.parse(text, source)
+        except yamlio.YamlError as exc:
+            return _fatal(source, exc)
     parsed = build(located, text)
     report = Report(source)
     for p in parsed.problems:

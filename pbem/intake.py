@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import hashlib
 import hmac
-import inspect
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -337,12 +336,9 @@ def too_long(doc: yamlio.Located) -> str | None:
 
 
 def _check(text: str, name: str, camp: Campaign, located: yamlio.Located):
-    """The order checker's report on an authenticated file, from the parse intake made if the checker takes it
-    (``check_text(..., located=...)``), else the checker parses the text again."""
+    """The order checker's report on an authenticated file, from the parse intake made."""
     from .checker import check_text
-    if "located" in inspect.signature(check_text).parameters:
-        return check_text(text, name, camp, located=located)
-    return check_text(text, name, camp)
+    return check_text(text, name, camp, located=located)
 
 
 def shown(value: object) -> str:

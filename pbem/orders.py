@@ -270,6 +270,9 @@ def _explain(err: jsonschema.ValidationError, located: yamlio.Located, text: str
     if v == "minProperties" and title == "recruitment":
         return [Problem(path, "a recruit entry needs unit: and/or baggage:",
                         "e.g. {city: athens, unit: army} or {city: athens, baggage: 2}")]
+    if v in ("maxItems", "maxProperties") and isinstance(inst, (list, dict)):  # not the whole list in the message
+        return [Problem(path, f"has {len(inst)} entries; at most {err.validator_value} are taken",
+                        "no real turn needs more; split long lists or leave some out")]
     if v == "propertyNames" or (err.relative_schema_path and "propertyNames" in err.relative_schema_path):
         return [Problem(path + (inst,), f"{show(inst)} is not a hex id", _KIND_HINTS["hex id"], at_key=True)]
     if v == "type":

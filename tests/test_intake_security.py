@@ -79,13 +79,9 @@ def test_the_secret_is_compared_in_constant_time(camp, monkeypatch):
 
 
 def test_an_accepted_file_is_parsed_once_by_intake(camp, parses):
-    import inspect
-    from pbem.checker import check_text
     a = submit_bytes(camp, header(camp) + b"diplomacy: [megara]\n", "a.yaml", NOW)
     assert a.accepted, a.text()
-    # intake parses it once; the checker parses it again only while it cannot take intake's parse
-    once = "located" in inspect.signature(check_text).parameters
-    assert len(parses) == (1 if once else 2), parses
+    assert len(parses) == 1, parses  # intake parses it once; the checker takes that parse
 
 
 def test_a_header_that_parses_to_other_values_than_its_lines_is_refused(camp):

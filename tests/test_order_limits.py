@@ -133,3 +133,13 @@ def test_every_pattern_of_the_order_schema_refuses_a_trailing_newline():
         assert not any(re.search(p, s + "\n") for s in ok), p
     free = schema["properties"]["secret"]["pattern"]
     assert not re.search(free, "ab\x1bcd") and not re.search(free, "ab\x00")
+
+
+def test_a_list_over_its_limit_is_said_in_one_short_line():
+    """jsonschema's own message repeats the whole list; the player reads how many and the limit."""
+    from pbem.checker import check_text
+    text = "campaign: demo\nturn: 1\nplayer: athens\nsecret: x\ndiplomacy: [" + ", ".join(["megara"] * 60) + "]\n"
+    r = check_text(text, "o.yaml")
+    [f] = r.findings
+    assert f.path == "diplomacy" and f.message == "has 60 entries; at most 50 are taken"
+    assert len(r.to_text()) < 300
