@@ -331,7 +331,10 @@ def _build(node: yaml.Node, path: PathKey, depth: int, marks: dict, source: str,
             key = _scalar(key_node, source)
             if key in out:
                 m = key_node.start_mark
-                raise YamlError(source, f"duplicate key {key!r} (it is already given above)",
+                first = marks.get(("@key",) + path + (key,))
+                where = f"on line {first[0]}" if first else "above"
+                raise YamlError(source, f"duplicate key {key!r}: it is already given {where} (hint: keep one of the "
+                                        f"two; to use a commented-out example, remove the other {key}: line)",
                                 m.line + 1, m.column + 1)
             out[key] = _build(value_node, path + (key,), depth + 1, marks, source, counter)
             marks[path + (key,)] = (value_node.start_mark.line + 1, value_node.start_mark.column + 1)

@@ -123,3 +123,11 @@ def test_syntax_errors_in_plain_words_with_their_place(text, line, column, words
     assert str(err).startswith(f"orders.yaml:{line}:{column}: YAML syntax error: ")
     for jargon in ("<block", "expected", "but got", "could not find", "token", "stream"):
         assert jargon not in err.detail, err.detail
+
+
+def test_a_duplicate_key_names_the_line_of_the_first():
+    """A player who uncomments a template example next to a live key must find the other line."""
+    with pytest.raises(YamlError) as err:
+        parse("campaign: demo\nrecruit: []\nturn: 1\nrecruit:\n  - {city: athens, unit: army}\n", "o.yaml")
+    assert "duplicate key 'recruit': it is already given on line 2" in str(err.value)
+    assert err.value.line == 4
