@@ -597,6 +597,9 @@ class RuleCheck:
             self.check_leader_target(tpath, card, kind, target, trigger)
             return
         if kind == "player":
+            home = m.find_city(target)  # an opponent by their home city's id or name, in any case, as cards do
+            if target not in st.players and home is not None and home.id in st.players:
+                target = home.id
             if target == self.me:
                 self.error(tpath, f"{card.name} names yourself; it needs an opponent")
             elif target not in st.players:
@@ -679,7 +682,7 @@ class RuleCheck:
         return [u for u in self.own_ids() if self.sim.units[u].type is utype]
 
     def city(self, path: tuple, cid: str):
-        c = self.map.cities.get(cid)
+        c = self.map.cities.get(cid) or self.map.find_city(cid)  # by id, or by name in any case (as cards read it)
         if c is None:
             guess = did_you_mean(cid, self.map.cities)
             self.error(path, f"'{cid}' is not a city of this map",

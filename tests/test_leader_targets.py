@@ -112,6 +112,8 @@ def checked(kit, tmp_path, body: str, where: str = "kit") -> tuple[str, int]:
 
 @pytest.mark.parametrize("body", [
     "standing: {reactions: [{card: failure, target: demodocus}]}\n",
+    "standing: {reactions: [{card: failure, target: Demodocus}]}\n",  # as the report writes the name
+    "cards: [{card: assassination, target: Demodocus}]\n",
     "cards: [{card: assassination, target: demodocus}]\n",
     "cards: [{card: exiled, target: demodocus}]\n",
     "cards: [{card: election, target: nicostratus}]\n",
@@ -128,7 +130,7 @@ def test_R_SET_3_checker_hints_a_name_that_it_accepts(kit, tmp_path):
     checker takes."""
     out, code = checked(kit, tmp_path, "standing: {reactions: [{card: failure, target: demodokus}]}\n")
     assert code == 1 and "'demodokus' is not a leader's name or id" in out, out
-    assert "did you mean demodocus?" in out, out
+    assert "did you mean Demodocus?" in out, out
     fixed, code = checked(kit, tmp_path, "standing: {reactions: [{card: failure, target: demodocus}]}\n")
     assert code == 0 and "OK, no findings" in fixed, fixed
 
@@ -137,7 +139,7 @@ def test_R_SET_3_checker_warns_of_a_leader_name_out_of_sight(kit, tmp_path):
     """A leader's name that no leader in sight bears: a leader out of sight may, so a warning only."""
     out, code = checked(kit, tmp_path, "cards: [{card: assassination, target: pericles}]\n")
     assert code == 0 and "warning" in out and "you see no leader named 'pericles'" in out, out
-    assert "demodocus" in out, "the hint lists the leaders in sight by name"
+    assert "Demodocus" in out, "the hint lists the leaders in sight by name"
 
 
 def test_R_SET_3_checker_refuses_an_own_leader_by_name_for_failure(kit, tmp_path):
@@ -148,9 +150,30 @@ def test_R_SET_3_checker_refuses_an_own_leader_by_name_for_failure(kit, tmp_path
 def test_R_SET_3_checker_refuses_an_enemy_leader_for_election(kit, tmp_path):
     out, code = checked(kit, tmp_path, "cards: [{card: election, target: demodocus}]\n")
     assert code == 1 and "'demodocus' is not one of your leaders" in out, out
-    assert "nicostratus (ATH-L1)" in out, "the hint names the own leaders by name and id"
+    assert "Nicostratus (ATH-L1)" in out, "the hint names the own leaders by name and id"
 
 
 def test_R_SET_3_checker_lists_leaders_in_sight_by_name(kit, tmp_path):
     out, code = checked(kit, tmp_path, "cards: [{card: assassination, target: SPA-L9}]\n")
-    assert code == 0 and "you see no leader SPA-L9" in out and "demodocus" in out and "?" not in out, out
+    assert code == 0 and "you see no leader SPA-L9" in out and "Demodocus" in out and "?" not in out, out
+
+
+@pytest.mark.parametrize("target", ["Sparta", "sparta"])
+def test_card_targets_name_players_in_any_case_as_the_adjudicator_reads_them(tmp_path, target):
+    """A player writes a name as the report shows it ("Sparta"); the adjudicator reads targets case-insensitively
+    (``pbem.cards.resolve_target``), so the schema and the checker take it too."""
+    made = create(tmp_path / "c", ["athens", "sparta"], seed="7", map_file=TINY_MAP)
+    camp = made.campaign
+    st = camp.load_state()
+    st.turn_order = ["athens", "sparta"]
+    st.players["athens"].hand = ["spy"]
+    camp.save_state(st)
+    path = tmp_path / "o.yaml"
+    path.write_text(f"campaign: {st.campaign}\nturn: 1\nplayer: athens\nsecret: {made.secrets['athens']}\n"
+                    f"cards: [{{card: spy, target: {target}}}]\n")
+    out, code = check_main(path, camp.root)
+    assert code == 0 and "OK, no findings" in out, out
+    s = make_state()
+    give(s, "athens", "spy")
+    ctx = run_phase("diplomacy", s, "athens", orders=orders("athens", cards=[{"card": "spy", "target": target}]))
+    assert [e["of"] for e in events(ctx, "hand_seen")] == ["sparta"]
