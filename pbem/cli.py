@@ -153,6 +153,11 @@ def new(
                                               enumerate(state.turn_order, 1)))
         typer.echo(f"Seed fingerprint (publish it to the players): sha256 {camp.config['seed_sha256']}")
         typer.echo(f"Player secrets are in {camp.secret_dir / 'players.yaml'}: hand each player their own.")
+        from .report import write_reports
+        with camp.lock():
+            write_reports(camp, 0)  # the set-up reports: what each player starts with, map and kit (template)
+        typer.echo(f"Set-up reports in {camp.reports_dir(0)}: send each player their folder (with its kit/ and "
+                   f"order template) and their secret.")
         if created.guessable:
             typer.echo("warning: --seed was given, so this campaign's dice and player secrets can be guessed by "
                        "anyone who knows the number; use it for tests and demos only.", err=True)
@@ -194,7 +199,8 @@ def adjudicate(
 @app.command()
 def report(
     campaign_dir: Annotated[Path, typer.Argument(help="The campaign folder.")],
-    turn: Annotated[Optional[int], typer.Option(help="The adjudicated game turn (default: the last one).")] = None,
+    turn: Annotated[Optional[int], typer.Option(help="The adjudicated game turn (default: the last one); 0: the "
+                                                     "set-up reports `pbem new` writes.")] = None,
     player: Annotated[Optional[str], typer.Option("--player", "-p",
                                                   help="One player (or 'moderator'); default: everyone and the moderator.")] = None,
 ) -> None:
@@ -203,7 +209,8 @@ def report(
         from .report import main as report_main
         from .storage import Campaign
         from .cycle import ReportsInterrupted
-        first_turn(turn)
+        if turn != 0:
+            first_turn(turn)
         camp = Campaign.open(campaign_dir)
         with camp.lock():
             try:

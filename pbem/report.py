@@ -1316,7 +1316,7 @@ def build_context(camp_name: str, turn: int, game_map: GameMap, tables: Tables, 
         "winner": nm.player(after.winner) if after.winner else None,
         "viewer": player, "moderator": player is None,
         "deadline": None if deadline in (None, "") else str(deadline),
-        "title": (f"{camp_name}: turn {turn} ({game_date(turn)}) - "
+        "title": (f"{camp_name}: " + (f"turn {turn} ({game_date(turn)})" if turn else "the set-up") + " - "
                   + (v["players"][player]["name"] if player else "moderator")),
     }
     if player is not None:
@@ -1773,8 +1773,10 @@ def _creation_date() -> str:
 
 def load_turn(camp: Campaign, turn: int) -> tuple[GameState, GameState | None, list[dict[str, Any]]]:
     snaps = camp.snapshots()
+    if turn == 0 and 1 in snaps:  # the set-up: the state at the start of turn 1, before any turn is played
+        return camp.load_state(1), None, []
     if turn < 1:
-        raise UsageError(f"turn {turn}: game turns start at 1")
+        raise UsageError(f"turn {turn}: game turns start at 1 (0 is the set-up)")
     if turn + 1 not in snaps:
         done = [t - 1 for t in snaps if t > 1]
         raise CampaignError(f"turn {turn} has not been adjudicated"
@@ -1785,8 +1787,8 @@ def load_turn(camp: Campaign, turn: int) -> tuple[GameState, GameState | None, l
 
 
 def map_title(turn: int) -> str:
-    """The map's heading: the same on every report of a turn."""
-    return f"Turn {turn} - {game_date(turn)}"
+    """The map's heading: the same on every report of a turn (turn 0: the set-up)."""
+    return f"Turn {turn} - {game_date(turn)}" if turn else f"Set-up - before {game_date(1)}"
 
 
 def render_all(env: jinja2.Environment, ctx: dict[str, Any], game_map: GameMap,

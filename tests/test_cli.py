@@ -42,6 +42,20 @@ def test_new_for_2_7_and_12_players(tmp_path, n):
     assert "can be guessed" in r.output  # the --seed warning
 
 
+def test_new_writes_each_player_a_set_up_report_with_map_and_kit(tmp_path):
+    """Before turn 1 a player needs their forces, a map with hex ids and a kit with the order template."""
+    r = pbem("new", tmp_path / "c", "--players", "athens,sparta", "--seed", "11")
+    assert r.exit_code == 0 and "Set-up reports in" in r.output, r.output
+    for p in ("athens", "sparta"):
+        folder = tmp_path / "c" / "reports" / "turn-000" / p
+        assert {"report.txt", "report.html", "map.png", "kit"} <= {f.name for f in folder.iterdir()}
+        assert (folder / "report.txt").read_text().startswith("c: the set-up, before game turn 1")
+        template = (folder / "kit" / "orders-template.yaml").read_text()
+        assert f"player: {p}" in template and "turn: 1" in template
+    assert "SPA-" not in (tmp_path / "c" / "reports" / "turn-000" / "athens" / "report.txt").read_text()
+    assert pbem("report", tmp_path / "c", "--turn", "0", "--player", "athens").exit_code == 0
+
+
 def test_same_seed_gives_identical_campaign_files(tmp_path):
     for d in ("a", "b"):
         assert pbem("new", tmp_path / d, "--players", "athens,sparta,troy", "--seed", "99",

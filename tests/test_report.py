@@ -515,7 +515,7 @@ def test_main_refuses_user_mistakes_with_pbem_errors(tmp_path):
     with pytest.raises(CampaignError, match="turn 2 has not been adjudicated"):
         report.main(camp.root, 2, None)
     with pytest.raises(UsageError, match="start at 1"):
-        report.main(camp.root, 0, None)
+        report.main(camp.root, -1, None)
     with pytest.raises(CampaignError):
         report.main(tmp_path / "nowhere", None, None)
     with pytest.raises(PbemError, match="unknown report format"):
