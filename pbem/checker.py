@@ -1424,16 +1424,21 @@ class RuleCheck:
             if any(f.severity == ERROR for f in self.findings[before:]):
                 continue
             why = self.card_does_nothing(self.tables.cards[use.card], land, land and foreign, attackers, h)
-            if why is None and h in self.seen and attackers and any(
+            severity = ERROR
+            # a neutral city out of sight now is still known: its defenders are its own Army and garrison, unless
+            # a player before you in turn order takes it first
+            neutral = land and foreign and st.cities[city.id].controller is None
+            if why is None and (h in self.seen or neutral) and attackers and any(
                     e["kind"] in battle.BATTLE_KINDS for e in self.tables.cards[use.card].effects):
                 # the adjudicator's own question
                 fight = self.battle_seen(land, h, attackers)
                 if battle.card_fits(SimpleNamespace(state=sim.state, tables=self.tables), fight, fight.attack,
                                     use.card):
                     why = "no unit it acts on fights in it"
+                    severity = ERROR if h in self.seen else self.later
             if why:
-                self.error(cpath, f"{self.tables.cards[use.card].name} does nothing in this battle ({why}), so "
-                                  f"the attack would fail", "leave it out")
+                self.add(severity, cpath, f"{self.tables.cards[use.card].name} does nothing in this battle ({why}), "
+                                          f"so the attack would fail", "leave it out")
 
     def fights_on_land(self, uid) -> bool:
         u = self.sim.units[uid] if isinstance(uid, str) else uid

@@ -631,3 +631,53 @@ def test_baggage_over_the_limit_says_each_skipped_entry_counts_for_nothing(demo)
     r = check_text(ATHENS + "recruit:\n" + "  - {city: athens, baggage: 6}\n" * 3, "o.yaml", demo)
     assert [m for _, _, m in findings(r)] == ["with this entry Athens would recruit 12 Baggage this turn; the limit "
                                               "is 6 per city (the entry is skipped)"] * 2
+
+
+def test_a_battle_card_that_acts_on_no_unit_of_a_neutral_city_out_of_sight_is_caught(demo, tmp_path):
+    """Found in a played game: an army marched next to neutral Corinth in its First Move and attacked it with
+    Cavalry Pursuit (the loser's casualty rolls -1); the city had no units, so the adjudicator refused the whole
+    attack, while the checker, not seeing the city at the start of the turn, said nothing."""
+    from pbem.visibility import sight
+    gm = demo.game_map
+    state = demo.load_state()
+    me = state.turn_order[0]
+    abbr = state.players[me].abbr
+    mine = {u.hex for u in state.units.values() if u.owner == me}
+    # a neutral minor city, a land hex next to it, and a land hex two steps away from which a first move reaches it
+    for cid, c in sorted(gm.cities.items()):
+        if state.cities[cid].controller is not None:
+            continue
+        for near in gm.neighbours[c.hex]:
+            for start in gm.neighbours[near]:
+                if start == c.hex or gm.distance(start, c.hex) < 2 or not gm.terrain[start].land \
+                        or not gm.terrain[near].land or not gm.terrain[start].passable or not gm.terrain[near].passable \
+                        or gm.city_at.get(start) or gm.city_at.get(near) or start in mine:
+                    continue
+                break
+            else:
+                continue
+            break
+        else:
+            continue
+        break
+
+    def placed(s: GameState):
+        army = next(u for u in sorted(s.units.values(), key=lambda u: u.id)
+                    if u.owner == me and u.type.value == "army")
+        s.place(army, start)
+        for u in list(s.units.values()):  # nothing of ours near the city but this army
+            if u.owner == me and u.id != army.id and gm.distance(u.hex, c.hex) <= 3:
+                s.remove_unit(u.id)
+        s.players[me].hand = ["cavalry_pursuit"]
+    camp = edited(demo, tmp_path, placed)
+    s = camp.load_state()
+    army = next(u.id for u in s.units.values() if u.owner == me and u.hex == start)
+    if c.hex in sight(s, gm, me):  # the point is a city out of sight at the start of the turn
+        pytest.fail(f"{c.hex} is in sight from {start}: pick another place")
+    head = ATHENS.replace("athens", me).replace("ATH", abbr)
+    text = (head + f"first_move:\n  - units: [{army}]\n    path: [\"{near}\"]\n"
+            f"land_battle:\n  - units: [{army}]\n    target: \"{c.hex}\"\n"
+            f"    cards: [{{card: cavalry_pursuit, if_needed: true}}]\n")
+    r = check_text(text, "o.yaml", camp)
+    assert [(sev, msg.split(" (")[0]) for sev, _, msg in findings(r)] == [
+        ("error", "Cavalry Pursuit does nothing in this battle")], r.to_text()
