@@ -291,6 +291,9 @@ def submit(
         if force and not fix:
             raise UsageError("--force goes with --fix (a moderator's fix after a dry run of the turn)")
         camp = Campaign.open(campaign_dir)
+        missing = [f for f in files if not f.exists() and not f.is_symlink()]
+        if missing:  # the moderator's typo, not a player's file: nothing is answered or audited
+            raise UsageError(f"{missing[0]}: no such file; nothing was submitted")
         refused = 0
         with camp.lock():
             for f in files:

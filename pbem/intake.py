@@ -76,6 +76,8 @@ def _refuse(camp: Campaign, source: str, message: str, player: str | None = None
 
 
 NAME_PUNCTUATION = set(" ._-()[],'+&#@!~")  # besides letters, marks and digits of any script
+# and what mail programs write in names: dashes, typographic quotes and brackets, spaces such as the no-break space
+NAME_CATEGORIES = frozenset({"Pd", "Pi", "Pf", "Ps", "Pe", "Zs"})
 MAX_NAME = 200
 
 
@@ -91,9 +93,10 @@ def check_name(name: str) -> str | None:
         if unicodedata.category(ch)[0] == "C":
             return f"the file name holds a control character ({ch!r}); send a plain file name like athens-turn3.yaml"
     odd = sorted({ch for ch in name if not ch.isalnum() and unicodedata.category(ch)[0] not in "LMN"
-                  and ch not in NAME_PUNCTUATION})
+                  and ch not in NAME_PUNCTUATION and unicodedata.category(ch) not in NAME_CATEGORIES})
     if odd:
-        return (f"the file name has characters pbem does not accept ({' '.join(odd)}); use letters, digits, spaces "
+        return (f"the file name has characters pbem does not accept "
+                f"({' '.join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in odd)}); use letters, digits, spaces "
                 f"and . _ - ( ) ,")
     if len(name) > MAX_NAME:
         return f"the file name is {len(name)} characters long; the limit is {MAX_NAME}"
@@ -196,6 +199,9 @@ def submit_bytes(camp: Campaign, raw: bytes, source: str, now: datetime, late_ok
     withheld_ok = moderator_fix and given == WITHHELD  # a stored file, fixed
     if not withheld_ok and (not stored or not given
                             or not hmac.compare_digest(given.encode("utf-8"), stored.encode("utf-8"))):
+        if given == WITHHELD:  # the moderator resubmitting a stored copy
+            return _refuse(camp, source, f"a stored copy (its secret is withheld) for {player}: to replace a stored "
+                                         f"file, use submit --fix", player)
         what = "no secret" if not given else "a wrong secret"
         return _refuse(camp, source, f"{what} for {player}: the file is refused and the moderator told", player)
     # authenticated: now the file is parsed, once

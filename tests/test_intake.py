@@ -130,6 +130,11 @@ def test_submit_and_ingest_commands(camp, tmp_path):
     assert r.exit_code == 1 and "REFUSED" in r.output and "wrong secret" in r.output
     r = runner.invoke(app, ["ingest", str(camp.root), "--from", str(tmp_path / "missing")])
     assert r.exit_code == 2 and "no such folder" in r.output
+    audit = (camp.root / "audit.log").read_text()
+    r = runner.invoke(app, ["submit", str(camp.root), str(tmp_path / "nothere.yaml")])  # a moderator's typo
+    assert r.exit_code == 2 and r.output.strip() == f"pbem: {tmp_path / 'nothere.yaml'}: no such file; nothing was " \
+                                                    f"submitted", r.output
+    assert (camp.root / "audit.log").read_text() == audit
     r = runner.invoke(app, ["status", str(camp.root)])
     assert r.exit_code == 0 and "Orders in: athens" in r.output
     waiting = next(line for line in r.output.splitlines() if line.startswith("Waiting for:"))
@@ -220,7 +225,9 @@ def test_a_file_where_a_sorting_folder_goes_is_refused_and_moved_aside_and_intak
 
 
 @pytest.mark.parametrize("name", ["Athens orders (turn 5).yaml", "orders.txt", "Ἀθῆναι, τάξεις.yml",
-                                  "athens' orders [v2].YAML", "Sparta-orders_1.yaml"])
+                                  "athens' orders [v2].YAML", "Sparta-orders_1.yaml",
+                                  "Sparta orders – turn 3 (Λακεδαίμων).yaml", "Athens’ orders “final”.yaml",
+                                  "orders\u00a0turn 2.yaml"])
 def test_attachment_names_as_mail_programs_give_them_are_accepted(camp, name):
     a = submit_bytes(camp, order_text(camp, "athens"), name, NOW)
     assert a.accepted, a.text()
@@ -231,6 +238,7 @@ def test_attachment_names_as_mail_programs_give_them_are_accepted(camp, name):
                                        (".hidden.yaml", "dot"), ("a..yaml", "path"), ("a\x00.yaml", "control"),
                                        ("a\nb.yaml", "control"), ("a\x1b[31m.yaml", "control"),
                                        ("a:b.yaml", "characters"), ("orders.doc", ".txt"),
+                                       ("a\u2028b.yaml", "(\\u2028)"),
                                        ("x" * 300 + ".yaml", "limit")])
 def test_path_tricks_and_odd_names_are_still_refused(camp, name, why):
     before = snapshot(camp)
@@ -266,3 +274,11 @@ def test_replies_to_late_and_fixed_files_do_not_invite_another_file(camp):
     set_deadline(camp, "2026-12-01", NOW)
     on_time = submit_bytes(camp, order_text(camp, "troy"), "t.yaml", NOW)
     assert "You may send a new file until the deadline" in on_time.text()
+
+
+def test_a_stored_copy_submitted_without_fix_says_to_use_fix(camp):
+    """A stored file's secret reads `withheld`: a moderator resubmitting it without --fix is told what to do,
+    not that the secret is wrong."""
+    raw = order_text(camp, "athens").replace(camp.player_secrets()["athens"].encode(), b"withheld")
+    a = submit_bytes(camp, raw, "athens.yaml", NOW)
+    assert not a.accepted and "a stored copy (its secret is withheld)" in a.text() and "submit --fix" in a.text()
