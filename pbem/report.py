@@ -436,6 +436,11 @@ def order_outcome(r: Rec) -> str:
         if done:
             return f"played {card}" if card else ""
         return "" if _names_in(reason, card) else f"card {card}" if card else ""
+    if section == "discard":
+        card = nm.card(r.k("card")) if r.g("card") else ""
+        if done:
+            return f"discarded {card}" if card else ""
+        return "" if _names_in(reason, card) else f"card {card}" if card else ""
     if section in ("land_battle", "sea_battle") or "won_by" in r:
         target = r.k("target")
         where = f" at {nm.place(target)}" if isinstance(target, str) else ""

@@ -180,3 +180,13 @@ def test_a_diplomacy_roll_says_what_its_target_is_and_what_its_modifier_is_for(l
     neutral = {**rec, "target": "neutral", "modifier": 0, "total": 5, "success": False}
     assert "(neutral: on 6+ it comes under control): 5 = 5: failure" in report.describe(neutral, nm, "athens")
     assert not leftovers
+
+
+def test_a_discard_order_reads_as_what_it_discarded():
+    """Found in a played game: 'Discard #1: done: [card: Exiled]'."""
+    nm = names()
+    done = {"event": "order_done", "section": "discard", "index": 0, "card": "exiled", "player": "athens"}
+    failed = {"event": "order_failed", "section": "discard", "index": 1, "card": "spy", "player": "athens",
+              "reason": "not in your hand"}
+    assert report.describe(done, nm, "athens") == "Your order Discard #1: done: discarded Exiled"
+    assert report.describe(failed, nm, "athens") == "Your order Discard #2: FAILED: not in your hand (card Spy)"
