@@ -656,6 +656,9 @@ def resolve_attack(ctx: "TurnContext", section: str, atk: Attack, arena: str) ->
             defender = state.cities[city].controller
         elif land:
             defender = land[0].owner
+        elif target in gm.city_at and state.cities[gm.city_at[target].id].controller == me:
+            return fail(f"{gm.city_at[target].name} in {target} is yours now (taken earlier this turn), and no enemy "
+                        f"Army or Rowers is there")
         else:
             return fail(f"there are no enemy Armies or Rowers in {target} (move in to capture undefended units)")
         def_units = [u for u in land if u.owner == defender]

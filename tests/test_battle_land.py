@@ -575,3 +575,14 @@ def test_R_BAT_3_retreat_with_no_friendly_city_heads_for_the_nearest_own_city():
     a = add(s, "athens", "army", "0306")
     run_phase("land_battle", s, "athens", dice=[10, 1, 5], orders=attack("athens", {"units": [a.id], "target": "0406"}))
     assert d.hex == "0506", "the nearest of Sparta's own cities (Megara, next door) when none is friendly"
+
+
+def test_R_TURN_4_an_attack_on_a_city_won_earlier_in_the_turn_says_it_is_yours():
+    """Found in a played game: diplomacy won the city, and the attack on it then failed with 'there are no enemy
+    Armies or Rowers ... (move in to capture undefended units)', which read as a mistake of the order."""
+    s = make_state()
+    s.cities["megara"].controller = "athens"  # won by this turn's diplomacy
+    a = add(s, "athens", "army", "0507")
+    ctx = run_phase("land_battle", s, "athens", orders=attack("athens", {"units": [a.id], "target": "0506"}))
+    assert failed(ctx)[0]["reason"] == "Megara in 0506 is yours now (taken earlier this turn), and no enemy Army " \
+                                       "or Rowers is there"
