@@ -67,7 +67,8 @@ def test_earlier_versions_and_computer_players_files_hold_no_secret_either(camp)
 
 def test_the_withheld_word_authenticates_nobody(camp):
     a = submit_bytes(camp, order_text(camp, "athens", secret=WITHHELD), "a.yaml", NOW)
-    assert not a.accepted and "wrong secret" in a.text()
+    assert not a.accepted and "a stored copy (its secret is withheld)" in a.text() and "--fix" in a.text()
+    assert not (camp.orders_dir(1) / "athens.yaml").exists()
 
 
 def test_a_secret_written_with_escapes_is_refused_rather_than_stored(camp):
