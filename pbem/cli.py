@@ -476,6 +476,8 @@ def archive(
                                                    "DIR-archive.tar.gz beside the campaign folder).")] = None,
     reveal_seed: Annotated[bool, typer.Option("--reveal-seed", help="Publish the secret seed (only once the game is over).")] = False,
     force: Annotated[bool, typer.Option("--force", help="Replace an archive file that exists already.")] = False,
+    abandon: Annotated[bool, typer.Option("--abandon", help="With --reveal-seed: close a campaign stopped before "
+                                                            "its end (no more turns run; players can verify it).")] = False,
 ) -> None:
     """Pack the campaign into one .tar.gz (player secrets left out)."""
     def body() -> None:
@@ -485,7 +487,7 @@ def archive(
         if output is not None:
             _outside(camp, output)
         with camp.lock():
-            out = do_archive(camp, output, reveal_seed, replace=force)
+            out = do_archive(camp, output, reveal_seed, replace=force, abandon=abandon)
             leaks = live_secret_files(camp)
         typer.echo(f"Archived to {out}")
         if leaks:

@@ -24,7 +24,7 @@ from pathlib import Path
 
 from . import yamlio
 from .cycle import deadline as campaign_deadline, fmt
-from .storage import Campaign, atomic_write, held_interrupts, printable
+from .storage import Campaign, atomic_write, closed, held_interrupts, printable
 
 MAX_ORDER_BYTES = yamlio.MAX_BYTES
 WITHHELD = "withheld"  # what a stored order file holds where the player wrote their secret
@@ -219,8 +219,9 @@ def submit_bytes(camp: Campaign, raw: bytes, source: str, now: datetime, late_ok
         return _refuse(camp, source, f"the file is for campaign {shown(data.get('campaign'))}, this is "
                                      f"{camp.config['name']!r}", player)
     turn = data.get("turn")
-    if state.finished:
-        return _refuse(camp, source, "the game is over", player, turn if isinstance(turn, int) else None)
+    if state.finished or closed(camp.root):
+        return _refuse(camp, source, "the game is over" if state.finished else "the campaign was closed (abandoned)",
+                       player, turn if isinstance(turn, int) else None)
     if turn != state.turn:
         why = "too late: that turn has been adjudicated" if isinstance(turn, int) and turn < state.turn \
             else "not the current turn"

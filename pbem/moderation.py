@@ -267,7 +267,8 @@ def default_archive(camp: Campaign) -> Path:
     return camp.root.parent / f"{camp.root.name}-archive.tar.gz"
 
 
-def archive(camp: Campaign, out: Path | None = None, reveal_seed: bool = False, replace: bool = False) -> Path:
+def archive(camp: Campaign, out: Path | None = None, reveal_seed: bool = False, replace: bool = False,
+            abandon: bool = False) -> Path:
     """One .tar.gz of the campaign folder (secret player secrets left out; the seed only if revealed).  The
     archive is written whole or not at all, and the audit line only once it is.  An existing file is replaced
     only with ``replace`` (`--force`): it may be the archive handed to a referee, or another file."""
@@ -279,13 +280,17 @@ def archive(camp: Campaign, out: Path | None = None, reveal_seed: bool = False, 
         raise UsageError(f"{out}: is a folder; name a file")
     if (out.exists() or out.is_symlink()) and not replace:
         raise UsageError(f"{out}: exists already; give --force to replace it, or -o to name another file")
+    if abandon and not reveal_seed:
+        raise UsageError("--abandon goes with --reveal-seed (closing a campaign stopped before its end)")
     if reveal_seed:
-        if not state.finished:
+        if not state.finished and not abandon:
             raise UsageError("--reveal-seed: the game is not over; revealing the seed now would show every "
-                             "future die")
+                             "future die (a campaign stopped for good: add --abandon)")
         seed = camp.secret_seed()
-        atomic_write(camp.root / "revealed-seed.txt", seed.hex() + "\n")
-        camp.audit("secret seed revealed (revealed-seed.txt)")
+        with held_interrupts():
+            atomic_write(camp.root / "revealed-seed.txt", seed.hex() + "\n")
+            camp.audit("secret seed revealed (revealed-seed.txt)" + (
+                f"; campaign abandoned at turn {state.turn}: no more turns" if not state.finished else ""))
 
     def keep(info: tarfile.TarInfo) -> tarfile.TarInfo | None:
         parts = Path(info.name).parts

@@ -67,6 +67,11 @@ def held_interrupts() -> Iterator[None]:
         before(signal.SIGINT, None)
 
 
+def closed(root: Path) -> bool:
+    """A campaign whose secret seed was revealed (``revealed-seed.txt``) runs no more turns: every die is known."""
+    return (Path(root) / "revealed-seed.txt").exists()
+
+
 def atomic_write(path: Path, data: str | bytes, mode: int | None = None) -> None:
     """Write to a temporary file in the same folder, fsync, rename: the file is whole or absent."""
     path.parent.mkdir(parents=True, exist_ok=True)

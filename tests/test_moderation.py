@@ -71,6 +71,25 @@ def test_archive_leaves_out_secrets_and_reveals_the_seed_only_at_the_end(camp, t
     assert (camp.root / "revealed-seed.txt").read_text().strip() == camp.secret_seed().hex()
 
 
+def test_an_abandoned_campaign_reveals_its_seed_and_runs_no_more_turns(camp, tmp_path):
+    """A campaign stopped before its end: --abandon lets the seed be revealed so players can verify the turns
+    played, and closes the campaign (every die is known from then on)."""
+    from pbem.errors import CampaignError
+    from pbem.intake import submit_bytes
+    from pbem.turn import run
+    run_turn(camp, NOW, force=True, reports=False)
+    with pytest.raises(UsageError, match="goes with --reveal-seed"):
+        archive(camp, tmp_path / "x.tar.gz", abandon=True)
+    out = archive(camp, tmp_path / "a.tar.gz", reveal_seed=True, abandon=True)
+    assert "c/revealed-seed.txt" in tarfile.open(out).getnames()
+    assert "campaign abandoned at turn 2: no more turns" in (camp.root / "audit.log").read_text()
+    with pytest.raises(CampaignError, match="no more turns are run"):
+        run(camp)
+    text = f"campaign: {camp.config['name']}\nturn: 2\nplayer: athens\nsecret: {camp.player_secrets()['athens']}\n"
+    a = submit_bytes(camp, text.encode(), "a.yaml", NOW, late_ok=True)
+    assert not a.accepted and "closed" in a.text()
+
+
 def _hexes(game_map, test):
     return sorted(h for h in game_map.terrain if test(h))
 
