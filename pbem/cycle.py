@@ -253,7 +253,7 @@ def run_turn(camp: Campaign, now: datetime, force: bool = False, reports: bool =
         try:
             with held_interrupts():  # the turn, its next deadline and its audit lines land together
                 result = run_locked(camp, extra=bots)
-                nxt = next_deadline(camp, st.deadline, now)
+                nxt = None if result.after.finished else next_deadline(camp, st.deadline, now)  # none after the end
                 camp.write_config(config_with(camp, deadline=nxt))
                 camp.audit(f"run-turn {result.turn}" + (" (forced)" if force else "") +
                            (f"; computer players: {','.join(bots)}" if bots else ""))

@@ -80,3 +80,16 @@ def test_archive_does_not_replace_an_existing_file_without_force(camp, tmp_path)
     assert out.read_bytes() == first and (camp.root / "audit.log").read_text() == audit
     r = runner.invoke(app, ["archive", str(camp.root), "--force"])
     assert r.exit_code == 0, r.output
+
+
+def test_the_last_turn_sets_no_next_deadline(tmp_path):
+    """Found in a played game: after the end, status still counted days to a deadline."""
+    c = create(tmp_path / "e", ["athens", "sparta"], seed="4", name="end", options=["last_turn=2"]).campaign
+    for p in ("athens", "sparta"):
+        set_seat(c, p, "bot")
+    now = datetime(2026, 3, 1, 12, 0, tzinfo=timezone.utc)
+    set_deadline(c, "2026-03-08T18:00", now)
+    run_turn(c, now, force=True, reports=False)
+    assert deadline(c) is not None
+    run_turn(c, now, force=True, reports=False)
+    assert c.load_state().finished and deadline(c) is None
