@@ -925,8 +925,11 @@ def _moved(r: Rec) -> str:
     if start:
         text += f" from {start}"
     end = r.k("to")
-    if path and g("redacted"):
-        text += " through " + " ".join(path)
+    if path and g("redacted"):  # the hexes in sight; ``to`` is kept only when the end is in sight too
+        if end and path[-1] == end:
+            text += (" through " + " ".join(path[:-1]) if len(path) > 1 else "") + f" to {end}"
+        else:
+            text += " through " + " ".join(path) + (f" to {end}" if end else "")
     elif path:
         text += (" via " + " ".join(path[:-1]) if len(path) > 1 else "") + f" to {path[-1]}"
     elif end:

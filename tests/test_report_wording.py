@@ -190,3 +190,14 @@ def test_a_discard_order_reads_as_what_it_discarded():
               "reason": "not in your hand"}
     assert report.describe(done, nm, "athens") == "Your order Discard #1: done: discarded Exiled"
     assert report.describe(failed, nm, "athens") == "Your order Discard #2: FAILED: not in your hand (card Spy)"
+
+
+def test_another_players_move_that_ends_in_sight_says_where_it_stopped():
+    """Found in a played game: 'Thebans: 1 army moved through 1112' for a move that stopped in 1112."""
+    nm = report.Namer(TINY, T, {"athens": {"name": "Athenians", "home": "athens"},
+                                "sparta": {"name": "Spartans", "home": "sparta"}})
+    base = {"event": "moved", "player": "sparta", "owner": "sparta", "redacted": True, "units_counts": {"army": 1}}
+    stopped = dict(base, path=["0404", "0403"], to="0403")
+    passed = dict(base, path=["0404"])
+    assert report.describe(stopped, nm, "athens") == "Spartans: 1 army moved through 0404 to 0403"
+    assert report.describe(passed, nm, "athens") == "Spartans: 1 army moved through 0404"
