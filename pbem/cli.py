@@ -369,12 +369,14 @@ def bot(
     player: Annotated[str, typer.Argument(help="The faction to write orders for.")],
     output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write the order file here (default: print it).")] = None,
 ) -> None:
-    """Write the computer player's order file for one faction, from that faction's fogged view only."""
+    """Write the computer player's order file for one faction, from that faction's fogged view only (its
+    secret reads `withheld`, as in stored files: submit it with --fix, or write the player's secret in)."""
     def body() -> None:
         from . import yamlio
         from .bot import write_orders
         from .errors import UsageError
         from .gamedata import tables
+        from .intake import WITHHELD
         from .storage import Campaign, atomic_write
         from .visibility import view
         camp = Campaign.open(campaign_dir)
@@ -383,7 +385,7 @@ def bot(
         if pid not in state.players:
             raise UsageError(f"player {player!r} is not in this campaign ({', '.join(state.turn_order)})")
         orders = write_orders(view(state, camp.game_map, pid), camp.game_map, tables(), camp.config["name"],
-                              state.turn, camp.player_secrets().get(pid, ""))
+                              state.turn, WITHHELD)  # never a live secret on the terminal or in a file
         text = "# yaml-language-server: $schema=https://pbem.invalid/schemas/orders.schema.json\n" + yamlio.dump(orders)
         if output:
             _outside(camp, output)

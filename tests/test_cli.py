@@ -254,3 +254,12 @@ def test_new_and_demo_in_the_current_folder(tmp_path, monkeypatch):
 def yamlio_load(path):
     from pbem import yamlio
     return yamlio.load(path).data
+
+
+def test_bot_writes_no_live_secret(tmp_path):
+    """The computer player's file for a human seat was printed with that player's real secret."""
+    assert pbem("new", tmp_path / "c", "--players", "athens,sparta", "--seed", "11").exit_code == 0
+    from pbem.storage import Campaign
+    secret = Campaign.open(tmp_path / "c").player_secrets()["athens"]
+    r = pbem("bot", tmp_path / "c", "athens")
+    assert r.exit_code == 0 and "secret: withheld" in r.output and secret not in r.output

@@ -298,7 +298,9 @@ def test_ctrl_c_while_a_file_is_stored_keeps_its_audit_line(camp_dir, tmp_path, 
         ctrl_c()
     assert pbem("seat", camp_dir, "athens", "human").exit_code == 0
     src = tmp_path / "athens.yaml"
-    assert pbem("bot", camp_dir, "athens", "-o", src).exit_code == 0  # a good file, with athens's new secret
+    assert pbem("bot", camp_dir, "athens", "-o", src).exit_code == 0  # a good file ...
+    secret = Campaign.open(camp_dir).player_secrets()["athens"]
+    src.write_text(src.read_text().replace("secret: withheld", f"secret: {secret}"))  # ... with athens's new secret
     monkeypatch.setattr(intake, "atomic_write", write_then_ctrl_c)
     r = pbem("submit", camp_dir, src, "--late-ok")  # the fixture's deadline is long past
     assert r.exit_code == 130, r.output
@@ -379,7 +381,7 @@ def _folder(rel):
     (_write("revealed-seed.txt", "zz\n"), ["verify"], ["revealed-seed.txt", "64 hex digits"]),
     (_write("secret/seed", "zz\n"), ["verify"], ["secret/seed", "damaged"]),
     (_write("secret/seed", "abcd\n"), ["run-turn", "--force"], ["secret/seed", "damaged"]),
-    (_write("secret/players.yaml", "- athens\n"), ["bot", "athens"], ["secret/players.yaml", "damaged"]),
+    (_write("secret/players.yaml", "- athens\n"), ["seat", "athens", "human"], ["secret/players.yaml", "damaged"]),
     (lambda root: (root / "state" / "turn-002.json").unlink(), ["verify"], ["turn-002.json", "missing"]),
     (_folder("state/turn-003.json"), ["show"], ["turn-003.json", "not a state file"]),
 ])
