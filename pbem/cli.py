@@ -139,7 +139,8 @@ def new(
     map_file: Annotated[Optional[Path], typer.Option("--map", help="A map file (YAML) instead of the default Aegean.")] = None,
     option: Annotated[Optional[list[str]], typer.Option("--option", "-o",
                                                        help="Campaign option NAME or NAME=VALUE; repeat for more. "
-                                                            "Known: early_victory, last_turn=N.")] = None,
+                                                            "Known: early_victory, last_turn=N.",
+                                                       metavar="NAME[=VALUE]")] = None,
     name: Annotated[Optional[str], typer.Option(help="Campaign name (default: the folder's name).")] = None,
 ) -> None:
     """Create a campaign: home cities, starting forces, leaders, traits, deck, hands, turn order (R-SET-1..6)."""
@@ -454,10 +455,10 @@ def rollback(
 def adjust(
     campaign_dir: Annotated[Path, typer.Argument(help="The campaign folder.")],
     reason: Annotated[str, typer.Option(help="Why (written to the audit log).")],
-    gold: Annotated[Optional[list[str]], typer.Option(help="PLAYER=+N or PLAYER=-N.")] = None,
-    move: Annotated[Optional[list[str]], typer.Option(help="UNIT=HEX (its cargo goes along).")] = None,
-    remove: Annotated[Optional[list[str]], typer.Option(help="UNIT to take off the board.")] = None,
-    control: Annotated[Optional[list[str]], typer.Option(help="CITY=PLAYER or CITY=neutral.")] = None,
+    gold: Annotated[Optional[list[str]], typer.Option(help="PLAYER=+N or PLAYER=-N; repeat for more.", metavar="P=+N")] = None,
+    move: Annotated[Optional[list[str]], typer.Option(help="UNIT=HEX (its cargo goes along); repeat for more.", metavar="U=HEX")] = None,
+    remove: Annotated[Optional[list[str]], typer.Option(help="UNIT to take off the board; repeat for more.", metavar="UNIT")] = None,
+    control: Annotated[Optional[list[str]], typer.Option(help="CITY=PLAYER or CITY=neutral; repeat for more.", metavar="C=P")] = None,
 ) -> None:
     """Correct the current snapshot by hand (audited; the previous file is kept)."""
     def body() -> None:
