@@ -25,6 +25,7 @@ from __future__ import annotations
 import io
 import multiprocessing
 import os
+import re
 import signal
 import textwrap
 import time
@@ -1323,7 +1324,7 @@ def build_context(camp_name: str, turn: int, game_map: GameMap, tables: Tables, 
         "next_date": game_date(after.turn) if not after.finished else None, "finished": after.finished,
         "winner": nm.player(after.winner) if after.winner else None,
         "viewer": player, "moderator": player is None,
-        "deadline": None if deadline in (None, "") else str(deadline),
+        "deadline": None if deadline in (None, "") else deadline_text(str(deadline)),
         "title": (f"{camp_name}: " + (f"turn {turn} ({game_date(turn)})" if turn else "the set-up") + " - "
                   + (v["players"][player]["name"] if player else "moderator")),
     }
@@ -1792,6 +1793,13 @@ def load_turn(camp: Campaign, turn: int) -> tuple[GameState, GameState | None, l
     after = camp.load_state(turn + 1)
     before = camp.load_state(turn) if turn in snaps else None
     return after, before, camp.read_log(turn)
+
+
+def deadline_text(raw: str) -> str:
+    """campaign.yaml's "2026-11-29T13:31Z" as the moderator's commands print it: "2026-11-29 13:31 UTC" (any
+    other text as it is)."""
+    m = re.fullmatch(r"(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})Z", raw.strip())
+    return f"{m[1]} {m[2]} UTC" if m else raw
 
 
 def map_title(turn: int) -> str:

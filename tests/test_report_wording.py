@@ -201,3 +201,9 @@ def test_another_players_move_that_ends_in_sight_says_where_it_stopped():
     passed = dict(base, path=["0404"])
     assert report.describe(stopped, nm, "athens") == "Spartans: 1 army moved through 0404 to 0403"
     assert report.describe(passed, nm, "athens") == "Spartans: 1 army moved through 0404"
+
+
+def test_the_deadline_reads_as_the_moderators_commands_print_it():
+    """Found in a played game: the report said '2026-11-29T13:31Z', status '2026-11-29 13:31 UTC'."""
+    assert report.deadline_text("2026-11-29T13:31Z") == "2026-11-29 13:31 UTC"
+    assert report.deadline_text("Friday noon") == "Friday noon"  # a free-text deadline stays as written
