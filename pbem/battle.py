@@ -28,14 +28,13 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from . import effects as fx
-from .board import enemy_combat_units, friendly_city, hostile_to, is_manned, stack_limit
+from .board import enemy_combat_units, friendly_city, hostile_to, is_manned, stack_limit, stack_size
 from .cards import leader_named, start_effect
 from .events import Ev
 from .gamedata import GameMap
 from .model import HOME_CITY_DEFENCE, GameState, Unit, UnitType
 from .movement import (capture_hex, cannot_move_or_attack, cargo_tree, counts_with_cargo, destroy_unit,
-                       effects_in_force,
-                       fate_teller, foreign_city, land_ok, may_stand, nearest_city_distance, own_stack,
+                       effects_in_force, fate_teller, foreign_city, land_ok, may_stand, nearest_city_distance,
                        place_with_cargo, play_card, roll_spec)
 from .ordertypes import Attack, CardUse
 
@@ -403,7 +402,7 @@ def retreat_hex(ctx: "TurnContext", unit: Unit, from_hex: str) -> str | None:
             continue
         if any(hostile_to(u, owner) for u in state.units_at(n)):
             continue
-        if own_stack(state, n, owner) + counts_with_cargo(state, unit) > stack_limit(gm, n):
+        if stack_size(state, n, owner) + counts_with_cargo(state, unit) > stack_limit(gm, n):
             continue
         ok.append(n)
     if not ok:

@@ -232,19 +232,12 @@ def may_stand(game_map: GameMap, unit: Unit, h: str) -> bool:
     return game_map.ship_may_enter(h) if unit.type.is_ship else land_ok(game_map, h)
 
 
-def counts(unit: Unit) -> int:
-    """What a unit standing by itself (not aboard) adds to its owner's stack (R-UNIT-2)."""
-    return unit.value if unit.type.counts_for_stacking else 0
-
-
 def counts_with_cargo(state: GameState, unit: Unit) -> int:
-    """What a unit adds to its owner's stack together with everything it carries (a Transport and its Army)."""
+    """What a unit standing by itself adds to its owner's stack together with everything it carries (a Transport
+    and its Army; R-UNIT-2)."""
     units = state.units
-    return counts(unit) + sum(stacking_weight(u, units.get(u.carried_by)) for u in cargo_tree(state, unit))
-
-
-def own_stack(state: GameState, hex_id: str, player: str, leaving: set[str] = frozenset()) -> int:
-    return stack_size(state, hex_id, player, leaving)
+    return stacking_weight(unit, None) + sum(stacking_weight(u, units.get(u.carried_by))
+                                             for u in cargo_tree(state, unit))
 
 
 def nearest_city_distance(game_map: GameMap, cities: Iterable[str], hex_id: str) -> int:
@@ -409,7 +402,7 @@ def capture_hex(ctx: "TurnContext", hex_id: str, captor: str, how: str) -> list[
             taken.append(u.id)
             ctx.emit(Ev.CAPTURED, unit=u.id, type=u.type.value, hex=hex_id, by=captor, owner=old, how=how)
         if top.id in state.units and top.type.is_ship and \
-                own_stack(state, hex_id, captor) > stack_limit(ctx.game_map, hex_id):
+                stack_size(state, hex_id, captor) > stack_limit(ctx.game_map, hex_id):
             gone = destroy_unit(ctx, top, "scuttled")
             ctx.emit(Ev.DESTROYED, unit=top.id, hex=hex_id, cause="scuttled: no room in the captor's stack",
                      lost=gone)

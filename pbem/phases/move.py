@@ -24,12 +24,12 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable
 
 from .. import battle as bt
-from ..board import stack_limit, stacking_weight
+from ..board import stack_limit, stack_size, stacking_weight
 from ..events import Ev
 from ..gamedata import GameMap
 from ..model import GameState, Unit, UnitType
 from ..movement import (aid_of_city, allowance, can_carry, cannot_move_or_attack, capturable_here, capture_hex,
-                        check_path, counts, destroy_unit, fate_teller, own_stack, play_card)
+                        check_path, destroy_unit, fate_teller, play_card)
 from ..ordertypes import CardUse, Move
 
 if TYPE_CHECKING:
@@ -255,12 +255,12 @@ def gather(state: GameState, gm: GameMap, me: str, mv: Move, moved: set[str] | d
 def stack_at(state: GameState, gm: GameMap, me: str, g: Stack, h: str) -> int:
     """R-UNIT-2: the player's stack in ``h`` if the group ended its move there (what it unloads there standing
     on its own, ships it captures there counting)."""
-    n = own_stack(state, h, me, leaving=g.group)
+    n = stack_size(state, h, me, leaving=g.group)
     for u in g.members:
         free = g.carrier[u.id] is None or (u.id in g.unload and (not g.sea or gm.ship_may_stop(h)))
         n += stacking_weight(u, None if free else g.here[g.carrier[u.id]])
     if g.captures and h != g.start:
-        n += sum(counts(u) for u in capturable_here(state, h, me) if u.type.is_ship)
+        n += sum(stacking_weight(u, None) for u in capturable_here(state, h, me) if u.type.is_ship)
     return n
 
 
