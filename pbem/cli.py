@@ -373,21 +373,17 @@ def bot(
     """Write the computer player's order file for one faction, from that faction's fogged view only (its
     secret reads `withheld`, as in stored files: submit it with --fix, or write the player's secret in)."""
     def body() -> None:
-        from . import yamlio
-        from .bot import write_orders
+        from .cycle import bot_file
         from .errors import UsageError
-        from .gamedata import tables
-        from .intake import WITHHELD
         from .storage import Campaign, atomic_write
-        from .visibility import view
         camp = Campaign.open(campaign_dir)
         state = camp.load_state()
         pid = player.strip().lower()
         if pid not in state.players:
             raise UsageError(f"player {player!r} is not in this campaign ({', '.join(state.turn_order)})")
-        orders = write_orders(view(state, camp.game_map, pid), camp.game_map, tables(), camp.config["name"],
-                              state.turn, WITHHELD)  # never a live secret on the terminal or in a file
-        text = "# yaml-language-server: $schema=https://pbem.invalid/schemas/orders.schema.json\n" + yamlio.dump(orders)
+        # the very file run-turn stores for a computer seat (secret withheld), so `verify` takes it as the
+        # computer player's when the moderator submits it with --fix
+        text = bot_file(camp, state, pid).decode("utf-8")
         if output:
             _outside(camp, output)
             atomic_write(output, text)

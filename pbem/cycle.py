@@ -123,16 +123,15 @@ def status(camp: Campaign) -> Status:
                   frozen(camp, state.turn))
 
 
-def next_deadline(camp: Campaign, previous: datetime | None, now: datetime) -> str | None:
+def next_deadline(camp: Campaign, now: datetime) -> str | None:
     """``turn_days`` after the turn ran (``now``): the players always get ``turn_days`` with their reports.
     Not after the old deadline: a turn run early (every order in) would push each next deadline a little
     further, weeks ahead after a few quick turns; a turn run late still gives the players their full time."""
     days = camp.config.get("turn_days")
     if not days:
         return None
-    base = now
     try:
-        return (base + timedelta(days=int(days))).strftime("%Y-%m-%dT%H:%MZ")
+        return (now + timedelta(days=int(days))).strftime("%Y-%m-%dT%H:%MZ")
     except (OverflowError, ValueError):
         return None  # no next deadline can be set past the calendar's end: the moderator sets one
 
@@ -192,13 +191,13 @@ def bot_orders(camp: Campaign) -> dict[str, bytes]:
     with the turn they belong to (``turn.run_locked``)."""
     state = camp.load_state()
     out: dict[str, bytes] = {}
-    table = {pid: seat for pid, seat in sorted(seats(camp).items())
-             if seat == "bot" and pid in state.players and state.players[pid].eliminated_turn is None
-             and not (camp.orders_dir(state.turn) / f"{pid}.yaml").exists()}
-    if not table:
+    due = [pid for pid, seat in sorted(seats(camp).items())
+           if seat == "bot" and pid in state.players and state.players[pid].eliminated_turn is None
+           and not (camp.orders_dir(state.turn) / f"{pid}.yaml").exists()]
+    if not due:
         return out
     camp.player_secrets()  # checked before anything is written, as for every command that writes
-    for pid in table:  # stored like a player's accepted file: with the secret withheld
+    for pid in due:  # stored like a player's accepted file: with the secret withheld
         out[pid] = bot_file(camp, state, pid)
     return out
 
@@ -253,7 +252,7 @@ def run_turn(camp: Campaign, now: datetime, force: bool = False, reports: bool =
         try:
             with held_interrupts():  # the turn, its next deadline and its audit lines land together
                 result = run_locked(camp, extra=bots)
-                nxt = None if result.after.finished else next_deadline(camp, st.deadline, now)  # none after the end
+                nxt = None if result.after.finished else next_deadline(camp, now)  # none after the end
                 camp.write_config(config_with(camp, deadline=nxt))
                 camp.audit(f"run-turn {result.turn}" + (" (forced)" if force else "") +
                            (f"; computer players: {','.join(bots)}" if bots else ""))

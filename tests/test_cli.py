@@ -263,3 +263,6 @@ def test_bot_writes_no_live_secret(tmp_path):
     secret = Campaign.open(tmp_path / "c").player_secrets()["athens"]
     r = pbem("bot", tmp_path / "c", "athens")
     assert r.exit_code == 0 and "secret: withheld" in r.output and secret not in r.output
+    from pbem.cycle import bot_file
+    camp = Campaign.open(tmp_path / "c")  # the very file run-turn stores, so verify takes it as the computer's
+    assert r.output == bot_file(camp, camp.load_state(), "athens").decode("utf-8")
