@@ -34,6 +34,9 @@ def parse_when(text: str, now: datetime) -> datetime:
     return when.astimezone(timezone.utc)
 
 
+STORED = "%Y-%m-%dT%H:%MZ"  # a deadline as campaign.yaml keeps it
+
+
 def fmt(when: datetime | None) -> str:
     return when.strftime("%Y-%m-%d %H:%M UTC") if when else "none set"
 
@@ -54,7 +57,7 @@ def set_deadline(camp: Campaign, text: str, now: datetime) -> datetime:
     """Set the current turn's deadline (the caller warns when it is already past: the turn is then due)."""
     when = parse_when(text, now)
     config = dict(camp.config)
-    config["deadline"] = when.strftime("%Y-%m-%dT%H:%MZ")
+    config["deadline"] = when.strftime(STORED)
     with held_interrupts():
         camp.write_config(config)
         camp.audit(f"deadline of turn {camp.current_turn} set to {fmt(when)}")
@@ -131,7 +134,7 @@ def next_deadline(camp: Campaign, now: datetime) -> str | None:
     if not days:
         return None
     try:
-        return (now + timedelta(days=int(days))).strftime("%Y-%m-%dT%H:%MZ")
+        return (now + timedelta(days=int(days))).strftime(STORED)
     except (OverflowError, ValueError):
         return None  # no next deadline can be set past the calendar's end: the moderator sets one
 

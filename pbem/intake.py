@@ -114,7 +114,6 @@ def frozen(camp: Campaign, turn: int) -> bool:
 FROZEN = ".frozen"
 
 
-HEADER_KEYS = ("player", "secret")
 # a top-level header line as the template writes it: `player: athens`, `secret: 1a2b-...  # a comment`; the
 # value plain, or in quotes without escapes.  Anything else on a line that starts with the key is unreadable.
 _HEADER_LINE = re.compile(r"^(player|secret)[ \t]*:(.*)$", re.M)

@@ -25,11 +25,11 @@ from __future__ import annotations
 import io
 import multiprocessing
 import os
-import re
 import signal
 import textwrap
 import time
 from collections import defaultdict
+from datetime import datetime
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from .resources import folder
@@ -283,15 +283,6 @@ class Rec:
     def opt_who(self, key: str, template: str) -> str:
         """``template`` worded with the player ``key`` names (``who``) where it is set, else ''."""
         return template.format(self.who(key)) if self.rec.get(key) else ""
-
-    def target(self) -> str:
-        """" on <city or player>" for a record with a target, else ''."""
-        t = self.rec.get("target")
-        if not t:
-            return ""
-        self.used.add("target")
-        nm = self.nm
-        return f" on {nm.city(t) if t in nm.game_map.cities else nm.player(t) if t in nm.players else t}"
 
     def roll_for(self, what: str, total_if_modified: bool = False) -> str:
         """"<what> roll for <units>: <roll> <modifiers> = <total>" (the total only where it is set, and
@@ -1798,8 +1789,11 @@ def load_turn(camp: Campaign, turn: int) -> tuple[GameState, GameState | None, l
 def deadline_text(raw: str) -> str:
     """campaign.yaml's "2026-11-29T13:31Z" as the moderator's commands print it: "2026-11-29 13:31 UTC" (any
     other text as it is)."""
-    m = re.fullmatch(r"(\d{4}-\d{2}-\d{2})T(\d{2}:\d{2})Z", raw.strip())
-    return f"{m[1]} {m[2]} UTC" if m else raw
+    from .cycle import STORED, fmt
+    try:
+        return fmt(datetime.strptime(raw.strip(), STORED))
+    except ValueError:
+        return raw
 
 
 def map_title(turn: int) -> str:
