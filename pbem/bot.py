@@ -55,6 +55,7 @@ from typing import Any, Callable, Iterable
 
 from .dice import Dice
 from .gamedata import GameMap, Tables
+from .model import HOME_CITY_DEFENCE
 
 LAND_MP = 4
 D10 = (5.5, 8.25)  # mean, variance
@@ -150,7 +151,6 @@ class Bot:
         self._landings: dict[str, dict[str, int]] = {}
         self._hops: dict[tuple[str, int], list[str]] = {}
         self.foreign = {c.hex for c in game_map.cities.values() if self.cities[c.id]["controller"] != self.pid}
-        self._region: dict[str, set[str]] = {}
         self._walks: list[tuple[list[str], str, str]] = []  # Armies landed in the first move: walk on
         self.transport_wants: dict[str, int] = {}  # port hex -> Transports it lacks
         self.sea_battles: list[dict] = []
@@ -272,7 +272,7 @@ class Bot:
             k = self.land_foes(target)
             return k * (D10[0] + d + GUESS_MOD), k * D10[1]
         c = self.cities[city.id]
-        d = 8 if c["home_of"] else (self.m.terrain[target].defense or 0)
+        d = HOME_CITY_DEFENCE if c["home_of"] else (self.m.terrain[target].defense or 0)
         mean, var = D6[0] + d, D6[1]  # the garrison
         if c["controller"] is None:
             mean, var = mean + D10[0] + d, var + D10[1]  # a neutral city's Army
@@ -749,14 +749,7 @@ class Bot:
                     heapq.heappush(heap, (c, n))
         out = {h: c for h, c in dist.items() if self.m.ship_may_stop(h)}
         self._landings[th] = out
-        self._region[th] = set(dist)
         return out
-
-    def near_armies(self, th: str) -> int:
-        """Our Armies ashore that walk next to ``th`` within two moves (on its island)."""
-        self.landings(th)
-        region = self._region[th]
-        return sum(1 for u in self.mine("army") if not u.get("carried_by") and u["hex"] in region)
 
     def land_score(self, h: str, targets: list[str], odds: float, mp: int) -> float:
         best = 99.0

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Iterable
 
 from . import effects as fx
-from .board import hostile_to, is_combat_unit, is_manned, stack_limit, stack_size, stacking_weight, under_siege
+from .board import hostile_to, is_combat_unit, stack_limit, stack_size, stacking_weight, under_siege
 from .events import Ev
 from .gamedata import GameMap, Tables
 from .model import Effect, GameState, Unit, UnitType
@@ -441,6 +441,3 @@ def leader_captured(ctx: "TurnContext", leader: Unit, captor: str, hex_id: str) 
                  fate="executed", reason=None if fate == "execute" else "the owner controls no city to ransom to")
 
 
-def group_captures(state: GameState, units: Iterable[Unit]) -> bool:
-    """R-UNIT-3: Armies, Rowers and manned Fleets capture."""
-    return any(u.type in (A, R) or (u.type is F and is_manned(state, u)) for u in units)
