@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from . import effects as fx
-from .board import enemy_combat_units, friendly_city, hostile_to, is_manned, stack_limit, stack_size
+from .board import enemy_combat_units, friendly_cities, hostile_to, is_manned, stack_limit, stack_size
 from .cards import leader_named, start_effect
 from .events import Ev
 from .gamedata import GameMap
@@ -411,7 +411,7 @@ def retreat_hex(ctx: "TurnContext", unit: Unit, from_hex: str) -> str | None:
         if pref in ok:
             return pref
     mine = state.controlled_cities(owner) if owner else []
-    friendly = [c for c in mine if friendly_city(state, gm, c, owner)]  # not razed, not under siege (R-PH-UPK)
+    friendly = friendly_cities(state, gm, owner) if owner else []  # not razed, not besieged (R-PH-UPK)
     toward = friendly or mine  # with no friendly city left, toward the nearest of the owner's cities
     return min(ok, key=lambda n: (nearest_city_distance(gm, toward, n), n))
 

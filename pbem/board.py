@@ -61,6 +61,16 @@ def friendly_city(state: GameState, game_map: GameMap, city_id: str, player: str
     return c.controller == player and c.razed == 0 and not under_siege(state, game_map, city_id)
 
 
+def friendly_cities(state: GameState, game_map: GameMap, player: str) -> list[str]:
+    """The player's friendly cities (``friendly_city``), in the order ``controlled_cities`` gives."""
+    return [c for c in state.controlled_cities(player) if friendly_city(state, game_map, c, player)]
+
+
+def nearest_city(game_map: GameMap, cities: Iterable[str], hex_id: str) -> str | None:
+    """The city of ``cities`` nearest ``hex_id`` in hexes, ties to the lower id; None if there is none."""
+    return min(cities, key=lambda c: (game_map.distance(hex_id, game_map.cities[c].hex), c), default=None)
+
+
 def may_recruit(state: GameState, game_map: GameMap, city_id: str, player: str) -> str | None:
     """R-PH-REC: None if the city may recruit, else the reason it may not."""
     c = state.cities[city_id]

@@ -38,6 +38,7 @@ from .orders import Parsed, build, did_you_mean, expand_units, is_hex_id, orders
 from .ordertypes import Attack, CardUse, Move, Standing
 from .phases.draw import DRAW, HAND_LIMIT
 from .phases.move import Refusal, Stack, gather, stack_at
+from .phases import recruit as recruit_phase
 from .storage import Campaign
 from .visibility import sight
 
@@ -835,18 +836,9 @@ class RuleCheck:
                 self.predicted[uid] = f"a Baggage recruited in {city.name}"
 
     def extra_recruits(self, city_id: str) -> int:
-        """Organization (skill): the friendly city nearest each such leader recruits one more unit."""
-        st, m = self.state, self.map
-        mine = sorted(c for c in st.controlled_cities(self.me) if board.friendly_city(st, m, c, self.me))
-        n = 0
-        for src, e in skill_effects(self.tables, [u for u in st.units_of(self.me) if u.type is UnitType.LEADER
-                                                  and u.away_until is None], "extra_recruit"):
-            leader = st.units[src.unit]
-            if mine:
-                nearest = min(mine, key=lambda c: (m.distance(leader.hex, m.cities[c].hex), c))
-                if nearest == city_id:
-                    n += int(e.get("value", 1))
-        return n
+        """Organization (skill): the friendly city nearest each such leader recruits one more unit (as the Recruit
+        phase counts it)."""
+        return recruit_phase.extra_recruits(self.state, self.map, self.tables, self.me).get(city_id, 0)
 
     def predict(self, utype: UnitType, h: str) -> str:
         abbr = self.state.players[self.me].abbr

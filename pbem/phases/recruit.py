@@ -31,7 +31,7 @@ BAGGAGE_PER_CITY = 6
 def resolve(ctx) -> None:
     if ctx.player in ctx.nmr:
         return
-    allowance = unit_allowance(ctx)
+    allowance = extra_recruits(ctx.state, ctx.game_map, ctx.tables, ctx.player)
     units: dict[str, int] = {}
     baggage: dict[str, int] = {}
     for i, entry in enumerate(ctx.my_orders.recruit):
@@ -39,23 +39,20 @@ def resolve(ctx) -> None:
     experience(ctx)
 
 
-def nearest_friendly_city(ctx, hex_id: str) -> str | None:
-    gm = ctx.game_map
-    mine = [c for c in ctx.state.controlled_cities(ctx.player) if board.friendly_city(ctx.state, gm, c, ctx.player)]
-    return min(mine, key=lambda c: (gm.distance(hex_id, gm.cities[c].hex), c), default=None)
-
-
-def unit_allowance(ctx) -> dict[str, int]:
-    """Units each city may recruit this turn beyond the first (``extra_recruit``: Organization)."""
+def extra_recruits(state, game_map, tables, player: str) -> dict[str, int]:
+    """Units each city may recruit this turn beyond the first (``extra_recruit``: Organization): the friendly
+    city nearest each such leader.  Pure: the order checker asks it too."""
     extra: dict[str, int] = {}
-    for src, e in player_effects(ctx.state, ctx.tables, ctx.player, "extra_recruit"):
-        leader = ctx.state.units.get(src.unit) if src.unit else None
+    friendly = board.friendly_cities(state, game_map, player)
+    for src, e in player_effects(state, tables, player, "extra_recruit"):
+        leader = state.units.get(src.unit) if src.unit else None
         if leader is None:
             continue
-        cid = nearest_friendly_city(ctx, leader.hex)
+        cid = board.nearest_city(game_map, friendly, leader.hex)
         if cid is not None:
             extra[cid] = extra.get(cid, 0) + int(e["value"])
     return extra
+
 
 
 def unmanned_fleet(ctx, hex_id: str) -> Unit | None:

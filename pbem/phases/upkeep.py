@@ -31,8 +31,7 @@ LEAN_TERRAIN = ("farms", "fishing_village")  # -1 to the upkeep roll
 def resolve(ctx) -> None:
     state, me = ctx.state, ctx.me
     # Upkeep moves no enemy, so which cities are friendly is fixed for the phase: ask once.
-    friendly = {cid for cid in state.controlled_cities(ctx.player)
-                if board.friendly_city(state, ctx.game_map, cid, ctx.player)}
+    friendly = set(board.friendly_cities(state, ctx.game_map, ctx.player))
     # Nor does it move any unit into or next to another: the answer for a hex holds for the whole phase.
     where: dict[str, str | None] = {}
     for unit in priority(ctx):
