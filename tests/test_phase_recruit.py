@@ -124,11 +124,12 @@ def test_R_PH_REC_organization_ties_go_to_the_lower_city_id_and_besieged_cities_
     s.cities["megara"].controller = "sparta"
     leader = add(s, "sparta", "leader", "0405", skills=["organization"])  # next to both Sparta and Megara
     ctx = context(s, "sparta")
-    assert recruit_phase.extra_recruits(ctx.state, ctx.game_map, ctx.tables, ctx.player) == {"megara": 1}  # megara < sparta
+    extra = recruit_phase.extra_recruits
+    assert extra(ctx.state, ctx.game_map, ctx.tables, ctx.player) == {"megara": 1}  # megara < sparta
     add(s, "athens", "army", "0507")  # besieges Megara
-    assert recruit_phase.extra_recruits(ctx.state, ctx.game_map, ctx.tables, ctx.player) == {"sparta": 1}
+    assert extra(ctx.state, ctx.game_map, ctx.tables, ctx.player) == {"sparta": 1}
     leader.away_until = 9  # a leader away from play helps nobody
-    assert recruit_phase.extra_recruits(ctx.state, ctx.game_map, ctx.tables, ctx.player) == {}
+    assert extra(ctx.state, ctx.game_map, ctx.tables, ctx.player) == {}
 
 
 def test_R_PH_REC_experience_roll_not_made_when_the_home_city_may_not_recruit():
