@@ -742,16 +742,13 @@ DIPLOMACY_TARGETS = {
 
 
 def diplomacy_modifiers(r: Rec) -> str:
-    """" +1 hostile city": the record's ``modifiers`` ([{source, value}]) where the phase lists them, else its
-    ``modifier``, which R-PH-DIP gives one source only: +1 for a hostile city (no trait or skill changes the
-    roll; they give more rolls)."""
+    """" +1 hostile city": the record's ``modifiers`` ([{source, value}], as the phase logs them); a log written
+    before the phase named them has the sum alone (``modifier``)."""
     mods, mod = r.g("modifiers"), r.g("modifier")
     r.use("modifiers", "modifier")
-    if isinstance(mods, list) and mods:
+    if isinstance(mods, list):
         return mods_text(mods)
-    if not mod:
-        return ""
-    return f" {signed(mod)} hostile city" if mod == 1 else f" {signed(mod)}"
+    return f" {signed(mod)}" if mod else ""
 
 
 @describes("diplomacy_roll")

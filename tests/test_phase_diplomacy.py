@@ -194,3 +194,17 @@ def test_R_PH_DIP_REVOLT_a_leader_alone_does_not_hold_the_city():
     add(s, "sparta", "leader", "0506")
     ctx = run_phase("diplomacy", s, "athens", dice=[6, 2], orders=dip("megara"))
     assert s.cities["megara"].controller is None and events(ctx, "neutralised")
+
+
+def test_R_PH_DIP_the_roll_names_its_modifier_for_the_report():
+    """+1 on a hostile city is the only modifier of the diplomacy roll; the event names it, as upkeep rolls do."""
+    s = make_state()
+    s.cities["megara"].controller = "sparta"
+    s.cities["megara"].hostile = True
+    ctx = run_phase("diplomacy", s, "athens", dice=[2], orders=dip("megara"))
+    [r] = events(ctx, "diplomacy_roll")
+    assert r["modifiers"] == [{"source": "hostile city", "value": 1}] and r["total"] == 3
+    s.cities["megara"].hostile = False
+    ctx = run_phase("diplomacy", s, "athens", dice=[2], orders=dip("megara"))
+    [r] = events(ctx, "diplomacy_roll")
+    assert r["modifiers"] == [] and r["total"] == 2

@@ -174,10 +174,11 @@ def test_an_upkeep_roll_says_what_its_modifiers_are_for_and_what_the_total_meant
 def test_a_diplomacy_roll_says_what_its_target_is_and_what_its_modifier_is_for(leftovers):
     nm = names()
     rec = {"seq": 1, "turn": 1, "player": "athens", "phase": "diplomacy", "event": "diplomacy_roll", "city": "megara",
-           "target": "enemy", "roll": 5, "modifier": 1, "total": 6, "success": True, "n": 2, "of": 3}
+           "target": "enemy", "roll": 5, "modifier": 1, "modifiers": [{"source": "hostile city", "value": 1}],
+           "total": 6, "success": True, "n": 2, "of": 3}  # as the Diplomacy phase logs it
     assert report.describe(rec, nm, "athens") == (
         "Diplomacy roll 2 of 3 on Megara (held by another player: on 6+ it revolts): 5 +1 hostile city = 6: success")
-    neutral = {**rec, "target": "neutral", "modifier": 0, "total": 5, "success": False}
+    neutral = {**rec, "target": "neutral", "modifier": 0, "modifiers": [], "total": 5, "success": False}
     assert "(neutral: on 6+ it comes under control): 5 = 5: failure" in report.describe(neutral, nm, "athens")
     assert not leftovers
 

@@ -41,12 +41,12 @@ def resolve(ctx) -> None:
             continue
         used += 1
         city = ctx.state.cities[cid]
-        bonus = 1 if city.hostile else 0
+        mods = [{"source": "hostile city", "value": 1}] if city.hostile else []  # R-PH-DIP: the only modifier
         roll = ctx.dice.d6("diplomacy roll", city=cid)
-        total = roll + bonus
+        total = roll + sum(m["value"] for m in mods)
         success = total >= 6
-        ctx.emit(Ev.DIPLOMACY_ROLL, city=cid, target=kind, roll=roll, modifier=bonus, total=total,
-                 success=success, n=used, of=rolls)
+        ctx.emit(Ev.DIPLOMACY_ROLL, city=cid, target=kind, roll=roll, modifier=total - roll, modifiers=mods,
+                 total=total, success=success, n=used, of=rolls)
         if success:
             if kind == "hostile":
                 city.hostile = False
