@@ -42,6 +42,7 @@ from . import mapsvg
 from .errors import CampaignError, UsageError
 from .gamedata import GameMap, Tables, tables as load_tables
 from .model import GameState
+from .phases.upkeep import DISBANDS_AT
 from .storage import Campaign, atomic_write
 from .textview import card_timing, game_date, plural
 from .visibility import is_roll, public as public_view, view as make_view
@@ -623,7 +624,7 @@ def unpaid_why(r: Rec) -> str:
     return f" ({r.nm.source(cause)}" + (f": {reason})" if reason else ")")
 
 
-UPKEEP_LIMIT = 6  # R-PH-UPK: an upkeep roll of 6 or more after modifiers disbands the unit
+UPKEEP_LIMIT = DISBANDS_AT  # R-PH-UPK: an upkeep roll of 6 or more after modifiers disbands the unit
 
 
 def upkeep_sources(tables: Tables) -> list[str]:
@@ -639,9 +640,10 @@ def upkeep_sources(tables: Tables) -> list[str]:
 
 def upkeep_roll_text(r: Rec) -> str:
     """"; upkeep roll 2 +1 (1 starvation counter) -1 (...) = 2, under 6": the die, each modifier with what it is
-    for, the total and what it meant.  The record's ``modifiers`` ([{source, value}]) name them where the phase
-    gives them; else the starvation counters the unit had (a STARVATION record's ``counters`` less the new one)
-    and the rest, with the sources it can come from."""
+    for, the total and what it meant.  The record's ``modifiers`` ([{source, value}]) name them, as the Upkeep
+    phase logs them; a log written before it did (an older archived turn, its reports rebuilt) gives the
+    starvation counters the unit had (a STARVATION record's ``counters`` less the new one) and the rest, with
+    the sources it can come from."""
     roll, total = r.k("roll"), r.k("total")
     r.use("modifiers")
     if roll is None:

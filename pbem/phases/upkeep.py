@@ -26,6 +26,7 @@ from ..model import UPKEEP_COST, Unit, UnitType, sorted_ids
 from ..movement import fate_teller
 
 LEAN_TERRAIN = ("farms", "fishing_village")  # -1 to the upkeep roll
+DISBANDS_AT = 6  # an upkeep roll this high or higher, after modifiers, disbands the unit
 
 
 def resolve(ctx) -> None:
@@ -137,7 +138,7 @@ def upkeep_roll(ctx, unit: Unit, extra: int, cause: str, **data) -> bool:
         card = ctx.tables.cards.get(cause)
         mods.append({"source": f"{card.name} (card)" if card else cause, "value": extra})
     total = roll + sum(m["value"] for m in mods)
-    if total >= 6:
+    if total >= DISBANDS_AT:
         cards.release_cargo(ctx.state, unit)
         ctx.state.remove_unit(unit.id)
         ctx.emit(Ev.DISBANDED, unit=unit.id, who=unit.owner, roll=roll, total=total, cause=cause, modifiers=mods,
