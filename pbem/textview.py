@@ -4,6 +4,7 @@ from __future__ import annotations
 from collections import Counter, defaultdict
 from typing import Any
 
+from .cards import TARGET_WORDS
 from .gamedata import GameMap, Tables
 
 MONTHS = ["January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
@@ -18,11 +19,6 @@ def game_date(turn: int) -> str:
 
 # -- when a card is played and where it goes in the order file (docs/rules.md's card table, the reports' HAND)
 
-# A card's ``target`` (pbem/data/tables/cards.yaml) in words
-TARGETS = {"none": "", "hex": "a hex", "stack": "a stack", "city": "a city", "neutral_city": "a neutral minor city",
-           "enemy_city": "a city another player controls", "enemy_minor_city": "a minor city another player controls",
-           "besieged_city": "a city under siege", "player": "an opponent", "leader": "a leader in play",
-           "own_leader": "one of your leaders"}
 
 
 def card_timing(card: Any) -> str:
@@ -48,7 +44,7 @@ def card_timing(card: Any) -> str:
                 "any": "battle, either side (the attack's `cards`, or standing `defence_cards`)"}[role]
     when = "your Diplomacy phase" if phase == "diplomacy" else "your turn, any phase (played at the start of " \
                                                              "your Diplomacy phase)"
-    target = TARGETS[card.target]
+    target = TARGET_WORDS.get(card.target, "")  # the words the adjudicator's refusals use too
     return f"{when} (`cards`{', target: ' + target if target else ''})"
 
 
