@@ -25,6 +25,7 @@ from pathlib import Path
 from . import yamlio
 from .cycle import deadline as campaign_deadline, fmt
 from .storage import Campaign, atomic_write, closed, held_interrupts, printable
+from .turn import DRY_RUN_LINE
 
 MAX_ORDER_BYTES = yamlio.MAX_BYTES
 WITHHELD = "withheld"  # what a stored order file holds where the player wrote their secret
@@ -154,16 +155,13 @@ def scan_header(text: str) -> dict[str, str]:
     return found
 
 
-DRY_RUN_LINE = re.compile(r"^\S+ adjudicate --dry-run of turn (\d+);", re.M)
-
-
 def dry_runs(camp: Campaign, turn: int) -> int:
     """How many dry runs of ``turn`` audit.log records (`pbem adjudicate --dry-run` shows the turn's dice)."""
     try:
         text = (camp.root / "audit.log").read_text(encoding="utf-8", errors="replace")
     except OSError:
         return 0
-    return sum(1 for m in DRY_RUN_LINE.finditer(text) if int(m.group(1)) == turn)
+    return sum(1 for m in DRY_RUN_LINE.finditer(text) if int(m.group(2)) == turn)
 
 
 def submit_bytes(camp: Campaign, raw: bytes, source: str, now: datetime, late_ok: bool = False,

@@ -6,6 +6,7 @@ pure adjudicator on a copy, then writes the log and, last, the next snapshot (th
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -70,6 +71,8 @@ def run(camp: Campaign, dry_run: bool = False) -> TurnResult:
 
 
 DRY_RUN = "adjudicate --dry-run of turn"
+# its audit line as `verify` and intake read it back: (time stamp, turn, order hashes)
+DRY_RUN_LINE = re.compile(rf"^(\S+) {re.escape(DRY_RUN)} (\d+); order hashes (\S+)", re.M)
 
 
 def dry_run_line(result: TurnResult) -> str:

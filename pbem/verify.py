@@ -16,7 +16,7 @@ from .dice import Dice, seed_fingerprint, seed_from_key, turn_key
 from .errors import CampaignError, PbemError, UsageError
 from .gamedata import tables
 from .storage import Campaign
-from .turn import accepted_orders
+from .turn import DRY_RUN_LINE, accepted_orders
 
 
 @dataclass
@@ -55,7 +55,6 @@ ACCEPTED = re.compile(r"^\S+ intake accepted .* for (\S+) turn (\d+) \(sha256 ([
                       r"(?:, forced after (\d+) dry run)?")
 SEAT = re.compile(r"^\S+ seat of (\S+) set to (bot|human)")
 RUN_TURN = re.compile(r"^\S+ run-turn (\d+)(?: \(forced\))?(?:; computer players: (\S+))?")
-DRY_RUN = re.compile(r"^(\S+) adjudicate --dry-run of turn (\d+); order hashes (\S+)")
 
 
 @dataclass
@@ -81,7 +80,7 @@ def history(camp: Campaign) -> dict[int, TurnHistory]:
     for line in lines:
         if m := SEAT.match(line):
             seats[m.group(1)] = m.group(2)
-        elif m := DRY_RUN.match(line):
+        elif m := DRY_RUN_LINE.match(line):
             t = int(m.group(2))
             pending.setdefault(t, TurnHistory()).dry_runs.append(f"{m.group(1)} (orders {m.group(3)})")
         elif m := ACCEPTED.match(line):
