@@ -55,7 +55,7 @@ from typing import Any, Callable, Iterable
 
 from .dice import Dice
 from .gamedata import GameMap, Tables
-from .model import HOME_CITY_DEFENCE
+from .model import HOME_CITY_DEFENCE, id_order
 
 LAND_MP = 4
 D10 = (5.5, 8.25)  # mean, variance
@@ -164,7 +164,7 @@ class Bot:
         return [u for u in self.units.values() if u["hex"] == h and not u.get("carried_by")]
 
     def armies_at(self, h: str) -> list[str]:
-        return sorted((u["id"] for u in self.at(h) if u["type"] == "army"), key=_id_key)
+        return sorted((u["id"] for u in self.at(h) if u["type"] == "army"), key=id_order)
 
     def stack(self, h: str) -> int:
         """R-UNIT-2 as ``board.stacking_weight`` counts: what is aboard counts too, but a Fleet's Rowers."""
@@ -224,7 +224,7 @@ class Bot:
 
     def leader_effects(self, kind: str, hexes: Iterable[str] | None = None) -> Iterable[dict]:
         where = None if hexes is None else set(hexes)
-        for leader in sorted(self.mine("leader"), key=lambda u: _id_key(u["id"])):
+        for leader in sorted(self.mine("leader"), key=lambda u: id_order(u["id"])):
             if where is not None and (leader["hex"] not in where or leader.get("carried_by")):
                 continue
             for s in leader.get("skills", []):
@@ -591,7 +591,7 @@ class Bot:
         hand = list(self.hand)
         for _, th, need_odds in sorted(cands):
             groups: dict[str, list[str]] = {}
-            for a, ah in sorted(after_first.items(), key=lambda kv: _id_key(kv[0])):
+            for a, ah in sorted(after_first.items(), key=lambda kv: id_order(kv[0])):
                 if a not in busy and a not in moving_on and self.m.distance(ah, th) == 1:
                     groups.setdefault(ah, []).append(a)
             if not groups:
@@ -633,7 +633,7 @@ class Bot:
     def companions(self, h: str) -> list[str]:
         """Leaders with battle skills and loose Baggage in ``h`` that go with the first stack leaving it."""
         out = []
-        for u in sorted(self.at(h), key=lambda u: _id_key(u["id"])):
+        for u in sorted(self.at(h), key=lambda u: id_order(u["id"])):
             if u["type"] == "baggage":
                 out.append(u["id"])
             elif u["type"] == "leader" and any(
@@ -799,7 +799,7 @@ class Bot:
 
     def empty_transports(self, h: str) -> list[str]:
         return sorted((u["id"] for u in self.at(h) if u["type"] == "transport" and not self.cargo(u["id"])),
-                      key=_id_key)
+                      key=id_order)
 
     def plan_sea(self, stacks: list[tuple[str, list[str]]], targets: list[str], odds: float, mp: int):
         """Armies carried by Transport to the cities they cannot reach by land, empty Transports back to
@@ -813,7 +813,7 @@ class Bot:
         self.transport_wants = {}
         # 1. loaded Transports (a voyage cut short) and spare Armies in port with empty Transports
         sources: dict[str, tuple[list[tuple[str, str]], list[str]]] = {}  # hex -> (loaded (T, A)), armies
-        for u in sorted(self.mine("transport"), key=lambda u: _id_key(u["id"])):
+        for u in sorted(self.mine("transport"), key=lambda u: id_order(u["id"])):
             if u.get("carried_by"):
                 continue
             load = [c for c in self.cargo(u["id"]) if c["type"] == "army"]
@@ -872,7 +872,7 @@ class Bot:
                     self.planned[legs[0][-1]] = self.planned.get(legs[0][-1], 0) + 2 * k
                     second.append({"units": ts, "path": legs[1], "unload": arm})
         # 2. empty Transports away from our ports go home
-        for u in sorted(self.mine("transport"), key=lambda u: _id_key(u["id"])):
+        for u in sorted(self.mine("transport"), key=lambda u: id_order(u["id"])):
             if u["id"] in used_t or u.get("carried_by") or self.cargo(u["id"]):
                 continue
             c = self.m.city_at.get(u["hex"])
@@ -924,7 +924,7 @@ class Bot:
         for e in self.v["others"]:
             if e.get("owner") is not None:
                 owners.setdefault(e["hex"], {})[e["owner"]] = e["counts"]
-        fleets = [u for u in sorted(self.mine("fleet"), key=lambda u: _id_key(u["id"]))
+        fleets = [u for u in sorted(self.mine("fleet"), key=lambda u: id_order(u["id"]))
                   if not u.get("carried_by") and self.manned(u)]
         if not fleets:
             return [], [], []
@@ -1047,11 +1047,6 @@ def sea_graph(game_map: GameMap) -> dict[str, list[tuple[str, int]]]:
            for h, ns in game_map.neighbours.items()}
     _SEA_GRAPH[id(game_map)] = (game_map, adj)
     return adj
-
-
-def _id_key(uid: str) -> tuple[str, int]:
-    head = uid.rstrip("0123456789")
-    return head, int(uid[len(head):] or 0)
 
 
 def write_orders(view: dict[str, Any], game_map: GameMap, tables: Tables, campaign: str, turn: int,
