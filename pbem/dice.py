@@ -11,11 +11,14 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import struct
 from dataclasses import dataclass, field
 from typing import Any, Iterable, MutableSequence, Sequence, TypeVar
 
 T = TypeVar("T")
 _WORD = 1 << 64
+_LIMIT = {n: _WORD - (_WORD % n) for n in (3, 6, 10, 100)}  # the usual dice's "largest multiple of n"
+_NAME = {n: f"1D{n}" for n in (3, 6, 10, 100)}
 
 
 def setup_seed(secret: bytes) -> bytes:
@@ -49,7 +52,7 @@ def seed_fingerprint(secret: bytes) -> str:
     return hashlib.sha256(secret).hexdigest()
 
 
-@dataclass
+@dataclass(slots=True)
 class Roll:
     die: str
     result: int
@@ -66,20 +69,21 @@ class Dice:
     def __init__(self, seed: bytes):
         self._seed = seed
         self._block = 0
-        self._buf = b""
+        self._words: list[int] = []  # the current block's unread 64-bit words, the next one last
         self.log: list[Roll] = []
         self.context: dict[str, Any] = {}
 
     # -- the generator -------------------------------------------------------------------------------
     def _word(self) -> int:
-        if len(self._buf) < 8:
-            self._buf += hashlib.sha256(self._seed + self._block.to_bytes(8, "big")).digest()
+        words = self._words
+        if not words:  # block i: its 32 bytes read as four big-endian 64-bit words, first to last
+            words.extend(reversed(struct.unpack(">4Q", hashlib.sha256(self._seed + self._block.to_bytes(8, "big"))
+                                                .digest())))
             self._block += 1
-        w, self._buf = self._buf[:8], self._buf[8:]
-        return int.from_bytes(w, "big")
+        return words.pop()
 
     def _below(self, n: int) -> int:
-        limit = _WORD - (_WORD % n)
+        limit = _LIMIT.get(n) or _WORD - (_WORD % n)
         while True:
             w = self._word()
             if w < limit:
@@ -90,22 +94,26 @@ class Dice:
 
     # -- dice of the rules ---------------------------------------------------------------------------
     def roll(self, sides: int, purpose: str, **context: Any) -> int:
+        return self._logged(sides, purpose, context)
+
+    def _logged(self, sides: int, purpose: str, context: dict[str, Any]) -> int:
         value = self._draw(sides, purpose)
-        self.log.append(Roll(f"1D{sides}", value, purpose, {**self.context, **context}))
+        self.log.append(Roll(_NAME.get(sides) or f"1D{sides}", value, purpose,
+                             {**self.context, **context} if self.context else context))
         return value
 
     def d3(self, purpose: str, **context: Any) -> int:
-        return self.roll(3, purpose, **context)
+        return self._logged(3, purpose, context)
 
     def d6(self, purpose: str, **context: Any) -> int:
-        return self.roll(6, purpose, **context)
+        return self._logged(6, purpose, context)
 
     def d10(self, purpose: str, **context: Any) -> int:
-        return self.roll(10, purpose, **context)
+        return self._logged(10, purpose, context)
 
     def d100(self, purpose: str, **context: Any) -> int:
         """1..100; the table's "00" is 100."""
-        return self.roll(100, purpose, **context)
+        return self._logged(100, purpose, context)
 
     def d66(self, purpose: str, **context: Any) -> int:
         """Two six-sided dice read as tens and units: 11..66 (R-SET-4)."""
@@ -117,7 +125,7 @@ class Dice:
 
     def dice(self, count: int, sides: int, purpose: str, **context: Any) -> list[int]:
         """Roll ``count`` dice of ``sides`` (e.g. 3D6 for plunder), each logged."""
-        return [self.roll(sides, purpose, **context) for _ in range(count)]
+        return [self._logged(sides, purpose, dict(context)) for _ in range(count)]
 
     def roll_spec(self, spec: str, purpose: str, **context: Any) -> list[int]:
         """A table's dice field: roll_spec("2D6", ...) -> two 1D6 results, each logged."""

@@ -84,23 +84,21 @@ class EventLog:
         self.player: str | None = None
         self.phase: str | None = None
 
-    def _frame(self) -> dict[str, Any]:
-        return {"seq": len(self.records) + 1, "turn": self.turn, "player": self.player, "phase": self.phase}
-
     def flush_rolls(self) -> None:
         if not self.dice.log:
             return
+        records, turn, player, phase = self.records, self.turn, self.player, self.phase
         for roll in self.dice.drain():
-            rec = self._frame()
-            rec["roll"] = roll
-            self.records.append(rec)
+            records.append({"seq": len(records) + 1, "turn": turn, "player": player, "phase": phase, "roll": roll})
 
     def emit(self, kind: Ev, **data: Any) -> dict[str, Any]:
-        self.flush_rolls()
-        rec = self._frame()
-        rec["event"] = _VALUE[kind]
-        rec.update(data)
-        self.records.append(rec)
+        # the hot path of every phase: the record is one dict built in one step (frame keys first)
+        if self.dice.log:
+            self.flush_rolls()
+        records = self.records
+        rec = {"seq": len(records) + 1, "turn": self.turn, "player": self.player, "phase": self.phase,
+               "event": _VALUE[kind], **data}
+        records.append(rec)
         return rec
 
     def events(self, kind: Ev | None = None, player: str | None = None) -> list[dict[str, Any]]:
