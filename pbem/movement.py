@@ -293,6 +293,9 @@ def movement_allowance(state: GameState, tables: Tables, movers: list[Unit], gro
     bonuses: dict[str, list[str]] = {}
     of_player: dict[str | None, list[fx.Found]] = {}
     of_stack: dict[tuple[str, str | None], list[fx.Found]] = {}
+    units = state.units
+    # only the leaders moving in the group give their skills: with none, no stack's skills are looked up
+    leaders_move = any((u := units.get(x)) is not None and u.type is L for x in group)
     for m in movers:
         found: list[tuple[str, int]] = []
         if m.owner not in of_player:
@@ -300,11 +303,12 @@ def movement_allowance(state: GameState, tables: Tables, movers: list[Unit], gro
         for src, e in of_player[m.owner]:
             if fx.unit_matches(e, m):
                 found.append((src.label(), e["value"]))
-        if (m.hex, m.owner) not in of_stack:  # the skills of the leaders in the mover's hex
-            of_stack[(m.hex, m.owner)] = fx.stack_effects(state, tables, [m], "movement")
-        for src, e in of_stack[(m.hex, m.owner)]:
-            if src.unit in group and fx.unit_matches(e, m):
-                found.append((src.label(), e["value"]))
+        if leaders_move:
+            if (m.hex, m.owner) not in of_stack:  # the skills of the leaders in the mover's hex
+                of_stack[(m.hex, m.owner)] = fx.stack_effects(state, tables, [m], "movement")
+            for src, e in of_stack[(m.hex, m.owner)]:
+                if src.unit in group and fx.unit_matches(e, m):
+                    found.append((src.label(), e["value"]))
         for card, e in cards:
             if fx.unit_matches(e, m):
                 found.append((f"{tables.cards[card].name} (card)", e["value"]))
