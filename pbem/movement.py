@@ -164,6 +164,15 @@ def _cause(tables: Tables | None, cause: Any) -> str:
     return str(cause).replace("_", " ")
 
 
+# The kinds of record that can tell what became of a unit, as the log writes them (``Ev.X.value`` is slow to
+# read once per record of the log).
+_DISBANDED, _BAGGAGE_USED, _CASUALTY, _SUNK, _DESTROYED, _CAPTURED, _LEADER_FATE, _LEADER_REMOVED = (
+    k.value for k in (Ev.DISBANDED, Ev.BAGGAGE_USED, Ev.CASUALTY, Ev.SUNK, Ev.DESTROYED, Ev.CAPTURED,
+                      Ev.LEADER_FATE, Ev.LEADER_REMOVED))
+_FATE_KINDS = frozenset((_DISBANDED, _BAGGAGE_USED, _CASUALTY, _SUNK, _DESTROYED, _CAPTURED, _LEADER_FATE,
+                         _LEADER_REMOVED))
+
+
 def unit_fate(state: GameState, records: Iterable[dict[str, Any]], uid: str, viewer: str,
               tables: Tables | None = None) -> str | None:
     """What this turn's log says became of ``viewer``'s unit ``uid`` that is gone or no longer theirs, in
@@ -173,37 +182,39 @@ def unit_fate(state: GameState, records: Iterable[dict[str, Any]], uid: str, vie
     me = state.players.get(viewer)
     if me is None or uid.split("-")[0] != me.abbr:
         return None
-    for r in reversed(list(records)):
+    if not isinstance(records, (list, tuple)):
+        records = list(records)
+    for r in reversed(records):  # the latest word on the unit
         kind = r.get("event")
-        if kind is None:
+        if kind not in _FATE_KINDS:  # dice rolls, and events that tell no unit's fate
             continue
         lost = r.get("lost") or []
         with_ = f" with {r.get('unit')}" if r.get("unit") != uid else ""
-        if kind == Ev.DISBANDED.value and r.get("unit") == uid:
+        if kind == _DISBANDED and r.get("unit") == uid:
             cause = r.get("cause")
             why = f"starvation: {r['reason']}" if cause == "upkeep" and r.get("reason") else \
                 "starvation" if cause == "upkeep" else _cause(tables, cause)
             return f"{uid} disbanded {_when(state, r, viewer)} ({why})"
-        if kind == Ev.BAGGAGE_USED.value and r.get("baggage") == uid:
+        if kind == _BAGGAGE_USED and r.get("baggage") == uid:
             return f"{uid} was used up to feed {r.get('unit')} {_when(state, r, viewer)}"
-        if kind == Ev.CASUALTY.value and r.get("result") == "destroyed" and (r.get("unit") == uid or uid in lost):
+        if kind == _CASUALTY and r.get("result") == "destroyed" and (r.get("unit") == uid or uid in lost):
             return f"{uid} was destroyed{with_} in the battle at {r.get('hex')} {_when(state, r, viewer)}"
-        if kind == Ev.SUNK.value and (r.get("unit") == uid or uid in lost):
+        if kind == _SUNK and (r.get("unit") == uid or uid in lost):
             how = f"by {_cause(tables, r['cause'])}" if r.get("cause") else f"at {r.get('hex')} (navigation roll)"
             return f"{uid} was sunk{with_} {how} {_when(state, r, viewer)}"
-        if kind == Ev.DESTROYED.value and (r.get("unit") == uid or uid in lost):
+        if kind == _DESTROYED and (r.get("unit") == uid or uid in lost):
             return f"{uid} was destroyed{with_} ({_cause(tables, r.get('cause'))}) {_when(state, r, viewer)}"
-        if kind == Ev.CAPTURED.value and r.get("unit") == uid and r.get("owner") == viewer:
+        if kind == _CAPTURED and r.get("unit") == uid and r.get("owner") == viewer:
             by = r.get("by")
             return f"{uid} was captured by {_people(state, by)} {_when(state, r, viewer, by)}"
-        if kind == Ev.CAPTURED.value and uid in (r.get("units") or []):
+        if kind == _CAPTURED and uid in (r.get("units") or []):
             return f"{uid} was seized by the rebels at {r.get('hex')} {_when(state, r, viewer)}"
-        if kind == Ev.LEADER_FATE.value and r.get("leader") == uid and r.get("fate") in ("executed", "removed"):
+        if kind == _LEADER_FATE and r.get("leader") == uid and r.get("fate") in ("executed", "removed"):
             by = r.get("captor")
             if r.get("fate") == "removed":
                 return f"{uid} was removed by {_of(_people(state, by))} {r.get('reason')} {_when(state, r, viewer, by)}"
             return f"{uid} was captured and executed by {_people(state, by)} {_when(state, r, viewer, by)}"
-        if kind == Ev.LEADER_REMOVED.value and r.get("unit") == uid and r.get("until") is None:
+        if kind == _LEADER_REMOVED and r.get("unit") == uid and r.get("until") is None:
             return f"{uid} was removed by {_cause(tables, r.get('source'))} {_when(state, r, viewer)}"
     return None
 
@@ -282,6 +293,9 @@ def movement_allowance(state: GameState, tables: Tables, movers: list[Unit], gro
     bonuses: dict[str, list[str]] = {}
     of_player: dict[str | None, list[fx.Found]] = {}
     of_stack: dict[tuple[str, str | None], list[fx.Found]] = {}
+    units = state.units
+    # only the leaders moving in the group give their skills: with none, no stack's skills are looked up
+    leaders_move = any((u := units.get(x)) is not None and u.type is L for x in group)
     for m in movers:
         found: list[tuple[str, int]] = []
         if m.owner not in of_player:
@@ -289,11 +303,12 @@ def movement_allowance(state: GameState, tables: Tables, movers: list[Unit], gro
         for src, e in of_player[m.owner]:
             if fx.unit_matches(e, m):
                 found.append((src.label(), e["value"]))
-        if (m.hex, m.owner) not in of_stack:  # the skills of the leaders in the mover's hex
-            of_stack[(m.hex, m.owner)] = fx.stack_effects(state, tables, [m], "movement")
-        for src, e in of_stack[(m.hex, m.owner)]:
-            if src.unit in group and fx.unit_matches(e, m):
-                found.append((src.label(), e["value"]))
+        if leaders_move:
+            if (m.hex, m.owner) not in of_stack:  # the skills of the leaders in the mover's hex
+                of_stack[(m.hex, m.owner)] = fx.stack_effects(state, tables, [m], "movement")
+            for src, e in of_stack[(m.hex, m.owner)]:
+                if src.unit in group and fx.unit_matches(e, m):
+                    found.append((src.label(), e["value"]))
         for card, e in cards:
             if fx.unit_matches(e, m):
                 found.append((f"{tables.cards[card].name} (card)", e["value"]))
