@@ -64,32 +64,41 @@ class Situation:
     arena: str | None = None  # land | sea
 
 
-def effects_acting(ctx: "TurnContext", sit: Situation, kind: str) -> list[tuple[str, dict[str, Any], str | None]]:
+Acting = list[tuple[str, dict[str, Any], str | None]]
+
+
+def held_effects(ctx: "TurnContext", player: str | None, units: list[Unit], kind: str) -> Acting:
+    """(source label, effect, leader hex or None) for every effect of ``kind`` that ``player`` brings to a
+    battle, whichever side it acts on: the player's traits, then the skills of their leaders in the hexes of
+    their ``units``.  None brings nothing (rebels, a neutral city)."""
+    if player is None:
+        return []
+    state, tables = ctx.state, ctx.tables
+    out: Acting = [(src.label(), e, None) for src, e in fx.player_effects(state, tables, player, kind)]
+    out += [(src.label(), e, state.units[src.unit].hex)
+            for src, e in fx.stack_effects(state, tables, [u for u in units if u.owner == player], kind)]
+    return out
+
+
+def effects_acting(ctx: "TurnContext", sit: Situation, kind: str,
+                   held: tuple[Acting, Acting] | None = None) -> Acting:
     """(source label, effect, leader hex or None) for every effect of ``kind`` acting on the side ``sit``.
 
     Own side (``side: own``): the player's traits (every unit), the skills of leaders in the side's hexes
     (only units in the leader's hex), the side's cards.  Opponent (``side: opponent``): the same from the
-    other side, e.g. Cavalry or Block Escape making this side's casualty rolls worse.
-    """
-    state, tables = ctx.state, ctx.tables
-    out: list[tuple[str, dict[str, Any], str | None]] = []
-
-    def collect(player: str | None, units: list[Unit], cards: list[str], want: str) -> None:
-        if player is not None:
-            for src, e in fx.player_effects(state, tables, player, kind):
-                if e.get("side", "own") == want:
-                    out.append((src.label(), e, None))
-            for src, e in fx.stack_effects(state, tables, [u for u in units if u.owner == player], kind):
-                if e.get("side", "own") == want:
-                    out.append((src.label(), e, state.units[src.unit].hex))
-        for card in cards:
-            c = tables.cards[card]
-            for e in c.effects:
-                if e["kind"] == kind and e.get("side", "own") == want:
-                    out.append((f"{c.name} (card)", e, None))
-
-    collect(sit.player, sit.units, sit.cards, "own")
-    collect(sit.opponent, sit.opp_units, sit.opp_cards, "opponent")
+    other side, e.g. Cavalry or Block Escape making this side's casualty rolls worse.  ``held``: the
+    ``held_effects`` of the side's player and of the opponent, when the caller has them (they hold while no
+    unit moves)."""
+    if held is None:
+        held = (held_effects(ctx, sit.player, sit.units, kind), held_effects(ctx, sit.opponent, sit.opp_units, kind))
+    cards = ctx.tables.cards
+    out: Acting = []
+    for brought, played, want in ((held[0], sit.cards, "own"), (held[1], sit.opp_cards, "opponent")):
+        out += [found for found in brought if found[1].get("side", "own") == want]
+        for card in played:
+            c = cards[card]
+            out += [(f"{c.name} (card)", e, None) for e in c.effects
+                    if e["kind"] == kind and e.get("side", "own") == want]
     return out
 
 
@@ -102,9 +111,6 @@ def _vs_ok(state: GameState, e: dict[str, Any], sit: Situation) -> bool:
     if e.get("where", "any") == "home_city":
         return sit.role == "defense" and sit.city is not None and state.cities[sit.city].home_of == sit.player
     return True
-
-
-Acting = list[tuple[str, dict[str, Any], str | None]]
 
 
 def roll_modifiers(ctx: "TurnContext", sit: Situation, unit: Unit, rolls: Iterable[str],
@@ -234,17 +240,10 @@ def fighter_result(ctx: "TurnContext", battle: Battle, side: Side, f: Fighter,
     return mods, f.roll + sum(v for _, v in mods)
 
 
-def side_acting(ctx: "TurnContext", battle: Battle, side: Side) -> tuple[Situation, Acting]:
+def side_acting(ctx: "TurnContext", battle: Battle, side: Side,
+                held: tuple[Acting, Acting] | None = None) -> tuple[Situation, Acting]:
     sit = battle.situation(side)
-    return sit, effects_acting(ctx, sit, "roll_modifier")
-
-
-def side_total(ctx: "TurnContext", battle: Battle, side: Side,
-               acting: tuple[Situation, Acting] | None = None) -> int:
-    if acting is None:
-        acting = side_acting(ctx, battle, side)
-    return (sum(fighter_result(ctx, battle, side, f, acting)[1] for f in side.fighters)
-            + sum(b["value"] for b in side.bonuses))
+    return sit, effects_acting(ctx, sit, "roll_modifier", held)
 
 
 def roll_fighters(ctx: "TurnContext", side: Side) -> None:
@@ -260,11 +259,13 @@ def add_total_bonus(ctx: "TurnContext", battle: Battle, side: Side, source: str,
     return bonus
 
 
-def leader_bonuses(ctx: "TurnContext", battle: Battle, side: Side) -> None:
-    """Battle-total effects acting before any card (leaders' skills such as Heroism)."""
+def leader_bonuses(ctx: "TurnContext", battle: Battle, side: Side,
+                   held: tuple[Acting, Acting] | None = None) -> None:
+    """Battle-total effects acting before any card (leaders' skills such as Heroism).  ``held``: as for
+    ``effects_acting``."""
     sit = battle.situation(side)
     for label, e, _ in effects_acting(ctx, Situation(sit.player, sit.units, [], sit.opponent, sit.opp_units, [],
-                                                      sit.role, sit.city, sit.arena), "battle_total"):
+                                                      sit.role, sit.city, sit.arena), "battle_total", held):
         if total_applies(ctx, e, sit):
             add_total_bonus(ctx, battle, side, label, e)
 
@@ -332,8 +333,15 @@ def fight(ctx: "TurnContext", battle: Battle, attack_cards: list[CardUse], **rep
     a, d = battle.attack, battle.defense
     roll_fighters(ctx, a)
     roll_fighters(ctx, d)
-    leader_bonuses(ctx, battle, a)
-    leader_bonuses(ctx, battle, d)
+    # Nothing moves during steps 2-4: what each side's player and leaders bring (``held_effects``) is gathered
+    # once per kind, here; what acts on a side changes only when a card is played.
+    brought = {(s.role, kind): held_effects(ctx, s.player, s.units, kind) for s in (a, d) for kind in BATTLE_KINDS}
+
+    def held(side: Side, kind: str) -> tuple[Acting, Acting]:
+        return brought[side.role, kind], brought[battle.other(side).role, kind]
+
+    leader_bonuses(ctx, battle, a, held(a, "battle_total"))
+    leader_bonuses(ctx, battle, d, held(d, "battle_total"))
     d_cards = defence_cards(ctx, battle)
     a_now = [c.card for c in attack_cards if not c.if_needed]
     d_now = [c for c, needed in d_cards if not needed]
@@ -344,20 +352,24 @@ def fight(ctx: "TurnContext", battle: Battle, attack_cards: list[CardUse], **rep
             play_battle_card(ctx, battle, d, card, False)
     a_queue = [c.card for c in attack_cards if c.if_needed]
     d_queue = [c for c, needed in d_cards if needed]
-    # Nothing moves during steps 3-4: what acts on each side changes only when a card is played.
-    acting: dict[str, tuple[Situation, Acting]] = {}
+    # Each fighter's modifiers and result, by side, until a card is played (a card may act on either side).
+    results: dict[str, list[tuple[list[tuple[str, int]], int]]] = {}
+
+    def fighter_results(side: Side) -> list[tuple[list[tuple[str, int]], int]]:
+        if side.role not in results:
+            acting = side_acting(ctx, battle, side, held(side, "roll_modifier"))
+            results[side.role] = [fighter_result(ctx, battle, side, f, acting) for f in side.fighters]
+        return results[side.role]
 
     def total(side: Side) -> int:
-        if side.role not in acting:
-            acting[side.role] = side_acting(ctx, battle, side)
-        return side_total(ctx, battle, side, acting[side.role])
+        return sum(result for _, result in fighter_results(side)) + sum(b["value"] for b in side.bonuses)
 
     def next_card(side: Side, queue: list[str]) -> bool:
         while queue:
             card = queue.pop(0)
             if card in ctx.state.players[side.player].hand and card_fits(ctx, battle, side, card) is None:
                 play_battle_card(ctx, battle, side, card, True)
-                acting.clear()  # a card may act on either side
+                results.clear()
                 return True
         return False
 
@@ -374,8 +386,7 @@ def fight(ctx: "TurnContext", battle: Battle, attack_cards: list[CardUse], **rep
 
     def side_report(side: Side, total: int) -> dict[str, Any]:
         rows = []
-        for f in side.fighters:
-            mods, result = fighter_result(ctx, battle, side, f, acting[side.role])
+        for f, (mods, result) in zip(side.fighters, fighter_results(side)):
             rows.append({"unit": f.label, "type": f.kind, "hex": f.hex, "die": f"1D{f.sides}", "roll": f.roll,
                          "modifiers": [{"source": s, "value": v} for s, v in mods], "result": result})
         return {"player": side.player, "units": rows, "bonuses": side.bonuses, "total": total,
