@@ -13,6 +13,7 @@ names a trait, skill or card.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any, Iterable
 
 from .gamedata import Tables
@@ -51,21 +52,37 @@ def leaders_in_play(state: GameState, player: str) -> list[Unit]:
     return [u for u in state.units_of(player) if u.type is leader and u.away_until is None]
 
 
-# id(table) -> (it, {kind: {trait or skill id: its effects of that kind}}): tables never change once loaded
-_BY_KIND: dict[tuple[int, str], tuple[Any, dict[str, dict[str, list[Found]]]]] = {}
+class _Index:
+    """A trait or skill table's (Source, effect) pairs, arranged for the questions below; built once per table
+    (tables never change once loaded).  A skill's Source here has no leader yet."""
+
+    def __init__(self, table: dict[str, Any], what: str) -> None:
+        self.table = table
+        self.by_kind: dict[str, dict[str, list[Found]]] = {}  # {kind: {trait or skill id: [found, ...]}}
+        self.by_entry: dict[str, list[tuple[str, Found]]] = {}  # {trait or skill id: [(kind, found), ...]}
+        self.in_stack: dict[str, dict[str, list[Found]]] = {}  # as by_kind, without the scope "all" effects
+        for key, entry in table.items():
+            src = Source(what, key, entry.name)
+            self.by_entry[key] = [(e["kind"], (src, e)) for e in entry.effects]
+            for e in entry.effects:
+                self.by_kind.setdefault(e["kind"], {}).setdefault(key, []).append((src, e))
+                if e.get("scope") != "all":
+                    self.in_stack.setdefault(e["kind"], {}).setdefault(key, []).append((src, e))
+
+
+_INDEXES: dict[tuple[int, str], _Index] = {}  # (id(table), "trait" or "skill") -> its _Index
+
+
+def _index(table: dict[str, Any], what: str) -> _Index:
+    found = _INDEXES.get((id(table), what))
+    if found is None or found.table is not table:
+        found = _INDEXES[(id(table), what)] = _Index(table, what)
+    return found
 
 
 def _by_kind(table: dict[str, Any], what: str) -> dict[str, dict[str, list[Found]]]:
     """{kind: {trait or skill id: [(its Source, effect), ...]}}.  A skill's Source here has no leader yet."""
-    found = _BY_KIND.get((id(table), what))
-    if found is None or found[0] is not table:
-        by: dict[str, dict[str, list[Found]]] = {}
-        for key, entry in table.items():
-            src = Source(what, key, entry.name)
-            for e in entry.effects:
-                by.setdefault(e["kind"], {}).setdefault(key, []).append((src, e))
-        found = _BY_KIND[(id(table), what)] = (table, by)
-    return found[1]
+    return _index(table, what).by_kind
 
 
 def trait_effects(state: GameState, tables: Tables, player: str, kind: str) -> list[Found]:
@@ -79,29 +96,39 @@ def trait_effects(state: GameState, tables: Tables, player: str, kind: str) -> l
 
 
 def skill_effects(tables: Tables, leaders: Iterable[Unit], kind: str) -> list[Found]:
-    having = _by_kind(tables.skills, "skill").get(kind)
+    return _led(leaders, _by_kind(tables.skills, "skill").get(kind))
+
+
+def _led(leaders: Iterable[Unit], having: dict[str, list[Found]] | None) -> list[Found]:
+    """The effects in ``having`` ({skill id: [(its bare Source, effect), ...]}) of these leaders' skills."""
     found: list[Found] = []
     if having:
         for leader in leaders:
             for sid in leader.skills:
                 if sid in having:
-                    found += [(Source("skill", sid, bare.name, leader.id), e) for bare, e in having[sid]]
+                    found += [(_skill_source(sid, bare.name, leader.id), e) for bare, e in having[sid]]
     return found
+
+
+@lru_cache(maxsize=4096)
+def _skill_source(sid: str, name: str, leader: str) -> Source:
+    """A leader's skill as a Source (immutable, so one object serves every question about it; making a frozen
+    dataclass costs more than looking it up)."""
+    return Source("skill", sid, name, leader)
 
 
 def player_effects(state: GameState, tables: Tables, player: str, kind: str) -> list[Found]:
     """Traits and player-wide skills of ``player`` of one kind (e.g. diplomacy_rolls, income).
 
-    Remembered on the state (a phase asks the same for every move, battle and roll) until what the answer
-    depends on changes: a city's controller, a unit's owner, a leader added, removed, sent away or back, a trait
-    gained.  ``pbem.invariants`` checks every remembered answer against a fresh one."""
+    Remembered on the state (a phase asks the same for every move, battle and roll), every kind at once (the
+    first question of a turn pays for the others), until what the answer depends on changes: a city's
+    controller, a unit's owner, a leader added, removed, sent away or back, a trait gained.
+    ``pbem.invariants`` checks every remembered answer against a fresh one."""
     sig = _signature(state, tables, player)
-    hit = state._effects_cache.get((player, kind))
-    if hit is not None and hit[0] == sig:
-        return list(hit[1])
-    found = fresh_player_effects(state, tables, player, kind)
-    state._effects_cache[(player, kind)] = (sig, tuple(found))
-    return found
+    hit = state._effects_cache.get(player)
+    if hit is None or hit[0] != sig:
+        hit = state._effects_cache[player] = (sig, _all_player_effects(state, tables, player))
+    return list(hit[1].get(kind, ()))
 
 
 def _signature(state: GameState, tables: Tables, player: str) -> tuple[int, ...]:
@@ -109,11 +136,28 @@ def _signature(state: GameState, tables: Tables, player: str) -> tuple[int, ...]
             id(tables))
 
 
+def _all_player_effects(state: GameState, tables: Tables, player: str) -> dict[str, tuple[Found, ...]]:
+    """{kind: fresh_player_effects(state, tables, player, kind)} for every kind the player has, in one pass."""
+    out: dict[str, list[Found]] = {}
+    by_trait = _index(tables.traits, "trait").by_entry
+    for tid in held_traits(state, player):
+        for kind, f in by_trait.get(tid, ()):
+            out.setdefault(kind, []).append(f)
+    by_skill = _index(tables.skills, "skill").by_entry
+    for leader in leaders_in_play(state, player):
+        for sid in leader.skills:
+            for kind, (bare, e) in by_skill.get(sid, ()):
+                if kind in PLAYER_WIDE:
+                    out.setdefault(kind, []).append((_skill_source(sid, bare.name, leader.id), e))
+    return {kind: tuple(found) for kind, found in out.items()}
+
+
 def stale_player_effects(state: GameState, tables: Tables) -> list[tuple[str, str]]:
     """(player, kind) of every remembered answer that would be used but differs from a fresh one."""
-    return [(player, kind) for (player, kind), (sig, found) in sorted(state._effects_cache.items())
+    kinds = sorted({*_by_kind(tables.traits, "trait"), *_by_kind(tables.skills, "skill")})
+    return [(player, kind) for player, (sig, found) in sorted(state._effects_cache.items())
             if player in state.players and sig == _signature(state, tables, player)
-            and list(found) != fresh_player_effects(state, tables, player, kind)]
+            for kind in kinds if list(found.get(kind, ())) != fresh_player_effects(state, tables, player, kind)]
 
 
 def fresh_player_effects(state: GameState, tables: Tables, player: str, kind: str) -> list[Found]:
@@ -125,22 +169,28 @@ def fresh_player_effects(state: GameState, tables: Tables, player: str, kind: st
 
 def stack_leaders(state: GameState, units: Iterable[Unit]) -> list[Unit]:
     """The leaders in the hexes of ``units`` that belong to the same owner (a leader leads its stack)."""
-    units = list(units)
-    hexes = {u.hex for u in units}
-    owners = {u.owner for u in units}
+    hexes = set()
+    owners = set()
+    for u in units:
+        hexes.add(u.hex)
+        owners.add(u.owner)
+    at = state._index()
     leader = UnitType.LEADER
     out: list[Unit] = []
     for h in sorted(hexes):
-        found = [u for u in state.hex_units(h) if u.type is leader and u.owner in owners and u.away_until is None]
-        if len(found) > 1:
-            found.sort(key=lambda u: u.id)  # as units_at lists them
-        out += found
+        here = at.get(h)
+        if here:
+            found = [u for u in here.values() if u.type is leader and u.owner in owners and u.away_until is None]
+            if len(found) > 1:
+                found.sort(key=lambda u: u.id)  # as units_at lists them
+            out += found
     return out
 
 
 def stack_effects(state: GameState, tables: Tables, units: Iterable[Unit], kind: str) -> list[Found]:
     """Skills of the leaders with these units (scope: stack)."""
-    return [f for f in skill_effects(tables, stack_leaders(state, units), kind) if f[1].get("scope") != "all"]
+    having = _index(tables.skills, "skill").in_stack.get(kind)
+    return _led(stack_leaders(state, units), having) if having else []
 
 
 def unit_matches(effect: dict[str, Any], unit: Unit) -> bool:

@@ -6,8 +6,9 @@ campaign folder keeps its own copy of the map file and the loaded ``GameMap`` is
 """
 from __future__ import annotations
 
+import copy
 import json
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 from enum import Enum
 from functools import lru_cache
 from typing import Any, Iterable, Iterator
@@ -44,6 +45,7 @@ class UnitType(str, Enum):
 _LETTERS = {UnitType.ARMY: "A", UnitType.ROWERS: "R", UnitType.FLEET: "F", UnitType.TRANSPORT: "T",
             UnitType.BAGGAGE: "B", UnitType.LEADER: "L", UnitType.PIRATE: "P", UnitType.BARBARIAN: "X"}
 TYPE_BY_LETTER = {v: k for k, v in _LETTERS.items()}
+_TYPE_BY_VALUE = {t.value: t for t in UnitType}  # UnitType(value) is a slow call through the Enum machinery
 for _t in UnitType:
     _t.letter = _LETTERS[_t]
     _t.is_ship = _t in (UnitType.FLEET, UnitType.TRANSPORT)
@@ -109,13 +111,26 @@ class Unit:
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "Unit":
-        return cls(id=d["id"], type=UnitType(d["type"]), owner=d.get("owner"), hex=d["hex"],
+        utype = _TYPE_BY_VALUE.get(d["type"]) or UnitType(d["type"])  # UnitType() raises on an unknown type
+        return cls(id=d["id"], type=utype, owner=d.get("owner"), hex=d["hex"],
                    carried_by=d.get("carried_by"), starvation=d.get("starvation", 0), value=d.get("value", 1),
                    name=d.get("name"), skills=list(d.get("skills", [])), away_until=d.get("away_until"))
 
     @property
     def label(self) -> str:
         return f"{self.id} ({self.name})" if self.name else self.id
+
+
+def _as_dict(obj: Any) -> dict[str, Any]:
+    """``dataclasses.asdict`` for the state's dataclasses, whose fields hold str, int, bool, None or JSON-like
+    lists and dicts (copied deeply, as asdict does), without asdict's walk through every value."""
+    return {name: copy.deepcopy(v) if isinstance(v, (list, dict)) else v
+            for name, v in ((name, getattr(obj, name)) for name in _field_names(obj.__class__))}
+
+
+@lru_cache(maxsize=None)
+def _field_names(cls: type) -> tuple[str, ...]:
+    return tuple(f.name for f in fields(cls))
 
 
 @dataclass
@@ -135,7 +150,7 @@ class City:
         object.__setattr__(self, name, value)
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return _as_dict(self)
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "City":
@@ -158,7 +173,7 @@ class Player:
     used_once: list[str] = field(default_factory=list)  # one-time trait effects already taken (Silver Mines)
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return _as_dict(self)
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "Player":
@@ -178,7 +193,7 @@ class Effect:
     until_player: str | None = None  # ... and the end of whose player-turn it lasts through
 
     def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
+        return _as_dict(self)
 
     @classmethod
     def from_dict(cls, d: dict[str, Any]) -> "Effect":
