@@ -174,16 +174,13 @@ def stack_leaders(state: GameState, units: Iterable[Unit]) -> list[Unit]:
     for u in units:
         hexes.add(u.hex)
         owners.add(u.owner)
-    at = state._index()
     leader = UnitType.LEADER
     out: list[Unit] = []
     for h in sorted(hexes):
-        here = at.get(h)
-        if here:
-            found = [u for u in here.values() if u.type is leader and u.owner in owners and u.away_until is None]
-            if len(found) > 1:
-                found.sort(key=lambda u: u.id)  # as units_at lists them
-            out += found
+        found = [u for u in state.hex_units(h) if u.type is leader and u.owner in owners and u.away_until is None]
+        if len(found) > 1:
+            found.sort(key=lambda u: u.id)  # as units_at lists them
+        out += found
     return out
 
 
