@@ -166,11 +166,9 @@ def _cause(tables: Tables | None, cause: Any) -> str:
 
 # The kinds of record that can tell what became of a unit, as the log writes them (``Ev.X.value`` is slow to
 # read once per record of the log).
-_DISBANDED, _BAGGAGE_USED, _CASUALTY, _SUNK, _DESTROYED, _CAPTURED, _LEADER_FATE, _LEADER_REMOVED = (
-    k.value for k in (Ev.DISBANDED, Ev.BAGGAGE_USED, Ev.CASUALTY, Ev.SUNK, Ev.DESTROYED, Ev.CAPTURED,
-                      Ev.LEADER_FATE, Ev.LEADER_REMOVED))
-_FATE_KINDS = frozenset((_DISBANDED, _BAGGAGE_USED, _CASUALTY, _SUNK, _DESTROYED, _CAPTURED, _LEADER_FATE,
-                         _LEADER_REMOVED))
+_FATE_KINDS = tuple(k.value for k in (Ev.DISBANDED, Ev.BAGGAGE_USED, Ev.CASUALTY, Ev.SUNK, Ev.DESTROYED,
+                                      Ev.CAPTURED, Ev.LEADER_FATE, Ev.LEADER_REMOVED))
+_DISBANDED, _BAGGAGE_USED, _CASUALTY, _SUNK, _DESTROYED, _CAPTURED, _LEADER_FATE, _LEADER_REMOVED = _FATE_KINDS
 
 
 def unit_fate(state: GameState, records: Iterable[dict[str, Any]], uid: str, viewer: str,
