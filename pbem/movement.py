@@ -336,27 +336,32 @@ def step_problems(state: GameState, game_map: GameMap, player: str, prev: str, h
                   points: int, captures: bool) -> list[StepProblem]:
     """Every rule entering ``h`` from ``prev`` breaks (R-PH-MOVE), in the order ``check_path`` asks them;
     ``spent``: the points spent before.  The order checker reports them all; a move stops at the first."""
-    if h not in game_map.terrain:
+    t = game_map.terrain.get(h)
+    if t is None:
         return [StepProblem("off_map", f"{h} is not a hex of the map")]
     out: list[StepProblem] = []
     if h not in game_map.neighbours[prev]:
         out.append(StepProblem("not_adjacent", f"{h} is not next to {prev}"))
-    t = game_map.terrain[h]
-    if sea and not game_map.ship_may_enter(h):
-        out.append(StepProblem("ship_terrain", f"ships may not enter {h} ({t.name})"))
-    if not sea and not land_ok(game_map, h):
+    if sea:
+        if not game_map.ship_may_enter(h):
+            out.append(StepProblem("ship_terrain", f"ships may not enter {h} ({t.name})"))
+    elif not (t.land and t.passable):  # land_ok
         out.append(StepProblem("land_terrain", f"land units may not enter {h} ({t.name})"))
     cost = t.move_cost or 0
     if spent + cost > points:
         out.append(StepProblem("points", f"not enough movement points to enter {h} ({spent} of {points} spent, "
                                          f"{t.name} costs {cost})"))
     city = foreign_city(state, game_map, h, player)
-    enemies = [u for u in state.hex_units(h) if hostile_to(u, player) and u.away_until is None]
     if city:
         who = state.cities[city].controller
         out.append(StepProblem("foreign_city", f"{h} is {'the neutral' if who is None else who + ' controlled'} "
                                                f"city {game_map.cities[city].name}; units may not enter it", city))
-    elif any(is_combat_unit(state, u) for u in enemies):
+        return out
+    here = state.hex_units(h)
+    if not here:  # the usual case: nobody there
+        return out
+    enemies = [u for u in here if hostile_to(u, player) and u.away_until is None]
+    if any(is_combat_unit(state, u) for u in enemies):
         out.append(StepProblem("enemy_units", f"{h} holds enemy Armies, Rowers or manned Fleets"))
     elif not captures and enemies:
         out.append(StepProblem("no_captor", f"{h} holds enemy units and the group has no Army, Rowers or manned "
@@ -373,11 +378,12 @@ def check_path(state: GameState, game_map: GameMap, player: str, start: str, pat
     """
     reached: list[tuple[str, int]] = []
     spent, prev = 0, start
+    terrain = game_map.terrain
     for h in path:
         problems = step_problems(state, game_map, player, prev, h, sea, spent, points, captures)
         if problems:
             return PathCheck(reached, problems[0].reason)
-        spent += game_map.terrain[h].move_cost or 0
+        spent += terrain[h].move_cost or 0
         reached.append((h, spent))
         prev = h
     return PathCheck(reached)

@@ -190,13 +190,14 @@ def gather(state: GameState, gm: GameMap, me: str, mv: Move, moved: set[str] | d
                        f"{gm.terrain[start].name}", "board_at_sea", to_board[0].id,
                        "units" if to_board[0].id in listed else "load")
     set_down: list[str] = []
-    armies = [u for u in units if u.type is A]
     fleets = [s for s in ships if s.type is F]
-    transports = [s for s in ships if s.type is T]
 
     def aboard(cid: str) -> list[Unit]:
         return [here[x] for x, c in carrier.items() if c == cid]
 
+    if to_board:
+        armies = [u for u in units if u.type is A]
+        transports = [s for s in ships if s.type is T]
     for u in sorted(to_board, key=lambda u: BOARD_ORDER.get(u.type, 9)):
         if sea:
             if u.type is A:
@@ -217,7 +218,8 @@ def gather(state: GameState, gm: GameMap, me: str, mv: Move, moved: set[str] | d
             return Refusal(f"no room for {u.id} " + ("aboard the moving ships" if sea else "with the moving Armies "
                                                      "(an Army carries 4 Baggage; Baggage does not move by itself)"),
                            "no_room_sea" if sea else "no_room_land", u.id, "units" if u.id in listed else "load")
-    group = set(listed) | {u.id for u in to_board}
+    group = set(listed)
+    group.update(u.id for u in to_board)
     grew = True
     while grew:
         grew = False
@@ -225,10 +227,10 @@ def gather(state: GameState, gm: GameMap, me: str, mv: Move, moved: set[str] | d
             if c in group and x not in group:
                 group.add(x)
                 grew = True
-    again = sorted(x for x in group if x in moved)  # cargo and boarders too: one move order a unit a phase
+    again = [x for x in group if x in moved]  # cargo and boarders too: one move order a unit a phase
     if again:
-        return Refusal(f"{again[0]} has already moved this phase", "moved", again[0],
-                       "units" if again[0] in listed else "load")
+        first = min(again)
+        return Refusal(f"{first} has already moved this phase", "moved", first, "units" if first in listed else "load")
     members = [here[x] for x in sorted(group)]
     for f in fleets:
         if not any(here[x].type is R for x, c in carrier.items() if c == f.id):
@@ -283,8 +285,8 @@ def move(ctx: "TurnContext", section: str, mv: Move) -> str | None:
     for i, cu in enumerate(ctx.my_orders.cards):
         if i not in used and (cu.target in group or cu.target == start) and _is_movement_card(ctx, cu.card):
             cards.append((cu, i))
-    hand = Counter(ctx.me.hand) if cards else Counter()
     card_fx: list[tuple[str, dict[str, Any]]] = []
+    hand = Counter(ctx.me.hand) if cards else None
     for cu, _ in cards:
         c = ctx.tables.cards.get(cu.card)
         if c is None:
@@ -335,11 +337,12 @@ def move(ctx: "TurnContext", section: str, mv: Move) -> str | None:
         if here[x].carried_by != c:
             here[x].carried_by = c
     captured: list[str] = []
-    for h, _ in pc.reached[:k]:  # the stack stands in each hex where it captures (the captor's stack counts)
-        if captures and capturable_here(state, h, me):
-            for u in members:
-                state.place(u, h)
-            captured += capture_hex(ctx, h, me, "move")
+    if captures:
+        for h, _ in pc.reached[:k]:  # the stack stands in each hex where it captures (the captor's stack counts)
+            if capturable_here(state, h, me):
+                for u in members:
+                    state.place(u, h)
+                captured += capture_hex(ctx, h, me, "move")
     if k:
         for u in members:
             state.place(u, end)
