@@ -13,7 +13,6 @@ Pure functions of the state, the map and the injected dice.
 """
 from __future__ import annotations
 
-from collections import Counter
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Iterable
 
@@ -102,19 +101,19 @@ def place_with_cargo(state: GameState, unit: Unit, hex_id: str) -> None:
 
 def can_carry(carrier: Unit, unit: Unit, aboard: Iterable[Unit]) -> bool:
     """May ``carrier`` take ``unit`` on top of ``aboard`` (what it carries now)?"""
-    kinds = Counter(u.type for u in aboard)
+    kinds = [u.type for u in aboard]
     if unit.type is L:
         return carrier.type in (F, T)  # on land a leader simply moves with its stack
     if carrier.type is A:
-        return unit.type is B and kinds[B] < ARMY_BAGGAGE
+        return unit.type is B and kinds.count(B) < ARMY_BAGGAGE
     if carrier.type is F:
         if unit.type is R:
-            return kinds[R] == 0
-        return unit.type is B and kinds[B] < FLEET_BAGGAGE
+            return R not in kinds
+        return unit.type is B and kinds.count(B) < FLEET_BAGGAGE
     if carrier.type is T:
         if unit.type in (A, R):
-            return kinds[A] + kinds[R] + kinds[B] == 0
-        return unit.type is B and kinds[A] + kinds[R] == 0 and kinds[B] < TRANSPORT_BAGGAGE
+            return A not in kinds and R not in kinds and B not in kinds
+        return unit.type is B and A not in kinds and R not in kinds and kinds.count(B) < TRANSPORT_BAGGAGE
     return False
 
 
@@ -295,23 +294,28 @@ def movement_allowance(state: GameState, tables: Tables, movers: list[Unit], gro
     # only the leaders moving in the group give their skills: with none, no stack's skills are looked up
     leaders_move = any((u := units.get(x)) is not None and u.type is L for x in group)
     for m in movers:
-        found: list[tuple[str, int]] = []
-        if m.owner not in of_player:
-            of_player[m.owner] = fx.player_effects(state, tables, m.owner, "movement")
-        for src, e in of_player[m.owner]:
+        points = BASE_MP[m.type]
+        found: list[str] = []  # "source +value", for the report
+        mine = of_player.get(m.owner)
+        if mine is None:
+            mine = of_player[m.owner] = fx.player_effects(state, tables, m.owner, "movement")
+        for src, e in mine:
             if fx.unit_matches(e, m):
-                found.append((src.label(), e["value"]))
+                points += e["value"]
+                found.append(f"{src.label()} {e['value']:+d}")
         if leaders_move:
             if (m.hex, m.owner) not in of_stack:  # the skills of the leaders in the mover's hex
                 of_stack[(m.hex, m.owner)] = fx.stack_effects(state, tables, [m], "movement")
             for src, e in of_stack[(m.hex, m.owner)]:
                 if src.unit in group and fx.unit_matches(e, m):
-                    found.append((src.label(), e["value"]))
+                    points += e["value"]
+                    found.append(f"{src.label()} {e['value']:+d}")
         for card, e in cards:
             if fx.unit_matches(e, m):
-                found.append((f"{tables.cards[card].name} (card)", e["value"]))
-        per_unit[m.id] = BASE_MP[m.type] + sum(v for _, v in found)
-        bonuses[m.id] = [f"{s} {v:+d}" for s, v in found]
+                points += e["value"]
+                found.append(f"{tables.cards[card].name} (card) {e['value']:+d}")
+        per_unit[m.id] = points
+        bonuses[m.id] = found
     return Allowance(min(per_unit.values(), default=0), per_unit, bonuses)
 
 

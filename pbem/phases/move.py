@@ -219,7 +219,8 @@ def gather(state: GameState, gm: GameMap, me: str, mv: Move, moved: set[str] | d
                                                      "(an Army carries 4 Baggage; Baggage does not move by itself)"),
                            "no_room_sea" if sea else "no_room_land", u.id, "units" if u.id in listed else "load")
     group = set(listed)
-    group.update(u.id for u in to_board)
+    if to_board:
+        group.update(u.id for u in to_board)
     grew = True
     while grew:
         grew = False
