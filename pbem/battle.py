@@ -71,13 +71,23 @@ def held_effects(ctx: "TurnContext", player: str | None, units: list[Unit], kind
     """(source label, effect, leader hex or None) for every effect of ``kind`` that ``player`` brings to a
     battle, whichever side it acts on: the player's traits, then the skills of their leaders in the hexes of
     their ``units``.  None brings nothing (rebels, a neutral city)."""
+    return held_by_kind(ctx, player, units, (kind,))[kind]
+
+
+def held_by_kind(ctx: "TurnContext", player: str | None, units: list[Unit],
+                 kinds: Iterable[str]) -> dict[str, Acting]:
+    """``held_effects`` for several kinds at once: {kind: acting}.  The leaders of the units' stacks are looked
+    up once for all kinds."""
     if player is None:
-        return []
+        return {kind: [] for kind in kinds}
     state, tables = ctx.state, ctx.tables
-    out: Acting = [(src.label(), e, None) for src, e in fx.player_effects(state, tables, player, kind)]
-    out += [(src.label(), e, state.units[src.unit].hex)
-            for src, e in fx.stack_effects(state, tables, [u for u in units if u.owner == player], kind)]
-    return out
+    leaders = fx.stack_leaders(state, [u for u in units if u.owner == player])
+    found: dict[str, Acting] = {}
+    for kind in kinds:
+        out: Acting = [(src.label(), e, None) for src, e in fx.player_effects(state, tables, player, kind)]
+        out += [(src.label(), e, state.units[src.unit].hex) for src, e in fx.led_effects(tables, leaders, kind)]
+        found[kind] = out
+    return found
 
 
 def effects_acting(ctx: "TurnContext", sit: Situation, kind: str,
@@ -335,10 +345,10 @@ def fight(ctx: "TurnContext", battle: Battle, attack_cards: list[CardUse], **rep
     roll_fighters(ctx, d)
     # Nothing moves during steps 2-4: what each side's player and leaders bring (``held_effects``) is gathered
     # once per kind, here; what acts on a side changes only when a card is played.
-    brought = {(s.role, kind): held_effects(ctx, s.player, s.units, kind) for s in (a, d) for kind in BATTLE_KINDS}
+    brought = {s.role: held_by_kind(ctx, s.player, s.units, BATTLE_KINDS) for s in (a, d)}
 
     def held(side: Side, kind: str) -> tuple[Acting, Acting]:
-        return brought[side.role, kind], brought[battle.other(side).role, kind]
+        return brought[side.role][kind], brought[battle.other(side).role][kind]
 
     leader_bonuses(ctx, battle, a, held(a, "battle_total"))
     leader_bonuses(ctx, battle, d, held(d, "battle_total"))
