@@ -238,15 +238,24 @@ def unit_fighter(u: Unit, sides: int, fixed: list[tuple[str, int]] | None = None
 # -- rolling and totals ---------------------------------------------------------------------------------
 
 def fighter_result(ctx: "TurnContext", battle: Battle, side: Side, f: Fighter,
-                   acting: tuple[Situation, Acting] | None = None) -> tuple[list[tuple[str, int]], int]:
+                   acting: tuple[Situation, Acting] | None = None,
+                   alike: dict[tuple[UnitType, str], list[tuple[str, int]]] | None = None
+                   ) -> tuple[list[tuple[str, int]], int]:
     """A fighter's modifiers and result.  ``acting``: the side's situation and ``effects_acting`` for it, when
-    the caller has them (they hold for the whole side until a card is played)."""
+    the caller has them (they hold for the whole side until a card is played).  ``alike``: the side's unit
+    modifiers found so far while ``acting`` holds, by unit type and hex, all that ``roll_modifiers`` looks at
+    of a unit (an effect's ``units``; a leader's stack): units alike share them."""
     mods = list(f.fixed)
-    if f.unit is not None:
+    u = f.unit
+    if u is not None:
         if acting is None:
             acting = side_acting(ctx, battle, side)
         sit, effects = acting
-        mods += roll_modifiers(ctx, sit, f.unit, ("battle", side.role), effects)
+        if alike is None:
+            alike = {}
+        if (u.type, u.hex) not in alike:
+            alike[u.type, u.hex] = roll_modifiers(ctx, sit, u, ("battle", side.role), effects)
+        mods += alike[u.type, u.hex]
     return mods, f.roll + sum(v for _, v in mods)
 
 
@@ -273,6 +282,8 @@ def leader_bonuses(ctx: "TurnContext", battle: Battle, side: Side,
                    held: tuple[Acting, Acting] | None = None) -> None:
     """Battle-total effects acting before any card (leaders' skills such as Heroism).  ``held``: as for
     ``effects_acting``."""
+    if held is not None and not held[0] and not held[1]:
+        return  # neither player brings a battle-total effect, and no card is played yet
     sit = battle.situation(side)
     for label, e, _ in effects_acting(ctx, Situation(sit.player, sit.units, [], sit.opponent, sit.opp_units, [],
                                                       sit.role, sit.city, sit.arena), "battle_total", held):
@@ -368,7 +379,8 @@ def fight(ctx: "TurnContext", battle: Battle, attack_cards: list[CardUse], **rep
     def fighter_results(side: Side) -> list[tuple[list[tuple[str, int]], int]]:
         if side.role not in results:
             acting = side_acting(ctx, battle, side, held(side, "roll_modifier"))
-            results[side.role] = [fighter_result(ctx, battle, side, f, acting) for f in side.fighters]
+            alike: dict[tuple[UnitType, str], list[tuple[str, int]]] = {}
+            results[side.role] = [fighter_result(ctx, battle, side, f, acting, alike) for f in side.fighters]
         return results[side.role]
 
     def total(side: Side) -> int:
