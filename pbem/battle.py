@@ -71,13 +71,23 @@ def held_effects(ctx: "TurnContext", player: str | None, units: list[Unit], kind
     """(source label, effect, leader hex or None) for every effect of ``kind`` that ``player`` brings to a
     battle, whichever side it acts on: the player's traits, then the skills of their leaders in the hexes of
     their ``units``.  None brings nothing (rebels, a neutral city)."""
+    return held_by_kind(ctx, player, units, (kind,))[kind]
+
+
+def held_by_kind(ctx: "TurnContext", player: str | None, units: list[Unit],
+                 kinds: Iterable[str]) -> dict[str, Acting]:
+    """``held_effects`` for several kinds at once: {kind: acting}.  The leaders of the units' stacks are looked
+    up once for all kinds."""
     if player is None:
-        return []
+        return {kind: [] for kind in kinds}
     state, tables = ctx.state, ctx.tables
-    out: Acting = [(src.label(), e, None) for src, e in fx.player_effects(state, tables, player, kind)]
-    out += [(src.label(), e, state.units[src.unit].hex)
-            for src, e in fx.stack_effects(state, tables, [u for u in units if u.owner == player], kind)]
-    return out
+    leaders = fx.stack_leaders(state, [u for u in units if u.owner == player])
+    found: dict[str, Acting] = {}
+    for kind in kinds:
+        out: Acting = [(src.label(), e, None) for src, e in fx.player_effects(state, tables, player, kind)]
+        out += [(src.label(), e, state.units[src.unit].hex) for src, e in fx.led_effects(tables, leaders, kind)]
+        found[kind] = out
+    return found
 
 
 def effects_acting(ctx: "TurnContext", sit: Situation, kind: str,
@@ -228,15 +238,24 @@ def unit_fighter(u: Unit, sides: int, fixed: list[tuple[str, int]] | None = None
 # -- rolling and totals ---------------------------------------------------------------------------------
 
 def fighter_result(ctx: "TurnContext", battle: Battle, side: Side, f: Fighter,
-                   acting: tuple[Situation, Acting] | None = None) -> tuple[list[tuple[str, int]], int]:
+                   acting: tuple[Situation, Acting] | None = None,
+                   alike: dict[tuple[UnitType, str], list[tuple[str, int]]] | None = None
+                   ) -> tuple[list[tuple[str, int]], int]:
     """A fighter's modifiers and result.  ``acting``: the side's situation and ``effects_acting`` for it, when
-    the caller has them (they hold for the whole side until a card is played)."""
+    the caller has them (they hold for the whole side until a card is played).  ``alike``: the side's unit
+    modifiers found so far while ``acting`` holds, by unit type and hex, all that ``roll_modifiers`` looks at
+    of a unit (an effect's ``units``; a leader's stack): units alike share them."""
     mods = list(f.fixed)
-    if f.unit is not None:
+    u = f.unit
+    if u is not None:
         if acting is None:
             acting = side_acting(ctx, battle, side)
         sit, effects = acting
-        mods += roll_modifiers(ctx, sit, f.unit, ("battle", side.role), effects)
+        if alike is None:
+            alike = {}
+        if (u.type, u.hex) not in alike:
+            alike[u.type, u.hex] = roll_modifiers(ctx, sit, u, ("battle", side.role), effects)
+        mods += alike[u.type, u.hex]
     return mods, f.roll + sum(v for _, v in mods)
 
 
@@ -263,6 +282,8 @@ def leader_bonuses(ctx: "TurnContext", battle: Battle, side: Side,
                    held: tuple[Acting, Acting] | None = None) -> None:
     """Battle-total effects acting before any card (leaders' skills such as Heroism).  ``held``: as for
     ``effects_acting``."""
+    if held is not None and not held[0] and not held[1]:
+        return  # neither player brings a battle-total effect, and no card is played yet
     sit = battle.situation(side)
     for label, e, _ in effects_acting(ctx, Situation(sit.player, sit.units, [], sit.opponent, sit.opp_units, [],
                                                       sit.role, sit.city, sit.arena), "battle_total", held):
@@ -335,10 +356,10 @@ def fight(ctx: "TurnContext", battle: Battle, attack_cards: list[CardUse], **rep
     roll_fighters(ctx, d)
     # Nothing moves during steps 2-4: what each side's player and leaders bring (``held_effects``) is gathered
     # once per kind, here; what acts on a side changes only when a card is played.
-    brought = {(s.role, kind): held_effects(ctx, s.player, s.units, kind) for s in (a, d) for kind in BATTLE_KINDS}
+    brought = {s.role: held_by_kind(ctx, s.player, s.units, BATTLE_KINDS) for s in (a, d)}
 
     def held(side: Side, kind: str) -> tuple[Acting, Acting]:
-        return brought[side.role, kind], brought[battle.other(side).role, kind]
+        return brought[side.role][kind], brought[battle.other(side).role][kind]
 
     leader_bonuses(ctx, battle, a, held(a, "battle_total"))
     leader_bonuses(ctx, battle, d, held(d, "battle_total"))
@@ -358,7 +379,8 @@ def fight(ctx: "TurnContext", battle: Battle, attack_cards: list[CardUse], **rep
     def fighter_results(side: Side) -> list[tuple[list[tuple[str, int]], int]]:
         if side.role not in results:
             acting = side_acting(ctx, battle, side, held(side, "roll_modifier"))
-            results[side.role] = [fighter_result(ctx, battle, side, f, acting) for f in side.fighters]
+            alike: dict[tuple[UnitType, str], list[tuple[str, int]]] = {}
+            results[side.role] = [fighter_result(ctx, battle, side, f, acting, alike) for f in side.fighters]
         return results[side.role]
 
     def total(side: Side) -> int:

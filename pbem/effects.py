@@ -122,12 +122,13 @@ def player_effects(state: GameState, tables: Tables, player: str, kind: str) -> 
 
     Remembered on the state (a phase asks the same for every move, battle and roll), every kind at once (the
     first question of a turn pays for the others), until what the answer depends on changes: a city's
-    controller, a unit's owner, a leader added, removed, sent away or back, a trait gained.
+    controller, a unit's owner, a leader added, removed, sent away or back, a trait gained.  When only cities
+    changed hands, the answer is kept if the player's held traits are the same (``_still_holds``).
     ``pbem.invariants`` checks every remembered answer against a fresh one."""
     sig = _signature(state, tables, player)
     hit = state._effects_cache.get(player)
     if hit is None or hit[0] != sig:
-        hit = state._effects_cache[player] = (sig, _all_player_effects(state, tables, player))
+        hit = _remember(state, tables, player, sig, hit)
     return list(hit[1].get(kind, ()))
 
 
@@ -136,11 +137,37 @@ def _signature(state: GameState, tables: Tables, player: str) -> tuple[int, ...]
             id(tables))
 
 
-def _all_player_effects(state: GameState, tables: Tables, player: str) -> dict[str, tuple[Found, ...]]:
-    """{kind: fresh_player_effects(state, tables, player, kind)} for every kind the player has, in one pass."""
+def _still_holds(state: GameState, player: str, sig: tuple[int, ...], hit: tuple[Any, ...] | None) -> bool:
+    """Does ``player``'s remembered entry ``hit`` = (signature, answer, held traits) answer for ``sig``?  Yes if
+    nothing changed, or if only cities changed controller (``_CITY_EPOCH``) and the player's held traits are
+    the same (a city changing hands between other players, or one without a new trait)."""
+    if hit is None:
+        return False
+    old = hit[0]
+    if old == sig:
+        return True
+    return old[0] != sig[0] and old[1:] == sig[1:] and hit[2] == held_traits(state, player)
+
+
+def _remember(state: GameState, tables: Tables, player: str, sig: tuple[int, ...],
+              hit: tuple[Any, ...] | None) -> tuple[Any, ...]:
+    """The entry for ``player`` brought up to ``sig``: the remembered answer if it still holds, else a fresh one."""
+    traits = held_traits(state, player)
+    if hit is not None and hit[0][1:] == sig[1:] and hit[2] == traits:
+        found = hit[1]  # only cities changed hands, and the player's traits are the same (``_still_holds``)
+    else:
+        found = _all_player_effects(state, tables, player, traits)
+    hit = state._effects_cache[player] = (sig, found, traits)
+    return hit
+
+
+def _all_player_effects(state: GameState, tables: Tables, player: str,
+                        traits: list[str]) -> dict[str, tuple[Found, ...]]:
+    """{kind: fresh_player_effects(state, tables, player, kind)} for every kind the player has, in one pass;
+    ``traits``: ``held_traits(state, player)``."""
     out: dict[str, list[Found]] = {}
     by_trait = _index(tables.traits, "trait").by_entry
-    for tid in held_traits(state, player):
+    for tid in traits:
         for kind, f in by_trait.get(tid, ()):
             out.setdefault(kind, []).append(f)
     by_skill = _index(tables.skills, "skill").by_entry
@@ -155,9 +182,9 @@ def _all_player_effects(state: GameState, tables: Tables, player: str) -> dict[s
 def stale_player_effects(state: GameState, tables: Tables) -> list[tuple[str, str]]:
     """(player, kind) of every remembered answer that would be used but differs from a fresh one."""
     kinds = sorted({*_by_kind(tables.traits, "trait"), *_by_kind(tables.skills, "skill")})
-    return [(player, kind) for player, (sig, found) in sorted(state._effects_cache.items())
-            if player in state.players and sig == _signature(state, tables, player)
-            for kind in kinds if list(found.get(kind, ())) != fresh_player_effects(state, tables, player, kind)]
+    return [(player, kind) for player, hit in sorted(state._effects_cache.items())
+            if player in state.players and _still_holds(state, player, _signature(state, tables, player), hit)
+            for kind in kinds if list(hit[1].get(kind, ())) != fresh_player_effects(state, tables, player, kind)]
 
 
 def fresh_player_effects(state: GameState, tables: Tables, player: str, kind: str) -> list[Found]:
@@ -188,6 +215,11 @@ def stack_effects(state: GameState, tables: Tables, units: Iterable[Unit], kind:
     """Skills of the leaders with these units (scope: stack)."""
     having = _index(tables.skills, "skill").in_stack.get(kind)
     return _led(stack_leaders(state, units), having) if having else []
+
+
+def led_effects(tables: Tables, leaders: Iterable[Unit], kind: str) -> list[Found]:
+    """``stack_effects`` of a stack whose ``stack_leaders`` the caller has already (to ask for several kinds)."""
+    return _led(leaders, _index(tables.skills, "skill").in_stack.get(kind))
 
 
 def unit_matches(effect: dict[str, Any], unit: Unit) -> bool:
