@@ -17,6 +17,7 @@ Payment or Baggage clears the unit's starvation counters.
 """
 from __future__ import annotations
 
+from functools import cached_property
 from typing import Any
 
 from .. import board, cards
@@ -40,10 +41,10 @@ def resolve(ctx) -> None:
     for unit in priority(ctx):
         h = unit.hex
         reason = where[h] if h in where else where.setdefault(h, why_unsupplied(ctx, h, friendly, supplied))
-        if reason is None and me.gold < upkeep_cost(unit):
+        cost = upkeep_cost(unit)
+        if reason is None and me.gold < cost:
             reason = "not enough gold"
         if reason is None:
-            cost = upkeep_cost(unit)
             me.gold -= cost
             cleared = unit.starvation
             if cleared:
@@ -148,16 +149,28 @@ def unit_modifiers(ctx, unit: Unit, effects: list[tuple[str, dict[str, Any]]]) -
 
 class PhaseModifiers:
     """``upkeep_modifiers`` for the units of the phase's player, their traits asked once and the leaders of each
-    hex once.  Good for one Upkeep phase: it removes only Armies, Rowers and Baggage, so no leader comes, goes
-    or changes hands and no city changes controller while it lasts."""
+    hex once (and only if some unit rolls).  Good for one Upkeep phase: it removes only Armies, Rowers and
+    Baggage, so no leader comes, goes or changes hands and no city changes controller while it lasts."""
 
     def __init__(self, ctx) -> None:
-        state, player = ctx.state, ctx.player
         self.ctx = ctx
-        self.found = player_effects(state, ctx.tables, player, "roll_modifier")
-        self.traits = upkeep_effects(self.found)  # for a unit without a leader in its stack
-        self.led = {u.hex for u in state.leaders() if u.owner == player and u.away_until is None}
         self.by_hex: dict[str, list[tuple[str, dict[str, Any]]]] = {}  # {led hex: upkeep_effects of a unit there}
+
+    @cached_property
+    def found(self) -> list[Found]:
+        """The player's own ``roll_modifier`` effects."""
+        return player_effects(self.ctx.state, self.ctx.tables, self.ctx.player, "roll_modifier")
+
+    @cached_property
+    def traits(self) -> list[tuple[str, dict[str, Any]]]:
+        """``upkeep_effects`` of a unit with no leader in its stack."""
+        return upkeep_effects(self.found)
+
+    @cached_property
+    def led(self) -> set[str]:
+        """The hexes of the player's leaders in play."""
+        player = self.ctx.player
+        return {u.hex for u in self.ctx.state.leaders() if u.owner == player and u.away_until is None}
 
     def __call__(self, unit: Unit) -> list[dict[str, Any]]:
         h = unit.hex
