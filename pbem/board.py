@@ -114,10 +114,15 @@ def stack_limit(game_map: GameMap, hex_id: str) -> int:
 
 
 def surrounded(state: GameState, game_map: GameMap, hex_id: str, player: str) -> bool:
-    """R-PH-UPK: every passable neighbour hex holds enemy units."""
-    around = [n for n in game_map.neighbours[hex_id] if game_map.passable(n)]
-    return bool(around) and all(any(hostile_to(u, player) and u.away_until is None for u in state.hex_units(n))
-                                for n in around)
+    """R-PH-UPK: every passable neighbour hex holds enemy units (and there is at least one)."""
+    passable = False
+    for n in game_map.neighbours[hex_id]:
+        if not game_map.passable(n):
+            continue
+        if not any(hostile_to(u, player) and u.away_until is None for u in state.hex_units(n)):
+            return False  # the first open way out answers: most hexes are not surrounded
+        passable = True
+    return passable
 
 
 def city_at(state: GameState, game_map: GameMap, hex_id: str) -> str | None:

@@ -227,13 +227,27 @@ class GameState:
         default=None, repr=False, compare=False)
 
     # -- the hex index: change a unit's hex only through place() --------------------------------------
+    # {hex: {unit id: unit}}, each hex's units kept in id order (as units_at lists them), so that no question
+    # has to sort them; a hex without units has no entry.
     def _index(self) -> dict[str, dict[str, Unit]]:
         if self._at is None:
             at: dict[str, dict[str, Unit]] = {}
-            for u in self.units.values():
+            for u in sorted(self.units.values(), key=_unit_id):
                 at.setdefault(u.hex, {})[u.id] = u
             self._at = at
         return self._at
+
+    @staticmethod
+    def _put(at: dict[str, dict[str, Unit]], hex_id: str, unit: Unit) -> None:
+        """Enter ``unit`` in the hex index ``at`` under ``hex_id``, keeping that hex's units in id order."""
+        here = at.get(hex_id)
+        if here is None:
+            at[hex_id] = {unit.id: unit}
+        elif not here or unit.id > next(reversed(here)):  # the usual case: a newer unit, or a hex with one unit
+            here[unit.id] = unit
+        else:
+            here[unit.id] = unit
+            at[hex_id] = {uid: here[uid] for uid in sorted(here)}
 
     def _by_owner(self) -> dict[str | None, list[Unit]]:
         """Units by owner, in ``units`` order.  ``add_unit`` and ``remove_unit`` keep it up to date; it is
@@ -290,7 +304,7 @@ class GameState:
             if not here:
                 del at[unit.hex]
         unit.hex = hex_id
-        at.setdefault(hex_id, {})[unit.id] = unit
+        self._put(at, hex_id, unit)
 
     def remove_unit(self, unit_id: str) -> Unit:
         unit = self.units.pop(unit_id)
@@ -320,7 +334,7 @@ class GameState:
         self.units[unit.id] = unit
         self._owners_edit(unit, True)
         if self._at is not None:
-            self._at.setdefault(unit.hex, {})[unit.id] = unit
+            self._put(self._at, unit.hex, unit)
         if unit.type is UnitType.LEADER:
             self._leader_changes += 1
             if self._leaders is not None:
@@ -330,10 +344,10 @@ class GameState:
     # -- queries -----------------------------------------------------------------------------------
     def units_at(self, hex_id: str) -> list[Unit]:
         """Units on the board in ``hex_id`` (leaders away from the game are not), in id order."""
-        here = self._index().get(hex_id)
+        here = (self._at or self._index()).get(hex_id)
         if not here:
             return []
-        return [here[k] for k in sorted(here) if here[k].away_until is None]
+        return [u for u in here.values() if u.away_until is None]  # the index keeps them in id order
 
     def occupied_hexes(self) -> list[str]:
         return sorted(self._index())
@@ -358,7 +372,7 @@ class GameState:
 
     def hex_units(self, hex_id: str):
         """The units in a hex in no particular order (for any()/all() questions; use units_at for order)."""
-        here = self._index().get(hex_id)
+        here = (self._at or self._index()).get(hex_id)
         return here.values() if here else ()
 
     def active_players(self) -> list[str]:
@@ -422,6 +436,10 @@ def iter_cards(state: GameState) -> Iterator[tuple[str, str]]:
     for p in state.players.values():
         for c in p.hand:
             yield f"hand:{p.id}", c
+
+
+def _unit_id(unit: Unit) -> str:
+    return unit.id
 
 
 @lru_cache(maxsize=65536)

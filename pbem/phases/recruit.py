@@ -43,8 +43,11 @@ def extra_recruits(state, game_map, tables, player: str) -> dict[str, int]:
     """Units each city may recruit this turn beyond the first (``extra_recruit``: Organization): the friendly
     city nearest each such leader.  Pure: the order checker asks it too."""
     extra: dict[str, int] = {}
+    found = player_effects(state, tables, player, "extra_recruit")
+    if not found:  # most players have no such leader: no need to look for sieges around their cities
+        return extra
     friendly = board.friendly_cities(state, game_map, player)
-    for src, e in player_effects(state, tables, player, "extra_recruit"):
+    for src, e in found:
         leader = state.units.get(src.unit) if src.unit else None
         if leader is None:
             continue

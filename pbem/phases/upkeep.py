@@ -17,10 +17,11 @@ Payment or Baggage clears the unit's starvation counters.
 """
 from __future__ import annotations
 
+from functools import cached_property
 from typing import Any
 
 from .. import board, cards
-from ..effects import player_effects, stack_effects, unit_matches
+from ..effects import Found, player_effects, stack_effects, unit_matches
 from ..events import Ev
 from ..model import UPKEEP_COST, Unit, UnitType, sorted_ids
 from ..movement import fate_teller
@@ -33,15 +34,17 @@ def resolve(ctx) -> None:
     state, me = ctx.state, ctx.me
     # Upkeep moves no enemy, so which cities are friendly is fixed for the phase: ask once.
     friendly = set(board.friendly_cities(state, ctx.game_map, ctx.player))
+    supplied = supplied_hexes(ctx.game_map, friendly)
     # Nor does it move any unit into or next to another: the answer for a hex holds for the whole phase.
     where: dict[str, str | None] = {}
+    modifiers = PhaseModifiers(ctx)
     for unit in priority(ctx):
         h = unit.hex
-        reason = where[h] if h in where else where.setdefault(h, why_unsupplied(ctx, h, friendly))
-        if reason is None and me.gold < upkeep_cost(unit):
+        reason = where[h] if h in where else where.setdefault(h, why_unsupplied(ctx, h, friendly, supplied))
+        cost = upkeep_cost(unit)
+        if reason is None and me.gold < cost:
             reason = "not enough gold"
         if reason is None:
-            cost = upkeep_cost(unit)
             me.gold -= cost
             cleared = unit.starvation
             if cleared:
@@ -56,7 +59,7 @@ def resolve(ctx) -> None:
             unit.starvation = 0
             ctx.emit(Ev.BAGGAGE_USED, unit=unit.id, baggage=baggage.id, reason=reason, starvation_cleared=cleared)
             continue
-        upkeep_roll(ctx, unit, 0, "upkeep", reason=reason)
+        roll_for(ctx, unit, modifiers(unit), 0, "upkeep", {"reason": reason})
 
 
 def upkeep_cost(unit: Unit) -> int:
@@ -81,12 +84,18 @@ def priority(ctx) -> list[Unit]:
     return [units[uid] for uid in order]
 
 
-def why_unsupplied(ctx, hex_id: str, friendly: set[str]) -> str | None:
+def supplied_hexes(game_map, friendly: set[str]) -> set[str]:
+    """The hexes in or next to a city of ``friendly``: where a unit may be paid if not surrounded."""
+    return {h for cid in friendly for h in game_map.around_city[cid]}
+
+
+def why_unsupplied(ctx, hex_id: str, friendly: set[str], supplied: set[str]) -> str | None:
     """Why the units in ``hex_id`` cannot be paid whatever the gold, or None: no friendly city (``friendly``:
-    the player's, asked once per phase) in or next to the hex, or the hex completely surrounded."""
+    the player's, asked once per phase; ``supplied``: the hexes in or next to one) in or next to the hex, or
+    the hex completely surrounded."""
     state, gm = ctx.state, ctx.game_map
-    near = [c for h in (hex_id, *gm.neighbours[hex_id]) if (c := gm.city_at.get(h))]
-    if not any(c.id in friendly for c in near):
+    if hex_id not in supplied:
+        near = [c for h in (hex_id, *gm.neighbours[hex_id]) if (c := gm.city_at.get(h))]
         own = [c for c in near if state.cities[c.id].controller == ctx.player]
         if own:  # say why the player's own city there does not count
             c = own[0]
@@ -116,24 +125,75 @@ def stack_baggage(ctx, unit: Unit) -> Unit | None:
 def upkeep_modifiers(ctx, unit: Unit) -> list[dict[str, Any]]:
     """Everything added to ``unit``'s upkeep roll but the die, each with its source: starvation counters,
     terrain, traits and leaders."""
+    found = player_effects(ctx.state, ctx.tables, unit.owner, "roll_modifier") if unit.owner else []
+    found += stack_effects(ctx.state, ctx.tables, [unit], "roll_modifier")
+    return unit_modifiers(ctx, unit, upkeep_effects(found))
+
+
+def upkeep_effects(found: list[Found]) -> list[tuple[str, dict[str, Any]]]:
+    """The ``roll_modifier`` effects of ``found`` that act on the upkeep roll, each with its source's label."""
+    return [(src.label(), e) for src, e in found if e.get("roll") == "upkeep"]
+
+
+def unit_modifiers(ctx, unit: Unit, effects: list[tuple[str, dict[str, Any]]]) -> list[dict[str, Any]]:
+    """``upkeep_modifiers`` of ``unit``, given the upkeep roll effects of its owner and stack (``upkeep_effects``)."""
     out: list[dict[str, Any]] = []
     if unit.starvation:
         out.append({"source": "starvation counters", "value": unit.starvation})
     terrain = ctx.game_map.terrain[unit.hex]
     if terrain.id in LEAN_TERRAIN:
         out.append({"source": f"terrain ({terrain.name})", "value": -1})
-    found = player_effects(ctx.state, ctx.tables, unit.owner, "roll_modifier") if unit.owner else []
-    found += stack_effects(ctx.state, ctx.tables, [unit], "roll_modifier")
-    out += [{"source": src.label(), "value": int(e["value"])} for src, e in found
-            if e.get("roll") == "upkeep" and unit_matches(e, unit)]
+    out += [{"source": label, "value": int(e["value"])} for label, e in effects if unit_matches(e, unit)]
     return out
+
+
+class PhaseModifiers:
+    """``upkeep_modifiers`` for the units of the phase's player, their traits asked once and the leaders of each
+    hex once (and only if some unit rolls).  Good for one Upkeep phase: it removes only Armies, Rowers and
+    Baggage, so no leader comes, goes or changes hands and no city changes controller while it lasts."""
+
+    def __init__(self, ctx) -> None:
+        self.ctx = ctx
+        self.by_hex: dict[str, list[tuple[str, dict[str, Any]]]] = {}  # {led hex: upkeep_effects of a unit there}
+
+    @cached_property
+    def found(self) -> list[Found]:
+        """The player's own ``roll_modifier`` effects."""
+        return player_effects(self.ctx.state, self.ctx.tables, self.ctx.player, "roll_modifier")
+
+    @cached_property
+    def traits(self) -> list[tuple[str, dict[str, Any]]]:
+        """``upkeep_effects`` of a unit with no leader in its stack."""
+        return upkeep_effects(self.found)
+
+    @cached_property
+    def led(self) -> set[str]:
+        """The hexes of the player's leaders in play."""
+        player = self.ctx.player
+        return {u.hex for u in self.ctx.state.leaders() if u.owner == player and u.away_until is None}
+
+    def __call__(self, unit: Unit) -> list[dict[str, Any]]:
+        h = unit.hex
+        if h not in self.led:
+            effects = self.traits
+        elif h in self.by_hex:
+            effects = self.by_hex[h]
+        else:
+            ctx = self.ctx
+            effects = self.by_hex[h] = upkeep_effects(
+                self.found + stack_effects(ctx.state, ctx.tables, [unit], "roll_modifier"))
+        return unit_modifiers(self.ctx, unit, effects)
 
 
 def upkeep_roll(ctx, unit: Unit, extra: int, cause: str, **data) -> bool:
     """The upkeep roll (also made for Plague and Desertions with ``extra``).  True if the unit disbanded.
     The event carries ``modifiers`` ([{source, value}]) for the report."""
+    return roll_for(ctx, unit, upkeep_modifiers(ctx, unit), extra, cause, data)
+
+
+def roll_for(ctx, unit: Unit, mods: list[dict[str, Any]], extra: int, cause: str, data: dict[str, Any]) -> bool:
+    """``upkeep_roll`` with the unit's ``upkeep_modifiers`` (``mods``, a list of its own) already known."""
     roll = ctx.dice.d6("upkeep roll", unit=unit.id)
-    mods = upkeep_modifiers(ctx, unit)
     if extra:
         card = ctx.tables.cards.get(cause)
         mods.append({"source": f"{card.name} (card)" if card else cause, "value": extra})
