@@ -113,9 +113,11 @@ def discard_from_hand(state: GameState, player: str, card: str) -> None:
 
 def release_cargo(state: GameState, unit: Unit) -> None:
     """What ``unit`` carried stays in its hex: handed to ``unit``'s own carrier (an Army aboard a Transport
-    leaves its Baggage to the Transport), else uncarried."""
-    for c in state.cargo(unit.id):
-        c.carried_by = unit.carried_by
+    leaves its Baggage to the Transport), else uncarried.  Cargo stands in its carrier's hex, so only that hex
+    is searched (``state.cargo`` would look at every unit)."""
+    for c in state.hex_units(unit.hex):
+        if c.carried_by == unit.id:
+            c.carried_by = unit.carried_by
 
 
 def muster_hex(state: GameState, game_map, player: str) -> str | None:
@@ -133,7 +135,7 @@ def muster_hex(state: GameState, game_map, player: str) -> str | None:
 def return_leaders(ctx: "TurnContext") -> None:
     """Exiled leaders whose time is up come back at the start of their owner's player-turn (Exiled)."""
     state = ctx.state
-    for uid in sorted_ids(u.id for u in state.leaders() if u.owner == ctx.player and u.away_until is not None):
+    for uid in sorted_ids(u.id for u in state.away_leaders() if u.owner == ctx.player):
         leader = state.units[uid]
         if leader.away_until > state.turn:
             continue

@@ -6,6 +6,7 @@ campaign folder keeps its own copy of the map file and the loaded ``GameMap`` is
 """
 from __future__ import annotations
 
+import bisect
 import copy
 import json
 from dataclasses import dataclass, field, fields
@@ -221,10 +222,10 @@ class GameState:
     _at: dict[str, dict[str, Unit]] | None = field(default=None, repr=False, compare=False)
     _leaders: dict[str, Unit] | None = field(default=None, repr=False, compare=False)
     _leader_changes: int = field(default=0, repr=False, compare=False)  # leaders added or removed
+    _away: tuple[Any, tuple[Unit, ...]] | None = field(default=None, repr=False, compare=False)
     _effects_cache: dict[Any, Any] = field(default_factory=dict, repr=False, compare=False)  # pbem.effects
     _owned: tuple[Any, dict[str | None, list[Unit]]] | None = field(default=None, repr=False, compare=False)
-    _controlled: tuple[Any, dict[str | None, list[str]], dict[str | None, list[str]]] | None = field(
-        default=None, repr=False, compare=False)
+    _controlled: _Controlled | None = field(default=None, repr=False, compare=False)
 
     # -- the hex index: change a unit's hex only through place() --------------------------------------
     # {hex: {unit id: unit}}, each hex's units kept in id order (as units_at lists them), so that no question
@@ -276,15 +277,19 @@ class GameState:
         self._owned = ((_UNIT_EPOCH[0], len(self.units), id(self.units)), owned[1])
 
     def _by_controller(self) -> dict[str | None, list[str]]:
-        """City ids by controller, in ``cities`` order; rebuilt when any city changed controller."""
-        key = (_CITY_EPOCH[0], len(self.cities), id(self.cities))
+        """City ids by controller, in ``cities`` order.  When any city changed controller (``_CITY_EPOCH``),
+        the cities whose controller is not the one indexed move from their old controller's list to the new
+        one's, and only those players' sorted lists are forgotten; rebuilt whole when ``cities`` itself changed
+        (another dict, or cities added or removed)."""
+        cities = self.cities
+        key = (_CITY_EPOCH[0], len(cities), id(cities))
         found = self._controlled
-        if found is None or found[0] != key:
-            cities: dict[str | None, list[str]] = {}
-            for cid, c in self.cities.items():
-                cities.setdefault(c.controller, []).append(cid)
-            found = self._controlled = (key, cities, {})
-        return found[1]
+        if found is not None and found.key == key:
+            return found.by
+        if found is None or found.key[1:] != key[1:] or not found.update(cities):
+            found = self._controlled = _Controlled(cities)
+        found.key = key
+        return found.by
 
     def _leader_index(self) -> dict[str, Unit]:
         if self._leaders is None:
@@ -294,6 +299,15 @@ class GameState:
     def leaders(self) -> Iterable[Unit]:
         """Every Leader unit, in play or away, in the order of ``units`` (a unit's type never changes)."""
         return self._leader_index().values()
+
+    def away_leaders(self) -> tuple[Unit, ...]:
+        """The leaders away from the game (``away_until`` set), in the order of ``units``.  Rebuilt when any
+        leader went away or came back (``_AWAY_EPOCH``) or a leader was added or removed (``_leader_changes``)."""
+        key = (_AWAY_EPOCH[0], self._leader_changes)
+        away = self._away
+        if away is None or away[0] != key:
+            away = self._away = (key, tuple(u for u in self.leaders() if u.away_until is not None))
+        return away[1]
 
     def place(self, unit: Unit, hex_id: str) -> None:
         """Move ``unit`` (not its cargo) to ``hex_id``, keeping the index."""
@@ -364,7 +378,7 @@ class GameState:
     def controlled_sorted(self, player: str) -> tuple[str, ...]:
         """The ids of the cities ``player`` controls, sorted."""
         by = self._by_controller()
-        done = self._controlled[2]  # type: ignore[index]
+        done = self._controlled.sorted  # type: ignore[union-attr]
         found = done.get(player)
         if found is None:
             found = done[player] = tuple(sorted(by.get(player, ())))
@@ -425,6 +439,40 @@ class GameState:
 
     def copy(self) -> "GameState":
         return GameState.from_dict(json.loads(json.dumps(self.to_dict())))
+
+
+class _Controlled:
+    """GameState's index of city ids by controller (``GameState._by_controller``), with what it was built from."""
+
+    def __init__(self, cities: dict[str, City]) -> None:
+        self.key: tuple[int, int, int] | None = None  # (_CITY_EPOCH, len(cities), id(cities)) when last in step
+        self.by: dict[str | None, list[str]] = {}  # controller -> city ids, in ``cities`` order
+        for cid, c in cities.items():
+            self.by.setdefault(c.controller, []).append(cid)
+        self.sorted: dict[str | None, tuple[str, ...]] = {}  # controller -> the same ids sorted, once asked
+        self.controller = {cid: c.controller for cid, c in cities.items()}  # each city's controller as indexed
+        self.ids = list(cities)
+        self.order = {cid: i for i, cid in enumerate(self.ids)}  # a city's place in ``cities``
+
+    def update(self, cities: dict[str, City]) -> bool:
+        """Move the cities whose controller changed; False if ``cities`` holds other city ids than indexed, or
+        in another order."""
+        if list(cities) != self.ids:
+            return False
+        was = self.controller
+        for cid, c in cities.items():
+            new = c.controller
+            old = was[cid]
+            if new != old:
+                mine = self.by[old]
+                mine.remove(cid)
+                if not mine:
+                    del self.by[old]
+                bisect.insort(self.by.setdefault(new, []), cid, key=self.order.__getitem__)
+                self.sorted.pop(old, None)
+                self.sorted.pop(new, None)
+                was[cid] = new
+        return True
 
 
 def iter_cards(state: GameState) -> Iterator[tuple[str, str]]:
