@@ -62,16 +62,33 @@ class Roll:
     def to_dict(self) -> dict[str, Any]:
         return {"die": self.die, "result": self.result, "purpose": self.purpose, **self.context}
 
+    @classmethod
+    def from_dict(cls, d: dict[str, Any]) -> "Roll":
+        return cls(d["die"], d["result"], d["purpose"], {k: v for k, v in d.items() if k not in _ROLL_KEYS})
+
+
+_ROLL_KEYS = ("die", "result", "purpose")
+
 
 class Dice:
-    """Dice(seed).d6("upkeep roll ATH-A1") -> 1..6, and the roll is appended to ``log``."""
+    """Dice(seed).d6("upkeep roll ATH-A1") -> 1..6, and the roll is appended to ``log``.
+
+    Each roll is kept as the ``roll`` part of its log record, ``Roll.to_dict()``'s dict (``rolls``), built
+    once when it is rolled: ``drain`` hands these dicts to the event log as they are.  ``log`` shows them as
+    ``Roll`` values.
+    """
 
     def __init__(self, seed: bytes):
         self._seed = seed
         self._block = 0
         self._words: list[int] = []  # the current block's unread 64-bit words, the next one last
-        self.log: list[Roll] = []
+        self.rolls: list[dict[str, Any]] = []  # the rolls not drained yet, each as Roll.to_dict() gives it
         self.context: dict[str, Any] = {}
+
+    @property
+    def log(self) -> list[Roll]:
+        """The rolls not drained yet, first to last, as ``Roll`` values (a new list)."""
+        return [Roll.from_dict(r) for r in self.rolls]
 
     # -- the generator -------------------------------------------------------------------------------
     def _word(self) -> int:
@@ -98,8 +115,8 @@ class Dice:
 
     def _logged(self, sides: int, purpose: str, context: dict[str, Any]) -> int:
         value = self._draw(sides, purpose)
-        self.log.append(Roll(_NAME.get(sides) or f"1D{sides}", value, purpose,
-                             {**self.context, **context} if self.context else context))
+        self.rolls.append({"die": _NAME.get(sides) or f"1D{sides}", "result": value, "purpose": purpose,
+                           **self.context, **context})
         return value
 
     def d3(self, purpose: str, **context: Any) -> int:
@@ -120,12 +137,12 @@ class Dice:
         tens = self._draw(6, purpose)
         units = self._draw(6, purpose)
         value = tens * 10 + units
-        self.log.append(Roll("D66", value, purpose, {**self.context, **context}))
+        self.rolls.append({"die": "D66", "result": value, "purpose": purpose, **self.context, **context})
         return value
 
     def dice(self, count: int, sides: int, purpose: str, **context: Any) -> list[int]:
         """Roll ``count`` dice of ``sides`` (e.g. 3D6 for plunder), each logged."""
-        return [self._logged(sides, purpose, dict(context)) for _ in range(count)]
+        return [self._logged(sides, purpose, context) for _ in range(count)]
 
     def roll_spec(self, spec: str, purpose: str, **context: Any) -> list[int]:
         """A table's dice field: roll_spec("2D6", ...) -> two 1D6 results, each logged."""
@@ -137,13 +154,13 @@ class Dice:
         for i in range(len(items) - 1, 0, -1):
             j = self._below(i + 1)
             items[i], items[j] = items[j], items[i]
-        self.log.append(Roll("shuffle", len(items), purpose, dict(self.context)))
+        self.rolls.append({"die": "shuffle", "result": len(items), "purpose": purpose, **self.context})
 
     def choice(self, items: Sequence[T], purpose: str) -> T:
         if not items:
             raise ValueError("choice from nothing")
         index = self._below(len(items))
-        self.log.append(Roll(f"pick1of{len(items)}", index + 1, purpose, dict(self.context)))
+        self.rolls.append({"die": f"pick1of{len(items)}", "result": index + 1, "purpose": purpose, **self.context})
         return items[index]
 
     def token(self, label: str) -> bytes:
@@ -151,8 +168,9 @@ class Dice:
         return hashlib.sha256(self._seed + b"/token/" + label.encode()).digest()
 
     def drain(self) -> list[dict[str, Any]]:
-        out = [r.to_dict() for r in self.log]
-        self.log.clear()
+        """The rolls not drained yet, as their records' ``roll`` dicts; they leave ``rolls``."""
+        out = self.rolls[:]
+        self.rolls.clear()
         return out
 
 
@@ -183,7 +201,7 @@ class ScriptedDice(Dice):
         return value
 
     def shuffle(self, items: MutableSequence[T], purpose: str) -> None:
-        self.log.append(Roll("shuffle", len(items), purpose, dict(self.context)))
+        self.rolls.append({"die": "shuffle", "result": len(items), "purpose": purpose, **self.context})
 
     def choice(self, items: Sequence[T], purpose: str) -> T:
         return items[self._draw(len(items), purpose) - 1]

@@ -85,7 +85,7 @@ class EventLog:
         self.phase: str | None = None
 
     def flush_rolls(self) -> None:
-        if not self.dice.log:
+        if not self.dice.rolls:
             return
         records, turn, player, phase = self.records, self.turn, self.player, self.phase
         for roll in self.dice.drain():
@@ -93,7 +93,7 @@ class EventLog:
 
     def emit(self, kind: Ev, **data: Any) -> dict[str, Any]:
         # the hot path of every phase: the record is one dict built in one step (frame keys first)
-        if self.dice.log:
+        if self.dice.rolls:
             self.flush_rolls()
         records = self.records
         rec = {"seq": len(records) + 1, "turn": self.turn, "player": self.player, "phase": self.phase,
