@@ -12,7 +12,6 @@ from __future__ import annotations
 import hashlib
 import hmac
 import struct
-from dataclasses import dataclass, field
 from typing import Any, Iterable, MutableSequence, Sequence, TypeVar
 
 T = TypeVar("T")
@@ -52,43 +51,19 @@ def seed_fingerprint(secret: bytes) -> str:
     return hashlib.sha256(secret).hexdigest()
 
 
-@dataclass(slots=True)
-class Roll:
-    die: str
-    result: int
-    purpose: str
-    context: dict[str, Any] = field(default_factory=dict)
-
-    def to_dict(self) -> dict[str, Any]:
-        return {"die": self.die, "result": self.result, "purpose": self.purpose, **self.context}
-
-    @classmethod
-    def from_dict(cls, d: dict[str, Any]) -> "Roll":
-        return cls(d["die"], d["result"], d["purpose"], {k: v for k, v in d.items() if k not in _ROLL_KEYS})
-
-
-_ROLL_KEYS = ("die", "result", "purpose")
-
-
 class Dice:
-    """Dice(seed).d6("upkeep roll ATH-A1") -> 1..6, and the roll is appended to ``log``.
+    """Dice(seed).d6("upkeep roll ATH-A1") -> 1..6, and the roll is appended to ``rolls``.
 
-    Each roll is kept as the ``roll`` part of its log record, ``Roll.to_dict()``'s dict (``rolls``), built
-    once when it is rolled: ``drain`` hands these dicts to the event log as they are.  ``log`` shows them as
-    ``Roll`` values.
+    Each roll is kept as the ``roll`` part of its log record, ``{"die", "result", "purpose", **context}``,
+    built once when it is rolled: ``drain`` hands these dicts to the event log as they are.
     """
 
     def __init__(self, seed: bytes):
         self._seed = seed
         self._block = 0
         self._words: list[int] = []  # the current block's unread 64-bit words, the next one last
-        self.rolls: list[dict[str, Any]] = []  # the rolls not drained yet, each as Roll.to_dict() gives it
+        self.rolls: list[dict[str, Any]] = []  # the rolls not drained yet, first to last
         self.context: dict[str, Any] = {}
-
-    @property
-    def log(self) -> list[Roll]:
-        """The rolls not drained yet, first to last, as ``Roll`` values (a new list)."""
-        return [Roll.from_dict(r) for r in self.rolls]
 
     # -- the generator -------------------------------------------------------------------------------
     def _word(self) -> int:

@@ -11,7 +11,7 @@ def test_same_seed_same_rolls_and_every_roll_logged():
     ra = [a.d6("test") for _ in range(50)] + [a.d10("t"), a.d100("t"), a.d66("t"), a.d3("t")]
     rb = [b.d6("test") for _ in range(50)] + [b.d10("t"), b.d100("t"), b.d66("t"), b.d3("t")]
     assert ra == rb
-    assert len(a.log) == 54 and a.log[0].purpose == "test" and a.log[0].die == "1D6"
+    assert len(a.rolls) == 54 and a.rolls[0] == {"die": "1D6", "result": ra[0], "purpose": "test"}
 
 
 def test_different_seeds_differ():
