@@ -2,31 +2,14 @@
 exit code 2 with a one-line message.  No rules logic lives here."""
 from __future__ import annotations
 
-import signal as _signal
 import sys
-import threading as _threading
 
+# Ctrl-C while the modules below load: one line, exit code 130, no traceback (the `pbem` script's
+# pbem.launch has done this already; `python -m pbem.cli` and other callers get it here).  Python's own
+# handler is back at the end of this module.
+from .launch import install as _install, restore as _restore, say_interrupted as _say_interrupted
 
-def _say_interrupted() -> int:
-    try:
-        sys.stderr.write("pbem: interrupted\n")
-        sys.stderr.flush()
-    except (OSError, ValueError):
-        pass
-    return 130
-
-
-def _interrupted_while_starting(signum, frame) -> None:
-    """Ctrl-C while the modules load (typer, jinja2, ... take a moment): one line, exit code 130, no traceback.
-    Raised inside an import, SystemExit leaves the `pbem` script quietly."""
-    raise SystemExit(_say_interrupted())
-
-
-# Until this module is loaded: after it, Python's own handler is back (commands rely on KeyboardInterrupt).
-_STARTING = _threading.current_thread() is _threading.main_thread() and \
-    _signal.getsignal(_signal.SIGINT) is _signal.default_int_handler
-if _STARTING:
-    _signal.signal(_signal.SIGINT, _interrupted_while_starting)
+_STARTING = _install()
 
 from pathlib import Path  # noqa: E402  (after the handler: these imports take most of the start-up)
 from typing import Annotated, Callable, Optional  # noqa: E402
@@ -588,8 +571,8 @@ def main() -> None:
         sys.stderr.close()
 
 
-if _STARTING and _signal.getsignal(_signal.SIGINT) is _interrupted_while_starting:
-    _signal.signal(_signal.SIGINT, _signal.default_int_handler)
+if _STARTING:
+    _restore()
 
 if __name__ == "__main__":
     main()

@@ -14,7 +14,7 @@ from pbem.campaign import create
 PBEM = Path(sys.executable).with_name("pbem")
 
 # Sends Ctrl-C to itself when a module named on the command line is first imported, then starts pbem as its
-# console script does (`from pbem.cli import main; sys.exit(main())`).
+# console script does (`from pbem.launch import main; sys.exit(main())`).
 SCRIPT = """
 import importlib.abc, os, signal, sys
 target = sys.argv.pop(1)
@@ -26,7 +26,7 @@ class CtrlC(importlib.abc.MetaPathFinder):
         return None
 sys.meta_path.insert(0, CtrlC())
 sys.argv[0] = "pbem"
-from pbem.cli import main
+from pbem.launch import main
 sys.exit(main())
 """
 
@@ -37,7 +37,7 @@ def campaign(tmp_path_factory):
     return camp.root
 
 
-@pytest.mark.parametrize("module", ["typer", "click", "pbem.errors", "yaml", "pbem.storage", "pydantic"])
+@pytest.mark.parametrize("module", ["pbem.cli", "typer", "click", "pbem.errors", "yaml", "pbem.storage", "pydantic"])
 def test_ctrl_c_while_a_module_loads_is_one_line(campaign, module):
     before = (campaign / "audit.log").read_text()
     r = subprocess.run([sys.executable, "-c", SCRIPT, module, "rollback", str(campaign), "1", "--reason", "x"],

@@ -1,0 +1,54 @@
+"""The `pbem` command's entry point, kept as small as it can be.
+
+Ctrl-C while the program starts (``pbem.cli`` and its libraries take a good part of a second to load) says
+one line, ``pbem: interrupted``, and exits with 130: never a Python traceback.  The handler goes in before
+anything else of pbem loads; once ``pbem.cli`` is loaded, Python's own handler is back (the commands rely on
+KeyboardInterrupt to stop cleanly).  Only the few milliseconds in which Python itself starts remain.
+"""
+from __future__ import annotations
+
+import signal
+import sys
+
+
+def say_interrupted() -> int:
+    try:
+        sys.stderr.write("pbem: interrupted\n")
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+    return 130
+
+
+def interrupted_while_starting(signum, frame) -> None:
+    """Raised inside an import, SystemExit leaves the `pbem` script quietly."""
+    raise SystemExit(say_interrupted())
+
+
+def install() -> bool:
+    """Answer Ctrl-C with ``interrupted_while_starting`` if Python's own handler is in place and this is the
+    main thread (where handlers are set).  True if it did."""
+    if signal.getsignal(signal.SIGINT) is not signal.default_int_handler:
+        return False
+    try:
+        signal.signal(signal.SIGINT, interrupted_while_starting)
+    except ValueError:  # not the main thread
+        return False
+    return True
+
+
+def restore() -> None:
+    """Python's own handler back, if ours is still the one in place."""
+    if signal.getsignal(signal.SIGINT) is interrupted_while_starting:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
+
+
+def main() -> None:
+    installed = install()
+    from .cli import main as run  # most of the start-up: our handler answers Ctrl-C meanwhile
+    try:
+        if installed:
+            restore()
+        run()
+    except KeyboardInterrupt:  # in the instant between the two (run() answers its own)
+        sys.exit(say_interrupted())
