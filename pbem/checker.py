@@ -32,8 +32,8 @@ from .effects import player_effects, skill_effects, total_value, unit_matches
 from .errors import PbemError
 from .gamedata import Card, GameMap, Tables, json_path, tables
 from .model import RECRUIT_COST, GameState, Unit, UnitType, sorted_ids
-from .movement import (BASE_MP, aid_of_city, cannot_move_or_attack, foreign_city, movement_allowance,
-                       step_problems)
+from .movement import (BASE_MP, aid_of_city, cannot_move_or_attack, effects_in_force, foreign_city,
+                       movement_allowance, step_problems)
 from .orders import Parsed, build, did_you_mean, expand_units, is_hex_id, orders_schema, short_list
 from .ordertypes import Attack, CardUse, Move, Standing
 from .phases.draw import DRAW, HAND_LIMIT
@@ -339,6 +339,7 @@ class RuleCheck:
         self.move_cards_used: dict[int, tuple] = {}
         blocked = cannot_move_or_attack(st, self.me)  # Political Rivalry, Social Division
         self.cannot_move = [blocked] if blocked else []
+        self.truce = effects_in_force(st, "truce", self.me)  # in force in this player-turn: no one may attack
         self.check_discard(("discard",))
         self.check_upkeep(("upkeep",))
         self.check_recruit()
@@ -1319,6 +1320,10 @@ class RuleCheck:
         if self.cannot_move:
             self.warn(base, f"{self.card_name(self.cannot_move[0].source)} was played on you: your units may not "
                             f"move or attack this turn")
+        if self.truce:
+            e = self.truce[0]
+            self.warn(base, f"{self.card_name(e.source)} (played by {e.player}) is in force in your player-turn: "
+                            f"no one may attack, and this attack will not be made")
         h = a.target
         target_ok = h in m.terrain
         if not target_ok:

@@ -10,7 +10,7 @@ A player sees:
 - the whole terrain; every city with its controller, hostility and razed counters, income and (a minor
   city's) trait; the turn order, everyone's city count and hand size, the deck and discard pile sizes;
 - their own units (with ids), gold, hand, leaders with skills, home city traits, standing orders and the
-  lasting effects they played or that act on them;
+  lasting effects they played, that act on them or that act on everyone (Truce: no one may attack);
 - of other factions' and neutral units, the counts by type and the leaders' names, in or adjacent to any hex
   holding their units or a city they control (``sight``).  Blocks show their type, never their value;
 - everything about the battles they took part in (every die, modifier, card and casualty), from the log;
@@ -151,8 +151,10 @@ def public(state: GameState) -> dict[str, Any]:
 
 
 def _touching_effects(state: GameState, player: str) -> list[dict[str, Any]]:
+    """The lasting effects ``player`` knows of: played by them, acting on them, or on everyone (no target:
+    Truce, a card everyone saw played and whose "no one may attack" binds everyone)."""
     mine = {player} | set(state.controlled_cities(player)) | {u.id for u in state.units_of(player)}
-    return [e.to_dict() for e in state.effects if e.player == player or e.target in mine]
+    return [e.to_dict() for e in state.effects if e.player == player or e.target is None or e.target in mine]
 
 
 def view(state: GameState, game_map: GameMap, player: str | None, records: Sequence[dict[str, Any]] | None = None,

@@ -681,3 +681,28 @@ def test_a_battle_card_that_acts_on_no_unit_of_a_neutral_city_out_of_sight_is_ca
     r = check_text(text, "o.yaml", camp)
     assert [(sev, msg.split(" (")[0]) for sev, _, msg in findings(r)] == [
         ("error", "Cavalry Pursuit does nothing in this battle")], r.to_text()
+
+
+def test_a_truce_in_force_is_reported_on_every_attack(demo, tmp_path):
+    """R-TURN-4 and docs/rules.md (Truce): no one may attack while a Truce lasts; the attack is skipped, so
+    the checker warns (well-formed, but it will not be made).  Everyone learns of a Truce (a public card)."""
+    from pbem.model import Effect
+    from pbem.visibility import redact
+    thebes = "campaign: demo\nturn: 1\nplayer: thebes\nsecret: 7387-6821-22a3-7d36\n"
+    text = thebes + ('first_move:\n  - units: ["1010"]\n    path: ["1011"]\n'
+                     'land_battle:\n  - units: ["1011"]\n    target: "1112"\n')
+    # played by Sparta in turn 1, so it lasts to the end of Sparta's player-turn of turn 2
+    camp = edited(demo, tmp_path, lambda s: s.effects.append(
+        Effect("truce", "truce", "sparta", None, 0, 2, "sparta")))
+    assert findings(check_text(text, "o.yaml", camp)) == [
+        ("warning", 9, "Truce (played by sparta) is in force in your player-turn: no one may attack, and this "
+                       "attack will not be made")]
+    kit_state = redact(camp.load_state(), camp.game_map, "thebes")  # what the player's own kit knows
+    assert [(e.kind, e.player) for e in kit_state.effects] == [("truce", "sparta")]
+    # over before this player-turn: nothing to say
+    order = demo.load_state().turn_order
+    assert order.index("thebes") > 0
+    before = order[order.index("thebes") - 1]  # its Truce of last turn ends with its player-turn of this one
+    camp2 = edited(demo, tmp_path / "2", lambda s: s.effects.append(
+        Effect("truce", "truce", before, None, 0, 1, before)))
+    assert findings(check_text(text, "o.yaml", camp2)) == []

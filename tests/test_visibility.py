@@ -83,12 +83,15 @@ def test_view_never_changes_the_state():
     assert s.to_json() == before
 
 
-def test_effects_shown_are_the_players_own_or_aimed_at_them():
+def test_effects_shown_are_the_players_own_aimed_at_them_or_at_everyone():
+    """docs/rules.md (Truce): a Truce binds everyone, so everyone knows of it; others' effects on others stay
+    hidden."""
     s = world()
     s.effects = [Effect("income_block", "raids", "sparta", "athens"), Effect("truce", "truce", "troy", None),
-                 Effect("diplomacy_rolls", "oratory", "athens", "athens", 1)]
+                 Effect("diplomacy_rolls", "oratory", "athens", "athens", 1),
+                 Effect("income_block", "economic_blockade", "troy", "sparta")]
     v = view(s, TINY, "athens")
-    assert [e["source"] for e in v["effects"]] == ["raids", "oratory"]
+    assert [e["source"] for e in v["effects"]] == ["raids", "truce", "oratory"]
 
 
 def test_standings_share_a_rank_on_a_tie_and_hide_the_tie_breaks():
