@@ -41,7 +41,7 @@ import jinja2
 from . import mapsvg
 from .errors import CampaignError, UsageError
 from .gamedata import GameMap, Tables, tables as load_tables
-from .model import GameState
+from .model import Effect, GameState
 from .phases.upkeep import DISBANDS_AT
 from .storage import Campaign, atomic_write
 from .textview import card_timing, game_date, plural
@@ -556,7 +556,7 @@ EFFECT_WORDS: dict[str, Callable[[Any, str], str]] = {
     "income_block": lambda v, t: f"no income from {t}",
     "cannot_move_or_attack": lambda v, t: f"{t} may not move or attack",
     "cannot_attack": lambda v, t: f"no attack from {t}",
-    "truce": lambda v, t: "a truce",
+    "truce": lambda v, t: "no one may attack",
     "leader_removed": lambda v, t: f"leader {t} away for {v} turn(s)",
 }
 
@@ -1302,6 +1302,13 @@ def unit_rows(units: list[dict[str, Any]], nm: Namer) -> list[dict[str, Any]]:
     return rows
 
 
+def in_force_text(effect: dict[str, Any], nm: Namer, viewer: str | None) -> str:
+    """A lasting effect in the state (``Effect.to_dict()``) in the words of the event that started it:
+    "Truce (played by the Trojans): no one may attack through the Trojans' turn 3"."""
+    from .cards import effect_data
+    return describe({"event": "effect_starts", **effect_data(Effect.from_dict(effect))}, nm, viewer)
+
+
 def build_context(camp_name: str, turn: int, game_map: GameMap, tables: Tables, after: GameState,
                   before: GameState | None, records: Sequence[dict[str, Any]], player: str | None,
                   deadline: Any = None) -> dict[str, Any]:
@@ -1318,6 +1325,7 @@ def build_context(camp_name: str, turn: int, game_map: GameMap, tables: Tables, 
         "title": (f"{camp_name}: " + (f"turn {turn} ({game_date(turn)})" if turn else "the set-up") + " - "
                   + (v["players"][player]["name"] if player else "moderator")),
     }
+    ctx["in_force"] = [in_force_text(e, nm, player) for e in v.get("effects", [])]
     if player is not None:
         me = v["me"]
         ctx["player"] = {"id": player, "name": me["name"], "abbr": me["abbr"], "home": nm.city(me["home"])}

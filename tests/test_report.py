@@ -9,6 +9,7 @@ and read the diff before committing it.
 """
 from __future__ import annotations
 
+import html as html_module
 import os
 import re
 import shutil
@@ -23,7 +24,7 @@ from pbem import report, turn
 from pbem.campaign import create
 from pbem.errors import CampaignError, PbemError, UsageError
 from pbem.gamedata import tables
-from pbem.model import Unit, UnitType
+from pbem.model import Effect, Unit, UnitType
 from pbem.storage import Campaign
 from scenario import FIXTURES, TINY, add, make_state
 
@@ -417,6 +418,9 @@ def tiny_campaign(root: Path) -> Campaign:
     after.players["athens"].gold = 10 + 7 + 3 - 3 - 2
     after.players["sparta"].gold = 10 + 7 - 2
     after.cities["megara"].controller = "athens"
+    # cards in force: Sparta's Truce (everyone knows of it), Athens' Atrocities against Sparta (both do)
+    after.effects = [Effect("truce", "truce", "sparta", None, 0, 2, "sparta"),
+                     Effect("diplomacy_rolls", "atrocities", "athens", "sparta", -1)]
     after.place(after.units["ATH-A1"], "0403")
     after.place(after.units["ATH-A2"], "0403")
     after.place(after.units["SPA-A1"], "0404")
@@ -628,3 +632,17 @@ def test_describe_words_the_kind_and_lists_the_keys_no_formatter_took():
             == "Drew 1 card(s): Spy [odd: x]")
     assert report.describe({**frame, "event": "eliminated"}, nm, "athens") == "You are out of the game"
     assert report.describe({**frame, "event": "eliminated"}, nm, "sparta") == "Athenians are out of the game"
+
+
+def test_cards_in_force_are_listed_in_every_report(tmp_path):
+    """docs/rules.md (Lasting effects, Truce): each report lists the lasting effects its reader knows of."""
+    camp = tiny_campaign(tmp_path / "golden")
+    report.write_reports(camp, 1, ["sparta", "moderator"], formats=("txt", "html"))
+    for who, truce in (("sparta", "Truce (played by you): no one may attack through your turn 2"),
+                       ("moderator", "Truce (played by the Spartans): no one may attack through the Spartans' "
+                                     "turn 2")):
+        html = (camp.reports_dir(1, who) / "report.html").read_text(encoding="utf-8")
+        section = html.split("<h2>Cards in force</h2>")[1].split("<h2>")[0]
+        items = [html_module.unescape(i) for i in re.findall(r"<li>(.*?)</li>", section)]
+        assert items[0] == truce and items[1].startswith("Atrocities (played by "), items
+        assert len(items) == 2
