@@ -185,17 +185,32 @@ def pixels(png: bytes):
     return Image.open(io.BytesIO(png)).convert("RGB")
 
 
+def surface_pixels(image):
+    """A cairo RGB24 image surface as a Pillow RGB image."""
+    import sys
+    from PIL import Image
+    image.flush()
+    order = "BGRX" if sys.byteorder == "little" else "XRGB"
+    return Image.frombuffer("RGB", (image.get_width(), image.get_height()), image.get_data(), "raw", order,
+                            image.get_stride(), 1)
+
+
 def test_the_layered_png_is_the_picture_of_the_whole_svg():
     """map_png draws the viewer's layers on the cached raster of the static and the turn's layers: the same
-    pixels as CairoSVG drawing the whole vector SVG."""
-    from PIL import ImageChops
+    pixels as CairoSVG drawing the whole vector SVG.  The PNG then holds them in 256 colours, none moved by
+    more than a few levels."""
+    from PIL import ImageChops, ImageStat
     for viewer in ("athens", None):
         s = world()
         v = view(s, TINY, viewer, records=MOVES, before=s)
         whole = pixels(mapsvg.svg_to_png(mapsvg.map_svg(TINY, v, v["events"], title="Turn 1")))
-        layered = mapsvg.map_png(TINY, v, v["events"], title="Turn 1")
-        assert layered[:8] == b"\x89PNG\r\n\x1a\n"
-        assert ImageChops.difference(whole, pixels(layered)).getbbox() is None
+        layered = surface_pixels(mapsvg.layers(TINY, v, v["events"], title="Turn 1").image())
+        assert ImageChops.difference(whole, layered).getbbox() is None
+        png = mapsvg.map_png(TINY, v, v["events"], title="Turn 1")
+        assert png[:8] == b"\x89PNG\r\n\x1a\n" and png[25] == 3  # colour type 3: a palette
+        diff = ImageChops.difference(whole, pixels(png))
+        assert max(hi for _, hi in diff.getextrema()) <= 48  # the rarest colours of a text's edge at most
+        assert max(ImageStat.Stat(diff).mean) < 2  # on average, a level or two
 
 
 def test_layers_split_the_map_into_static_turn_and_viewer_parts():
