@@ -147,12 +147,11 @@ def bench_render(n_players: int, repeats: int, pdf: bool) -> float | None:
             return median_ms(lambda: write_reports(camp, 1), repeats)
 
 
-def bench_game(n_players: int, turns: int, repeats: int) -> dict[str, float]:
-    """Adjudication through a whole seeded bot game: each turn's orders prepared first, then each turn timed
-    ``repeats`` times on a fresh copy; medians per turn, and totals over the game per order, record and unit."""
+def game_work(n_players: int, turns: int, seed: int = 11):
+    """(map, tables, [(a copy of each turn's starting state, that turn's orders)]) of a seeded bot game."""
     aegean = load_map()
     tabs = tables()
-    state = new_game(ALL[:n_players], 11, aegean, last_turn=turns)
+    state = new_game(ALL[:n_players], seed, aegean, last_turn=turns)
     work = []
     for _ in range(turns):
         if state.finished:
@@ -160,6 +159,13 @@ def bench_game(n_players: int, turns: int, repeats: int) -> dict[str, float]:
         orders, _ = bot_turn_orders(state, aegean, tabs)
         work.append((state.copy(), orders))
         adjudicate(state, aegean, tabs, orders, Dice(b"bench-%d" % state.turn))
+    return aegean, tabs, work
+
+
+def bench_game(n_players: int, turns: int, repeats: int) -> dict[str, float]:
+    """Adjudication through a whole seeded bot game: each turn's orders prepared first, then each turn timed
+    ``repeats`` times on a fresh copy; medians per turn, and totals over the game per order, record and unit."""
+    aegean, tabs, work = game_work(n_players, turns)
     per_turn, n_orders, n_records, n_units, logs = [], 0, 0, 0, []
     for before, orders in work:
         dice_key = b"bench-%d" % before.turn
