@@ -42,6 +42,7 @@ from . import mapsvg
 from .errors import CampaignError, UsageError
 from .gamedata import GameMap, Tables, tables as load_tables
 from .model import Effect, GameState
+from .movement import effect_in_force
 from .phases.upkeep import DISBANDS_AT
 from .storage import Campaign, atomic_write
 from .textview import card_timing, game_date, plural
@@ -561,10 +562,13 @@ EFFECT_WORDS: dict[str, Callable[[Any, str], str]] = {
 }
 
 
+CITY_TARGETS = frozenset({"income_block"})  # effects aimed at a city (a home city's id is its player's too)
+
+
 @describes("effect_starts", "effect_ends")
 def _effect(r: Rec) -> str:
     kind, value, target = r.k("effect", "kind"), r.k("value"), r.k("target")
-    t = r.thing(target) if target else ""
+    t = (r.nm.city(target) if kind in CITY_TARGETS else r.thing(target)) if target else ""
     words = EFFECT_WORDS.get(kind)
     if words is not None:
         what = words(value, t)
@@ -1325,7 +1329,10 @@ def build_context(camp_name: str, turn: int, game_map: GameMap, tables: Tables, 
         "title": (f"{camp_name}: " + (f"turn {turn} ({game_date(turn)})" if turn else "the set-up") + " - "
                   + (v["players"][player]["name"] if player else "moderator")),
     }
-    ctx["in_force"] = [in_force_text(e, nm, player) for e in v.get("effects", [])]
+    # what lasts into the next game turn: an effect that ran through this turn's last player-turn is over
+    first = next((p for p in after.turn_order if after.players[p].eliminated_turn is None), None)
+    ctx["in_force"] = [in_force_text(e, nm, player) for e in v.get("effects", [])
+                       if first is None or effect_in_force(after, Effect.from_dict(e), first)]
     if player is not None:
         me = v["me"]
         ctx["player"] = {"id": player, "name": me["name"], "abbr": me["abbr"], "home": nm.city(me["home"])}

@@ -418,9 +418,12 @@ def tiny_campaign(root: Path) -> Campaign:
     after.players["athens"].gold = 10 + 7 + 3 - 3 - 2
     after.players["sparta"].gold = 10 + 7 - 2
     after.cities["megara"].controller = "athens"
-    # cards in force: Sparta's Truce (everyone knows of it), Athens' Atrocities against Sparta (both do)
+    # cards in force: Sparta's Truce (everyone knows of it), Athens' Atrocities against Sparta (both do),
+    # Sparta's Raids on the city of Athens; Athens' Political Rivalry on Sparta ran through turn 1: over
     after.effects = [Effect("truce", "truce", "sparta", None, 0, 2, "sparta"),
-                     Effect("diplomacy_rolls", "atrocities", "athens", "sparta", -1)]
+                     Effect("diplomacy_rolls", "atrocities", "athens", "sparta", -1),
+                     Effect("income_block", "raids", "sparta", "athens", 0, 2, "athens"),
+                     Effect("cannot_move_or_attack", "political_rivalry", "athens", "sparta", 0, 1, "sparta")]
     after.place(after.units["ATH-A1"], "0403")
     after.place(after.units["ATH-A2"], "0403")
     after.place(after.units["SPA-A1"], "0404")
@@ -645,4 +648,6 @@ def test_cards_in_force_are_listed_in_every_report(tmp_path):
         section = html.split("<h2>Cards in force</h2>")[1].split("<h2>")[0]
         items = [html_module.unescape(i) for i in re.findall(r"<li>(.*?)</li>", section)]
         assert items[0] == truce and items[1].startswith("Atrocities (played by "), items
-        assert len(items) == 2
+        # the city of Athens, not the Athenians: a home city's id is its player's; Political Rivalry is over
+        assert items[2].startswith("Raids (played by ") and ": no income from Athens through " in items[2], items
+        assert len(items) == 3
