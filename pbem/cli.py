@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import sys
 
-# Ctrl-C while the modules below load: one line, exit code 130, no traceback (the `pbem` script's
-# pbem.launch has done this already; `python -m pbem.cli` and other callers get it here).  Python's own
-# handler is back at the end of this module.
+# Ctrl-C while the modules below load: one line, exit code 130, no traceback.  The `pbem` script's
+# pbem.launch has done this already; `python -m pbem.cli` gets it here.  A program importing this module
+# keeps its own handler.  Python's own handler is back at the end of this module.
 from .launch import install as _install, restore as _restore, say_interrupted as _say_interrupted
 
-_STARTING = _install()
+_STARTING = __name__ == "__main__" and _install()
 
 from pathlib import Path  # noqa: E402  (after the handler: these imports take most of the start-up)
 from typing import Annotated, Callable, Optional  # noqa: E402

@@ -21,7 +21,9 @@ def say_interrupted() -> int:
 
 
 def interrupted_while_starting(signum, frame) -> None:
-    """Raised inside an import, SystemExit leaves the `pbem` script quietly."""
+    """Raised inside an import, SystemExit leaves the `pbem` script quietly.  A second Ctrl-C while it does
+    (people press it twice) is ignored: the program is already on its way out."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     raise SystemExit(say_interrupted())
 
 

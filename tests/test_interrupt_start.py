@@ -66,3 +66,23 @@ def test_importing_the_cli_leaves_python_s_ctrl_c_handler_in_place():
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert r.stdout.strip() == "True", r.stderr
     assert signal.getsignal(signal.SIGINT) is signal.default_int_handler or os.name != "posix"
+
+
+def test_a_second_ctrl_c_while_leaving_is_ignored():
+    """People press Ctrl-C twice: the first one's exit is not interrupted by the second (no traceback)."""
+    code = ("import signal\nfrom pbem.launch import install, interrupted_while_starting\n"
+            "assert install()\n"
+            "try:\n    interrupted_while_starting(signal.SIGINT, None)\n"
+            "except SystemExit as e:\n    print(e.code, signal.getsignal(signal.SIGINT) is signal.SIG_IGN)\n")
+    r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert r.stdout.split() == ["130", "True"], r.stderr
+    assert r.stderr == "pbem: interrupted\n"
+
+
+def test_a_program_importing_the_cli_keeps_its_own_ctrl_c():
+    """Only the `pbem` command (and `python -m pbem.cli`) answers Ctrl-C itself while it loads: a program that
+    imports pbem.cli gets its KeyboardInterrupt, even in the middle of that import."""
+    code = SCRIPT.split("sys.argv[0] =")[0] + (
+        "try:\n    import pbem.cli\nexcept KeyboardInterrupt:\n    print('the host caught it')\n")
+    r = subprocess.run([sys.executable, "-c", code, "typer"], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0 and r.stdout.strip() == "the host caught it", (r.returncode, r.stdout, r.stderr)

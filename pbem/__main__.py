@@ -1,0 +1,4 @@
+"""`python -m pbem`: the same as the `pbem` command."""
+from .launch import main
+
+main()
