@@ -344,6 +344,9 @@ class RuleCheck:
         self.check_upkeep(("upkeep",))
         self.check_recruit()
         self.check_cards()
+        # a Truce of the own-turn cards stops this player's own attacks too (docs/rules.md, Truce)
+        self.own_truce = next((cid for cid in self.played if any(e["kind"] == "truce"
+                                                                  for e in self.tables.cards[cid].effects)), None)
         self.check_diplomacy()
         self.check_moves("first_move")
         self.check_attacks("sea_battle")
@@ -1324,6 +1327,9 @@ class RuleCheck:
             e = self.truce[0]
             self.warn(base, f"{self.card_name(e.source)} (played by {e.player}) is in force in your player-turn: "
                             f"no one may attack, and this attack will not be made")
+        elif self.own_truce:
+            self.warn(base, f"your own {self.card_name(self.own_truce)} (at {self.played[self.own_truce]}) stops "
+                            f"your attacks too: this attack will not be made if it is played")
         h = a.target
         target_ok = h in m.terrain
         if not target_ok:

@@ -150,11 +150,16 @@ def public(state: GameState) -> dict[str, Any]:
     }
 
 
+# Lasting effects everyone knows of, whoever played them: Truce ("no one may attack" binds everyone, and
+# everyone saw the card played).  A new kind is private until it is named here.
+PUBLIC_EFFECTS = frozenset({"truce"})
+
+
 def _touching_effects(state: GameState, player: str) -> list[dict[str, Any]]:
-    """The lasting effects ``player`` knows of: played by them, acting on them, or on everyone (no target:
-    Truce, a card everyone saw played and whose "no one may attack" binds everyone)."""
+    """The lasting effects ``player`` knows of: played by them, acting on them, or public (``PUBLIC_EFFECTS``)."""
     mine = {player} | set(state.controlled_cities(player)) | {u.id for u in state.units_of(player)}
-    return [e.to_dict() for e in state.effects if e.player == player or e.target is None or e.target in mine]
+    return [e.to_dict() for e in state.effects
+            if e.player == player or e.kind in PUBLIC_EFFECTS or e.target in mine]
 
 
 def view(state: GameState, game_map: GameMap, player: str | None, records: Sequence[dict[str, Any]] | None = None,

@@ -706,3 +706,23 @@ def test_a_truce_in_force_is_reported_on_every_attack(demo, tmp_path):
     camp2 = edited(demo, tmp_path / "2", lambda s: s.effects.append(
         Effect("truce", "truce", before, None, 0, 1, before)))
     assert findings(check_text(text, "o.yaml", camp2)) == []
+
+
+def test_a_truce_in_your_own_cards_stops_your_own_attacks(demo, tmp_path):
+    """docs/rules.md (Truce): "Truce stops the card player's own attacks too"; played in the own-turn cards,
+    it is in force before the attacks of the same player-turn."""
+    thebes = "campaign: demo\nturn: 1\nplayer: thebes\nsecret: 7387-6821-22a3-7d36\n"
+    def truce_in_hand(s):  # swapped with the first card of the hand, wherever the one Truce was
+        hand = s.players["thebes"].hand
+        for pile in (s.deck, s.discard, *(p.hand for p in s.players.values())):
+            if "truce" in pile:
+                pile[pile.index("truce")] = hand[0]
+                break
+        hand[0] = "truce"
+    camp = edited(demo, tmp_path, truce_in_hand)
+    text = thebes + ('cards: [truce]\nfirst_move:\n  - units: ["1010"]\n    path: ["1011"]\n'
+                     'land_battle:\n  - units: ["1011"]\n    target: "1112"\n')
+    assert findings(check_text(text, "o.yaml", camp)) == [
+        ("warning", 10, "your own Truce (at cards[0]) stops your attacks too: this attack will not be made if it is "
+                        "played")]
+    assert findings(check_text(text.replace("cards: [truce]\n", ""), "o.yaml", camp)) == []

@@ -89,7 +89,8 @@ def test_effects_shown_are_the_players_own_aimed_at_them_or_at_everyone():
     s = world()
     s.effects = [Effect("income_block", "raids", "sparta", "athens"), Effect("truce", "truce", "troy", None),
                  Effect("diplomacy_rolls", "oratory", "athens", "athens", 1),
-                 Effect("income_block", "economic_blockade", "troy", "sparta")]
+                 Effect("income_block", "economic_blockade", "troy", "sparta"),
+                 Effect("some_new_kind", "storms", "troy", None)]  # no target is not enough to be public
     v = view(s, TINY, "athens")
     assert [e["source"] for e in v["effects"]] == ["raids", "truce", "oratory"]
 
