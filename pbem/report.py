@@ -399,13 +399,14 @@ def side_word(role: Any) -> str:
 
 
 def until_text(r: Rec, turn_key: str = "until_turn", player_key: str = "until_player") -> str:
-    """" through the Thebans' turn 2" (the last player-turn an effect lasts through), or ''."""
+    """" until the end of the Thebans' player-turn in game turn 2" (the last player-turn an effect lasts
+    through), or ''."""
     turn, pid = r.k(turn_key), r.k(player_key)
     if not turn:
         return ""
     if pid is None:
-        return f" through turn {turn}"
-    return f" through {r.poss(pid)} turn {turn}"
+        return f" until the end of game turn {turn}"
+    return f" until the end of {r.poss(pid)} player-turn in game turn {turn}"
 
 
 # -- the turn frame and the orders
@@ -570,16 +571,24 @@ def _effect(r: Rec) -> str:
     kind, value, target = r.k("effect", "kind"), r.k("value"), r.k("target")
     t = (r.nm.city(target) if kind in CITY_TARGETS else r.thing(target)) if target else ""
     words = EFFECT_WORDS.get(kind)
-    if words is not None:
+    used_at_phase = kind == "diplomacy_rolls" and target in r.nm.players and isinstance(value, int)
+    if used_at_phase:  # it ends when that phase has used it: when is said, no last player-turn
+        n = abs(value)
+        whose = "your" if target == r.viewer else "their"
+        what = (f"{n} diplomacy roll{'' if n == 1 else 's'} {'fewer' if value < 0 else 'more'} for {t} at "
+                f"{whose} next Diplomacy phase")
+    elif words is not None:
         what = words(value, t)
     else:
         what = (str(kind).replace("_", " ") + (f" {signed(value)}" if isinstance(value, int) and value else "")
                 + (f" on {t}" if t else ""))
     by = r.k("by")
     text = r.nm.source(r.k("source")) + (f" (played by {r.name(by)})" if by else "") + f": {what}"
-    if r.kind == "effect_starts":
+    if r.kind == "effect_starts" and not used_at_phase:
         return text + until_text(r)
     r.use("until_turn", "until_player")  # its start said how long it would last; it ends now, and why
+    if r.kind == "effect_starts":
+        return text
     return text + " ends" + r.opt("why", " ({})")
 
 

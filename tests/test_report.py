@@ -641,13 +641,16 @@ def test_cards_in_force_are_listed_in_every_report(tmp_path):
     """docs/rules.md (Lasting effects, Truce): each report lists the lasting effects its reader knows of."""
     camp = tiny_campaign(tmp_path / "golden")
     report.write_reports(camp, 1, ["sparta", "moderator"], formats=("txt", "html"))
-    for who, truce in (("sparta", "Truce (played by you): no one may attack through your turn 2"),
-                       ("moderator", "Truce (played by the Spartans): no one may attack through the Spartans' "
-                                     "turn 2")):
+    for who, truce in (("sparta", "Truce (played by you): no one may attack until the end of your player-turn "
+                                  "in game turn 2"),
+                       ("moderator", "Truce (played by the Spartans): no one may attack until the end of the "
+                                     "Spartans' player-turn in game turn 2")):
         html = (camp.reports_dir(1, who) / "report.html").read_text(encoding="utf-8")
         section = html.split("<h2>Cards in force</h2>")[1].split("<h2>")[0]
         items = [html_module.unescape(i) for i in re.findall(r"<li>(.*?)</li>", section)]
         assert items[0] == truce and items[1].startswith("Atrocities (played by "), items
+        assert items[1].endswith(": 1 diplomacy roll fewer for " + ("you at your" if who == "sparta" else
+                                                                     "the Spartans at their") + " next Diplomacy phase")
         # the city of Athens, not the Athenians: a home city's id is its player's; Political Rivalry is over
-        assert items[2].startswith("Raids (played by ") and ": no income from Athens through " in items[2], items
+        assert items[2].startswith("Raids (played by ") and ": no income from Athens until " in items[2], items
         assert len(items) == 3
