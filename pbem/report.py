@@ -41,7 +41,7 @@ import jinja2
 from . import mapsvg
 from .errors import CampaignError, UsageError
 from .gamedata import GameMap, Tables, tables as load_tables
-from .model import Effect, GameState
+from .model import Effect, GameState, UnitType
 from .movement import effect_in_force
 from .phases.upkeep import DISBANDS_AT
 from .storage import Campaign, atomic_write
@@ -76,6 +76,8 @@ class Namer:
     game_map: GameMap
     tables: Tables
     players: dict[str, dict[str, Any]]
+    # leader id -> (owner, name): a leader's name is public, another player's unit ids are not
+    leaders: dict[str, tuple[str | None, str]] = field(default_factory=dict)
 
     def player(self, pid: str | None) -> str:
         if pid is None:
@@ -559,7 +561,7 @@ EFFECT_WORDS: dict[str, Callable[[Any, str], str]] = {
     "cannot_move_or_attack": lambda v, t: f"{t} may not move or attack",
     "cannot_attack": lambda v, t: f"no attack from {t}",
     "truce": lambda v, t: "no one may attack",
-    "leader_removed": lambda v, t: f"leader {t} away for {v} turn(s)",
+    "leader_removed": lambda v, t: f"{t} away",
 }
 
 
@@ -570,6 +572,9 @@ CITY_TARGETS = frozenset({"income_block"})  # effects aimed at a city (a home ci
 def _effect(r: Rec) -> str:
     kind, value, target = r.k("effect", "kind"), r.k("value"), r.k("target")
     t = (r.nm.city(target) if kind in CITY_TARGETS else r.thing(target)) if target else ""
+    if target in r.nm.leaders:  # "the Spartans' leader Brasidas", never another player's unit id
+        owner, name = r.nm.leaders[target]
+        t = f"{r.poss(owner)} leader {name}"
     words = EFFECT_WORDS.get(kind)
     used_at_phase = kind == "diplomacy_rolls" and target in r.nm.players and isinstance(value, int)
     if used_at_phase:  # it ends when that phase has used it: when is said, no last player-turn
@@ -1327,7 +1332,8 @@ def build_context(camp_name: str, turn: int, game_map: GameMap, tables: Tables, 
                   deadline: Any = None) -> dict[str, Any]:
     """Everything a report template shows, for one viewer (None: the moderator), from their view alone."""
     v = make_view(after, game_map, player, records=records, before=before)
-    nm = Namer(game_map, tables, v["players"])
+    nm = Namer(game_map, tables, v["players"], {u.id: (u.owner, u.name) for st in (before, after) if st is not None
+                                                 for u in st.units.values() if u.type is UnitType.LEADER and u.name})
     events = v["events"]
     ctx: dict[str, Any] = {
         "campaign": camp_name, "turn": turn, "date": game_date(turn), "next_turn": after.turn,

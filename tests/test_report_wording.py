@@ -208,3 +208,18 @@ def test_the_deadline_reads_as_the_moderators_commands_print_it():
     """Found in a played game: the report said '2026-11-29T13:31Z', status '2026-11-29 13:31 UTC'."""
     assert report.deadline_text("2026-11-29T13:31Z") == "2026-11-29 13:31 UTC"
     assert report.deadline_text("Friday noon") == "Friday noon"  # a free-text deadline stays as written
+
+
+def test_a_leader_sent_away_is_named_not_numbered():
+    """docs/rules.md (leader targets): reports show other players' leaders by name, never by unit id; a
+    lasting effect on a leader (Exiled) names it and its owner."""
+    nm = names()
+    nm.leaders["SPA-L1"] = ("sparta", "Brasidas")
+    rec = {"seq": 9, "turn": 3, "player": "athens", "phase": "diplomacy", "event": "effect_starts",
+           "effect": "leader_removed", "source": "exiled", "by": "athens", "target": "SPA-L1", "value": 2,
+           "until_turn": 5, "until_player": "sparta"}
+    athens = report.describe(rec, nm, "athens")
+    assert athens == ("Exiled (played by you): the Spartans' leader Brasidas away until the end of the Spartans' "
+                      "player-turn in game turn 5")
+    assert "SPA-L1" not in athens
+    assert report.describe(rec, nm, "sparta").startswith("Exiled (played by the Athenians): your leader Brasidas away")
