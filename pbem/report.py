@@ -878,7 +878,8 @@ def _leader_removed(r: Rec) -> str:
     r.use("unit")
     mine, of = r.owned("who")
     name = r.k("name") or ""
-    label = (f"{name}{r.opt('unit', ' ({})')}" if name else r.opt("unit", "{}")).strip()
+    unit = r.opt("unit", " ({})") if mine or not name else ""  # another player's unit id only if it has no name
+    label = f"{name}{unit}".strip()
     text = (f"{mine}leader {label}{of}" if label else f"{'your' if mine else 'a'} leader{of}") + " leaves play"
     if r.g("until"):
         text += r.opt("turns", " for {} turn(s)")

@@ -223,3 +223,7 @@ def test_a_leader_sent_away_is_named_not_numbered():
                       "player-turn in game turn 5")
     assert "SPA-L1" not in athens
     assert report.describe(rec, nm, "sparta").startswith("Exiled (played by the Athenians): your leader Brasidas away")
+    gone = {"seq": 10, "turn": 3, "player": "athens", "phase": "diplomacy", "event": "leader_removed",
+            "unit": "SPA-L1", "name": "Brasidas", "who": "sparta", "source": "assassination"}
+    assert report.describe(gone, nm, "athens") == "Leader Brasidas of the Spartans leaves play for good (Assassination)"
+    assert report.describe(gone, nm, "sparta") == "Your leader Brasidas (SPA-L1) leaves play for good (Assassination)"
