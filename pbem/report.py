@@ -559,7 +559,7 @@ EFFECT_WORDS: dict[str, Callable[[Any, str], str]] = {
     "diplomacy_rolls": lambda v, t: f"{signed(v) if isinstance(v, int) else v} diplomacy roll(s) for {t}",
     "income_block": lambda v, t: f"no income from {t}",
     "cannot_move_or_attack": lambda v, t: f"{t} may not move or attack",
-    "cannot_attack": lambda v, t: f"no attack from {t}",
+    "cannot_attack": lambda v, t: f"the stack in {t} may not attack",
     "truce": lambda v, t: "no one may attack",
     "leader_removed": lambda v, t: f"{t} away",
 }

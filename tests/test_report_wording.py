@@ -227,3 +227,13 @@ def test_a_leader_sent_away_is_named_not_numbered():
             "unit": "SPA-L1", "name": "Brasidas", "who": "sparta", "source": "assassination"}
     assert report.describe(gone, nm, "athens") == "Leader Brasidas of the Spartans leaves play for good (Assassination)"
     assert report.describe(gone, nm, "sparta") == "Your leader Brasidas (SPA-L1) leaves play for good (Assassination)"
+
+
+def test_hesitation_says_which_stack_may_not_attack():
+    """Hesitation (docs/rules.md): the attacking stack makes no other attack this player-turn."""
+    rec = {"seq": 11, "turn": 3, "player": "athens", "phase": "land_battle", "event": "effect_starts",
+           "effect": "cannot_attack", "source": "hesitation", "by": "sparta", "target": "0403", "value": 0,
+           "until_turn": 3, "until_player": "athens"}
+    text = report.describe(rec, names(), "athens")
+    assert text.startswith("Hesitation (played by the Spartans): the stack in 0403 ")
+    assert text.endswith(" may not attack until the end of your player-turn in game turn 3")
