@@ -41,7 +41,7 @@ import jinja2
 from . import mapsvg
 from .errors import CampaignError, UsageError
 from .gamedata import GameMap, Tables, tables as load_tables
-from .model import Effect, GameState, UnitType
+from .model import Effect, GameState
 from .movement import effect_in_force
 from .phases.upkeep import DISBANDS_AT
 from .storage import Campaign, atomic_write
@@ -555,45 +555,47 @@ def _razed_added(r: Rec) -> str:
         f" ({'; '.join(w for w in why if w)})" if any(why) else "")
 
 
-EFFECT_WORDS: dict[str, Callable[[Any, str], str]] = {
-    "diplomacy_rolls": lambda v, t: f"{signed(v) if isinstance(v, int) else v} diplomacy roll(s) for {t}",
-    "income_block": lambda v, t: f"no income from {t}",
-    "cannot_move_or_attack": lambda v, t: f"{t} may not move or attack",
-    "cannot_attack": lambda v, t: f"the stack in {t} may not attack",
-    "truce": lambda v, t: "no one may attack",
-    "leader_removed": lambda v, t: f"{t} away",
+def _fewer_rolls(r: Rec, v: Any, t: str) -> str:
+    n = abs(v)
+    whose = "your" if r.g("target") == r.viewer else "their"
+    return (f"{n} diplomacy roll{'' if n == 1 else 's'} {'fewer' if v < 0 else 'more'} for {t} at {whose} next "
+            f"Diplomacy phase")
+
+
+# A lasting effect's words, from the record, its value and its target in words
+EFFECT_WORDS: dict[str, Callable[[Rec, Any, str], str]] = {
+    "diplomacy_rolls": _fewer_rolls,
+    "income_block": lambda r, v, t: f"no income from {t}",
+    "cannot_move_or_attack": lambda r, v, t: f"{t} may not move or attack",
+    "cannot_attack": lambda r, v, t: f"the stack in {t} may not attack",
+    "truce": lambda r, v, t: "no one may attack",
+    "leader_removed": lambda r, v, t: f"{t} away",
 }
-
-
 CITY_TARGETS = frozenset({"income_block"})  # effects aimed at a city (a home city's id is its player's too)
+USED_UP = frozenset({"diplomacy_rolls"})  # effects that end when the phase they act on has used them
 
 
 @describes("effect_starts", "effect_ends")
 def _effect(r: Rec) -> str:
     kind, value, target = r.k("effect", "kind"), r.k("value"), r.k("target")
-    t = (r.nm.city(target) if kind in CITY_TARGETS else r.thing(target)) if target else ""
     if target in r.nm.leaders:  # "the Spartans' leader Brasidas", never another player's unit id
         owner, name = r.nm.leaders[target]
         t = f"{r.poss(owner)} leader {name}"
+    else:
+        t = (r.nm.city(target) if kind in CITY_TARGETS else r.thing(target)) if target else ""
     words = EFFECT_WORDS.get(kind)
-    used_at_phase = kind == "diplomacy_rolls" and target in r.nm.players and isinstance(value, int)
-    if used_at_phase:  # it ends when that phase has used it: when is said, no last player-turn
-        n = abs(value)
-        whose = "your" if target == r.viewer else "their"
-        what = (f"{n} diplomacy roll{'' if n == 1 else 's'} {'fewer' if value < 0 else 'more'} for {t} at "
-                f"{whose} next Diplomacy phase")
-    elif words is not None:
-        what = words(value, t)
+    if words is not None:
+        what = words(r, value, t)
     else:
         what = (str(kind).replace("_", " ") + (f" {signed(value)}" if isinstance(value, int) and value else "")
                 + (f" on {t}" if t else ""))
     by = r.k("by")
     text = r.nm.source(r.k("source")) + (f" (played by {r.name(by)})" if by else "") + f": {what}"
-    if r.kind == "effect_starts" and not used_at_phase:
-        return text + until_text(r)
-    r.use("until_turn", "until_player")  # its start said how long it would last; it ends now, and why
+    # its start says how long it lasts (unless a phase uses it up: the words say which); its end, why
+    until = until_text(r) if r.kind == "effect_starts" and kind not in USED_UP else ""
+    r.use("until_turn", "until_player")
     if r.kind == "effect_starts":
-        return text
+        return text + until
     return text + " ends" + r.opt("why", " ({})")
 
 
@@ -1323,7 +1325,8 @@ def unit_rows(units: list[dict[str, Any]], nm: Namer) -> list[dict[str, Any]]:
 
 def in_force_text(effect: dict[str, Any], nm: Namer, viewer: str | None) -> str:
     """A lasting effect in the state (``Effect.to_dict()``) in the words of the event that started it:
-    "Truce (played by the Trojans): no one may attack through the Trojans' turn 3"."""
+    "Truce (played by the Trojans): no one may attack until the end of the Trojans' player-turn in game turn
+    3"."""
     from .cards import effect_data
     return describe({"event": "effect_starts", **effect_data(Effect.from_dict(effect))}, nm, viewer)
 
@@ -1333,8 +1336,9 @@ def build_context(camp_name: str, turn: int, game_map: GameMap, tables: Tables, 
                   deadline: Any = None) -> dict[str, Any]:
     """Everything a report template shows, for one viewer (None: the moderator), from their view alone."""
     v = make_view(after, game_map, player, records=records, before=before)
-    nm = Namer(game_map, tables, v["players"], {u.id: (u.owner, u.name) for st in (before, after) if st is not None
-                                                 for u in st.units.values() if u.type is UnitType.LEADER and u.name})
+    leaders = {u.id: (u.owner, u.name) for st in (before, after) if st is not None
+               for u in st.leaders() if u.name}  # names are public (Namer.leaders)
+    nm = Namer(game_map, tables, v["players"], leaders)
     events = v["events"]
     ctx: dict[str, Any] = {
         "campaign": camp_name, "turn": turn, "date": game_date(turn), "next_turn": after.turn,
@@ -1346,7 +1350,7 @@ def build_context(camp_name: str, turn: int, game_map: GameMap, tables: Tables, 
                   + (v["players"][player]["name"] if player else "moderator")),
     }
     # what lasts into the next game turn: an effect that ran through this turn's last player-turn is over
-    first = next((p for p in after.turn_order if after.players[p].eliminated_turn is None), None)
+    first = next(iter(after.active_players()), None)
     ctx["in_force"] = [in_force_text(e, nm, player) for e in v.get("effects", [])
                        if first is None or effect_in_force(after, Effect.from_dict(e), first)]
     if player is not None:
