@@ -1242,7 +1242,7 @@ def png_bytes(image) -> bytes:
     octree, no dithering: no colour moves by more than a few levels, none visibly): 8 bits a pixel instead
     of 24, so the file is under half the size of the full-colour one (about 250 KB against 600 KB for the
     Aegean) for the same time.  Every row unfiltered, deflated at level 3: a third of the time of cairo's or
-    Pillow's PNG writer (which try a filter per row), and smaller files on these maps of flat colours.
+    Pillow's PNG writer (which try a filter per row).
     """
     from PIL import Image  # a dependency of CairoSVG
     image.flush()
