@@ -137,24 +137,26 @@ def _signature(state: GameState, tables: Tables, player: str) -> tuple[int, ...]
             id(tables))
 
 
-def _still_holds(state: GameState, player: str, sig: tuple[int, ...], hit: tuple[Any, ...] | None) -> bool:
+def _still_holds(state: GameState, player: str, sig: tuple[int, ...], hit: tuple[Any, ...] | None,
+                 traits: list[str] | None = None) -> bool:
     """Does ``player``'s remembered entry ``hit`` = (signature, answer, held traits) answer for ``sig``?  Yes if
-    nothing changed, or if only cities changed controller (``_CITY_EPOCH``) and the player's held traits are
-    the same (a city changing hands between other players, or one without a new trait)."""
+    nothing changed, or if only cities changed controller (``_CITY_EPOCH``) and the player's held traits
+    (``traits``, when the caller has them) are the same (a city changing hands between other players, or one
+    without a new trait)."""
     if hit is None:
         return False
     old = hit[0]
     if old == sig:
         return True
-    return old[0] != sig[0] and old[1:] == sig[1:] and hit[2] == held_traits(state, player)
+    return old[1:] == sig[1:] and hit[2] == (held_traits(state, player) if traits is None else traits)
 
 
 def _remember(state: GameState, tables: Tables, player: str, sig: tuple[int, ...],
               hit: tuple[Any, ...] | None) -> tuple[Any, ...]:
     """The entry for ``player`` brought up to ``sig``: the remembered answer if it still holds, else a fresh one."""
     traits = held_traits(state, player)
-    if hit is not None and hit[0][1:] == sig[1:] and hit[2] == traits:
-        found = hit[1]  # only cities changed hands, and the player's traits are the same (``_still_holds``)
+    if _still_holds(state, player, sig, hit, traits):
+        found = hit[1]  # type: ignore[index]
     else:
         found = _all_player_effects(state, tables, player, traits)
     hit = state._effects_cache[player] = (sig, found, traits)
