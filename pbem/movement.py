@@ -349,7 +349,7 @@ def step_problems(state: GameState, game_map: GameMap, player: str, prev: str, h
     if sea:
         if not game_map.ship_may_enter(h):
             out.append(StepProblem("ship_terrain", f"ships may not enter {h} ({t.name})"))
-    elif not (t.land and t.passable):  # land_ok
+    elif not land_ok(game_map, h):
         out.append(StepProblem("land_terrain", f"land units may not enter {h} ({t.name})"))
     cost = t.move_cost or 0
     if spent + cost > points:
