@@ -45,6 +45,10 @@ The plan, each turn:
    Fleets attack visible enemy ships (one owner in the hex) when the odds are at least SEA_ODDS, from a hex
    they reach in the First Move and leave for their port in the Second; otherwise they stay in port (a
    manned Fleet docked in a city keeps it).
+7. **Cards in force.** Lasting effects in its view that last into its own player-turn are obeyed: under a
+   Truce (R-TURN-4; docs/rules.md, Truce) it moves but orders no land or sea battle, and keeps its attack
+   cards; under Political Rivalry or Social Division (its units may not move or attack) it orders no move and
+   no battle.  Effects the players before it play in the same game turn cannot be known when it writes.
 """
 from __future__ import annotations
 
@@ -55,7 +59,8 @@ from typing import Any, Callable, Iterable
 
 from .dice import Dice
 from .gamedata import GameMap, Tables
-from .model import HOME_CITY_DEFENCE, id_order
+from .model import HOME_CITY_DEFENCE, Effect, id_order
+from .movement import effect_in_force
 
 LAND_MP = 4
 D10 = (5.5, 8.25)  # mean, variance
@@ -433,8 +438,15 @@ class Bot:
         dip = [cid for cid in neutral + hostile + enemy_minor if cid not in taken][:max(rolls, 0)]
         if dip:
             o["diplomacy"] = dip
-        # war: which Armies march where, who attacks
-        marches, attacks, second = self.plan_war()
+        # war: which Armies march where, who attacks; lasting effects may forbid moves or battles
+        frozen = any(e.target == self.pid for e in self.in_force("cannot_move_or_attack"))
+        if frozen:  # Political Rivalry, Social Division: no move, no attack
+            marches, attacks, second = [], [], []
+        else:
+            hand = list(self.hand)
+            marches, attacks, second = self.plan_war()
+            if self.in_force("truce"):  # no one may attack: march, but keep the attack cards
+                attacks, self.sea_battles, self.hand = [], [], hand
         # recruit: proportionate to income, within the budget, one unit per city that may
         o_recruit = self.plan_recruit(gold_now, income, upkeep, marches)
         if o_recruit:
@@ -459,6 +471,13 @@ class Bot:
         if not o["standing"]["defence_cards"]:
             del o["standing"]["defence_cards"]
         return o
+
+    def in_force(self, kind: str) -> list[Effect]:
+        """The lasting effects of ``kind`` the view shows that will still be in force in our own player-turn
+        of this game turn, by the adjudicator's own clock (``movement.effect_in_force``)."""
+        clock = _Clock(self.turn, list(self.v.get("turn_order", ())))
+        found = (Effect.from_dict(e) for e in self.v.get("effects", ()) if e["kind"] == kind)
+        return [e for e in found if effect_in_force(clock, e, self.pid)]
 
     # -- war -----------------------------------------------------------------------------------------
     def spare_stacks(self) -> list[tuple[str, list[str]]]:
@@ -1036,6 +1055,13 @@ class Bot:
 
 
 _SEA_GRAPH: dict[int, tuple[GameMap, dict[str, list[tuple[str, int]]]]] = {}
+
+
+class _Clock:
+    """What ``movement.effect_in_force`` reads of a state (the game turn and the turn order), from a view."""
+
+    def __init__(self, turn: int, turn_order: list[str]):
+        self.turn, self.turn_order = turn, turn_order
 
 
 def sea_graph(game_map: GameMap) -> dict[str, list[tuple[str, int]]]:

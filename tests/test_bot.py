@@ -12,10 +12,12 @@ from pbem.gamedata import load_map, tables
 from pbem.adjudicator import adjudicate
 from pbem.dice import Dice, turn_seed
 from pbem.invariants import violations
-from pbem.model import Unit, UnitType
+from pbem.model import Effect, Unit, UnitType
 from pbem.selfplay import bot_turn_orders, new_game, play, state_hash
 from pbem.turn import run
 from pbem.visibility import view
+
+from agree_boards import findings
 
 AEGEAN = load_map()
 T = tables()
@@ -151,16 +153,16 @@ def test_bot_reads_only_the_fog():
     """Hidden facts (other treasuries, hands, units out of sight) do not change what the bot orders."""
     state = new_game(ALL[:4], seed=3)
     me = state.turn_order[0]
-    before = write_orders(view(state, AEGEAN, me), AEGEAN, T, "x", 1, "s")
+    before = write_orders(view(state, AEGEAN, me), AEGEAN, T, "selfplay", 1, "s")
     other = state.turn_order[1]
     state.players[other].gold = 999
     state.players[other].hand, state.deck = state.deck[:7], state.players[other].hand + state.deck[7:]
-    assert write_orders(view(state, AEGEAN, me), AEGEAN, T, "x", 1, "s") == before
+    assert write_orders(view(state, AEGEAN, me), AEGEAN, T, "selfplay", 1, "s") == before
 
 
 def test_bot_is_seeded():
-    a = write_orders(view(new_game(ALL[:3], 9), AEGEAN, "athens"), AEGEAN, T, "x", 1, "s")
-    b = write_orders(view(new_game(ALL[:3], 9), AEGEAN, "athens"), AEGEAN, T, "x", 1, "s")
+    a = write_orders(view(new_game(ALL[:3], 9), AEGEAN, "athens"), AEGEAN, T, "selfplay", 1, "s")
+    b = write_orders(view(new_game(ALL[:3], 9), AEGEAN, "athens"), AEGEAN, T, "selfplay", 1, "s")
     assert a == b
 
 
@@ -205,3 +207,63 @@ def test_a_bot_with_a_transport_carries_armies_to_an_island_city():
     assert all(state.units[u].type is UnitType.ARMY for u in loaded)
     landing = next(m["path"][-1] for m in sea if m.get("unload"))
     assert AEGEAN.ship_may_stop(landing) and landing not in AEGEAN.city_at
+
+
+def _athens_next_to_spartan_megara():
+    """Athens (second in turn order) has four Armies next to Megara, which Sparta holds: the bot attacks it."""
+    state = new_game(ALL[:4], seed=3)
+    assert state.turn_order == ["sparta", "athens", "corinth", "thebes"]
+    state.cities["megara"].controller = "sparta"
+    for _ in range(4):
+        state.add_unit(Unit(state.new_unit_id("ATH", UnitType.ARMY), UnitType.ARMY, "athens", "1113"))
+    return state
+
+
+def test_the_bot_attacks_megara_when_no_card_is_in_force():
+    state = _athens_next_to_spartan_megara()
+    data = write_orders(view(state, AEGEAN, "athens"), AEGEAN, T, "selfplay", 1, "s")
+    assert [a["target"] for a in data["land_battle"]] == ["1112"]
+
+
+def test_under_a_truce_in_force_the_bot_orders_no_battle_and_keeps_its_attack_cards():
+    """R-TURN-4, docs/rules.md (Truce): a Truce that lasts into the bot's player-turn binds it too.  The battle
+    card it would have added to the attack (Right Flank Drift, any role) stays in hand as a defence card."""
+    state = _athens_next_to_spartan_megara()
+    before = write_orders(view(state, AEGEAN, "athens"), AEGEAN, T, "selfplay", 1, "s")
+    assert before["land_battle"][0]["cards"] == [{"card": "right_flank_drift", "if_needed": True}]
+    assert "defence_cards" not in before["standing"]
+    state.effects.append(Effect("truce", "truce", "thebes", until_turn=1, until_player="corinth"))
+    v = view(state, AEGEAN, "athens")
+    assert [e["kind"] for e in v["effects"]] == ["truce"]  # public: the bot can know it
+    data = write_orders(v, AEGEAN, T, "selfplay", 1, "s")
+    assert not data.get("land_battle") and not data.get("sea_battle")
+    assert data["first_move"] == before["first_move"]  # it still marches
+    assert data["standing"]["defence_cards"] == [{"card": "right_flank_drift", "if_needed": True}]
+    assert not check_bot_file(state, data)
+
+
+def test_a_truce_that_ended_before_the_bots_player_turn_does_not_stop_it():
+    """The Truce lasted through Sparta's player-turn, which comes before Athens's in the turn order."""
+    state = _athens_next_to_spartan_megara()
+    state.effects.append(Effect("truce", "truce", "thebes", until_turn=1, until_player="sparta"))
+    data = write_orders(view(state, AEGEAN, "athens"), AEGEAN, T, "selfplay", 1, "s")
+    assert [a["target"] for a in data["land_battle"]] == ["1112"]
+
+
+def test_under_political_rivalry_the_bot_neither_moves_nor_attacks_but_still_rolls_diplomacy():
+    """R-TURN-4: Political Rivalry played on Athens lasts through its next player-turn; no Baggage is bought
+    for marches that will not happen."""
+    state = _athens_next_to_spartan_megara()
+    state.effects.append(Effect("cannot_move_or_attack", "political_rivalry", "sparta", target="athens",
+                                until_turn=1, until_player="athens"))
+    data = write_orders(view(state, AEGEAN, "athens"), AEGEAN, T, "selfplay", 1, "s")
+    for section in ("first_move", "second_move", "land_battle", "sea_battle"):
+        assert not data.get(section), section
+    assert data["diplomacy"] and not data.get("recruit")
+    assert not check_bot_file(state, data)
+
+
+def check_bot_file(state, data):
+    """The checker's findings on a bot's order file, against ``state``: errors, and warnings on battles."""
+    found = findings(state, data)
+    return [f for f in found if f.severity == "error" or "battle" in (f.path or "")]
