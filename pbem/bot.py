@@ -59,10 +59,10 @@ from typing import Any, Callable, Iterable
 
 from .dice import Dice
 from .gamedata import GameMap, Tables
-from .model import HOME_CITY_DEFENCE, Effect, id_order
-from .movement import effect_in_force
+from .model import HOME_CITY_DEFENCE, Effect, UnitType, id_order
+from .movement import BASE_MP, effect_in_force
 
-LAND_MP = 4
+LAND_MP = BASE_MP[UnitType.ARMY]  # the rules' own movement points (R-PH-MOVE), not a copy
 D10 = (5.5, 8.25)  # mean, variance
 D6 = (3.5, 35 / 12)
 GUESS_MOD = 1  # an unseen defender's roll modifiers (traits and skills are hidden)
@@ -70,7 +70,7 @@ HOME_WAR_TURN = 6  # enemy home cities become targets from this turn on
 ODDS = 0.62  # attack a city when the estimated chance to win is at least this
 ODDS_FIELD = 0.7  # attack a stack in the open only when clearly favoured
 MAX_FORCE = 14
-SHIP_MP = {"transport": 8, "fleet": 10}
+SHIP_MP = {"transport": BASE_MP[UnitType.TRANSPORT], "fleet": BASE_MP[UnitType.FLEET]}
 SEA_REACH = 22  # the farthest a sea path is looked for (movement points: two moves and then some)
 LAND_WALK = 8  # a landing beach is at most two moves' walk from the target
 SEA_ODDS = 0.75  # attack ships only when clearly favoured
