@@ -17,13 +17,12 @@ Payment or Baggage clears the unit's starvation counters.
 """
 from __future__ import annotations
 
-from functools import cached_property
 from typing import Any
 
 from .. import board, cards
 from ..effects import Found, player_effects, stack_effects, unit_matches
 from ..events import Ev
-from ..model import UPKEEP_COST, Unit, UnitType, sorted_ids
+from ..model import UPKEEP_COST, Unit, UnitType, id_order, sorted_ids
 from ..movement import fate_teller
 
 LEAN_TERRAIN = ("farms", "fishing_village")  # -1 to the upkeep roll
@@ -31,28 +30,36 @@ DISBANDS_AT = 6  # an upkeep roll this high or higher, after modifiers, disbands
 
 
 def resolve(ctx) -> None:
+    units = priority(ctx)
+    if not units:
+        return
     state, me = ctx.state, ctx.me
-    # Upkeep moves no enemy, so which cities are friendly is fixed for the phase: ask once.
-    friendly = set(board.friendly_cities(state, ctx.game_map, ctx.player))
-    supplied = supplied_hexes(ctx.game_map, friendly)
-    # Nor does it move any unit into or next to another: the answer for a hex holds for the whole phase.
+    # Upkeep moves no unit, changes no city and removes only the player's own Armies, Rowers and Baggage (which
+    # neither besiege the player's cities nor surround the player's hexes): which cities are friendly, and why a
+    # hex cannot be paid, hold for the whole phase, so each is asked once.  The player's Baggage in a hex is
+    # listed when a unit there first needs one; a used Baggage leaves the list as it leaves the board (no
+    # Baggage comes during upkeep).
+    cities, friendly = state.controlled_cities(ctx.player), {}
     where: dict[str, str | None] = {}
+    bags_at: dict[str, list[Unit]] = {}
     modifiers = PhaseModifiers(ctx)
-    for unit in priority(ctx):
+    for unit in units:
         h = unit.hex
-        reason = where[h] if h in where else where.setdefault(h, why_unsupplied(ctx, h, friendly, supplied))
-        cost = upkeep_cost(unit)
-        if reason is None and me.gold < cost:
-            reason = "not enough gold"
+        reason = where[h] if h in where else where.setdefault(h, why_unsupplied(ctx, h, cities, friendly))
+        cost = UPKEEP_COST[unit.type] * unit.value
         if reason is None:
-            me.gold -= cost
-            cleared = unit.starvation
-            if cleared:
-                unit.starvation = 0
-            ctx.emit(Ev.UPKEEP_PAID, unit=unit.id, gold=cost, starvation_cleared=cleared)
-            continue
-        baggage = stack_baggage(ctx, unit)
+            if me.gold >= cost:
+                me.gold -= cost
+                cleared = unit.starvation
+                if cleared:
+                    unit.starvation = 0
+                ctx.emit(Ev.UPKEEP_PAID, unit=unit.id, gold=cost, starvation_cleared=cleared)
+                continue
+            reason = "not enough gold"
+        bags = bags_at[h] if h in bags_at else bags_at.setdefault(h, player_baggage(state, h, unit.owner))
+        baggage = stack_baggage(unit, bags) if bags else None
         if baggage is not None:
+            bags.remove(baggage)
             cards.release_cargo(state, baggage)
             state.remove_unit(baggage.id)
             cleared = unit.starvation
@@ -62,43 +69,42 @@ def resolve(ctx) -> None:
         roll_for(ctx, unit, modifiers(unit), 0, "upkeep", {"reason": reason})
 
 
-def upkeep_cost(unit: Unit) -> int:
-    return UPKEEP_COST[unit.type] * unit.value
-
-
 def priority(ctx) -> list[Unit]:
     """The player's Armies and Rowers in payment order; bad entries of the order's list are reported."""
-    state = ctx.state
-    units = {u.id: u for u in state.units_of(ctx.player) if u.type.needs_upkeep and u.away_until is None}
-    order: list[str] = []
+    units = {u.id: u for u in ctx.state.units_of(ctx.player) if u.type.needs_upkeep and u.away_until is None}
+    order: dict[str, Unit] = {}  # in payment order
     for i, uid in enumerate(ctx.my_orders.upkeep):
-        if uid not in units:
+        if uid in units:
+            order.setdefault(uid, units[uid])
+        else:
             gone = fate_teller(ctx)(uid)  # lost or captured in an earlier player-turn of this game turn
             ctx.order_failed("upkeep", i, gone or f"{uid} is not one of your Armies or Rowers", unit=uid)
-        elif uid not in order:
-            order.append(uid)
     for uid in ctx.standing(ctx.player).upkeep:
-        if uid in units and uid not in order:
-            order.append(uid)
-    order += [uid for uid in sorted_ids(units) if uid not in order]
-    return [units[uid] for uid in order]
+        if uid in units:
+            order.setdefault(uid, units[uid])
+    if not order:
+        return [units[uid] for uid in sorted_ids(units)]
+    return [*order.values(), *(units[uid] for uid in sorted_ids(units) if uid not in order)]
 
 
-def supplied_hexes(game_map, friendly: set[str]) -> set[str]:
-    """The hexes in or next to a city of ``friendly``: where a unit may be paid if not surrounded."""
-    return {h for cid in friendly for h in game_map.around_city[cid]}
-
-
-def why_unsupplied(ctx, hex_id: str, friendly: set[str], supplied: set[str]) -> str | None:
-    """Why the units in ``hex_id`` cannot be paid whatever the gold, or None: no friendly city (``friendly``:
-    the player's, asked once per phase; ``supplied``: the hexes in or next to one) in or next to the hex, or
-    the hex completely surrounded."""
+def why_unsupplied(ctx, hex_id: str, cities: list[str], friendly: dict[str, bool]) -> str | None:
+    """Why the units in ``hex_id`` cannot be paid whatever the gold, or None: no friendly city in or next to the
+    hex, or the hex completely surrounded.  ``cities`` are the player's; ``friendly`` remembers which of them
+    are friendly (``board.friendly_city``), each asked only when a unit is in or next to it."""
     state, gm = ctx.state, ctx.game_map
-    if hex_id not in supplied:
-        near = [c for h in (hex_id, *gm.neighbours[hex_id]) if (c := gm.city_at.get(h))]
-        own = [c for c in near if state.cities[c.id].controller == ctx.player]
-        if own:  # say why the player's own city there does not count
-            c = own[0]
+    around = gm.around_city
+    own: list[str] = []  # the player's cities in or next to the hex, none of them friendly
+    for c in cities:
+        if hex_id in around[c]:
+            ok = friendly.get(c)
+            if ok is None:
+                ok = friendly[c] = board.friendly_city(state, gm, c, ctx.player)
+            if ok:
+                break
+            own.append(c)
+    else:
+        if own:  # say why the player's own city there does not count (the first in or next to the hex)
+            c = next(gm.city_at[h] for h in (hex_id, *gm.neighbours[hex_id]) if h in gm.city_at and gm.city_at[h].id in own)
             why = "razed" if state.cities[c.id].razed else "under siege"
             return f"no friendly city in or next to its hex ({c.name} is {why})"
         return "no friendly city in or next to its hex"
@@ -107,19 +113,28 @@ def why_unsupplied(ctx, hex_id: str, friendly: set[str], supplied: set[str]) -> 
     return None
 
 
-def stack_baggage(ctx, unit: Unit) -> Unit | None:
-    bags = {u.id: u for u in ctx.state.units_at(unit.hex) if u.type is UnitType.BAGGAGE and u.owner == unit.owner}
-    if not bags:
-        return None
-    def rank(b: Unit) -> int:  # its own Baggage, then its carrier's, then loose Baggage, then any other
-        if b.carried_by == unit.id:
-            return 0
-        if unit.carried_by is not None and b.carried_by == unit.carried_by:
-            return 1
-        return 2 if b.carried_by is None else 3
+def player_baggage(state, hex_id: str, player: str | None) -> list[Unit]:
+    """The player's Baggage in ``hex_id``, by id in the human order (``sorted_ids``)."""
+    bags = [u for u in state.units_at(hex_id) if u.type is UnitType.BAGGAGE and u.owner == player]
+    if len(bags) > 1:
+        bags.sort(key=lambda u: id_order(u.id))
+    return bags
 
-    by_id = sorted_ids(bags)
-    return bags[min(by_id, key=lambda b: (rank(bags[b]), by_id.index(b)))]
+
+def stack_baggage(unit: Unit, bags: list[Unit]) -> Unit | None:
+    """The Baggage of ``bags`` (the Baggage of ``unit``'s stack, by id) that ``unit`` uses: its own Baggage, then
+    its carrier's, then loose Baggage, then any other; by id within each."""
+    best, best_rank = None, 4
+    for b in bags:
+        if b.carried_by == unit.id:
+            return b
+        if unit.carried_by is not None and b.carried_by == unit.carried_by:
+            rank = 1
+        else:
+            rank = 2 if b.carried_by is None else 3
+        if rank < best_rank:
+            best, best_rank = b, rank
+    return best
 
 
 def upkeep_modifiers(ctx, unit: Unit) -> list[dict[str, Any]]:
@@ -154,35 +169,26 @@ class PhaseModifiers:
 
     def __init__(self, ctx) -> None:
         self.ctx = ctx
-        self.by_hex: dict[str, list[tuple[str, dict[str, Any]]]] = {}  # {led hex: upkeep_effects of a unit there}
-
-    @cached_property
-    def found(self) -> list[Found]:
-        """The player's own ``roll_modifier`` effects."""
-        return player_effects(self.ctx.state, self.ctx.tables, self.ctx.player, "roll_modifier")
-
-    @cached_property
-    def traits(self) -> list[tuple[str, dict[str, Any]]]:
-        """``upkeep_effects`` of a unit with no leader in its stack."""
-        return upkeep_effects(self.found)
-
-    @cached_property
-    def led(self) -> set[str]:
-        """The hexes of the player's leaders in play."""
-        player = self.ctx.player
-        return {u.hex for u in self.ctx.state.leaders() if u.owner == player and u.away_until is None}
+        self.found: list[Found] | None = None  # the player's own ``roll_modifier`` effects, asked at the first roll
+        self.traits: list[tuple[str, dict[str, Any]]] = []  # ``upkeep_effects`` of a unit with no leader with it
+        self.by_hex: dict[str, list[tuple[str, dict[str, Any]]]] = {}  # {hex: upkeep_effects of a unit there}
 
     def __call__(self, unit: Unit) -> list[dict[str, Any]]:
-        h = unit.hex
-        if h not in self.led:
-            effects = self.traits
-        elif h in self.by_hex:
-            effects = self.by_hex[h]
-        else:
-            ctx = self.ctx
-            effects = self.by_hex[h] = upkeep_effects(
-                self.found + stack_effects(ctx.state, ctx.tables, [unit], "roll_modifier"))
+        effects = self.by_hex.get(unit.hex)
+        if effects is None:
+            effects = self.by_hex[unit.hex] = self.effects_at(unit)
         return unit_modifiers(self.ctx, unit, effects)
+
+    def effects_at(self, unit: Unit) -> list[tuple[str, dict[str, Any]]]:
+        """``upkeep_effects`` of ``unit``'s traits and of the leaders in its stack, if any."""
+        ctx = self.ctx
+        if self.found is None:
+            self.found = player_effects(ctx.state, ctx.tables, ctx.player, "roll_modifier")
+            self.traits = upkeep_effects(self.found)
+        player, leader = ctx.player, UnitType.LEADER
+        if any(u.type is leader and u.owner == player and u.away_until is None for u in ctx.state.hex_units(unit.hex)):
+            return upkeep_effects(self.found + stack_effects(ctx.state, ctx.tables, [unit], "roll_modifier"))
+        return self.traits
 
 
 def upkeep_roll(ctx, unit: Unit, extra: int, cause: str, **data) -> bool:
