@@ -21,7 +21,6 @@ from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass
-from functools import cached_property
 from typing import TYPE_CHECKING, Any, Callable
 
 from .. import battle as bt
@@ -114,10 +113,9 @@ class Stack:
     movers: list[Unit]  # whose movement points count
     unload: list[str]
 
-    @cached_property
+    @property
     def captures(self) -> bool:
-        """R-UNIT-3: the group holds an Army, Rowers or a (manned: ``gather`` saw to it) Fleet.  Found once: a
-        Stack is not changed once gathered."""
+        """R-UNIT-3: the group holds an Army, Rowers or a (manned: ``gather`` saw to it) Fleet."""
         return bool(self.fleets) or any(self.here[x].type in CAPTORS for x in self.group)
 
 
