@@ -38,6 +38,9 @@ if TYPE_CHECKING:
 A, R, F, T, B, L = (UnitType.ARMY, UnitType.ROWERS, UnitType.FLEET, UnitType.TRANSPORT, UnitType.BAGGAGE,
                     UnitType.LEADER)
 BOARD_ORDER = {R: 0, A: 1, B: 2, L: 3}
+MOVABLE = (A, R, F, T, B, L)  # the player's own kinds of unit (not pirates, barbarians)
+LAND_MOVERS = (A, R, L)  # on land, whose movement points count (Baggage is carried)
+CAPTORS = (A, R)  # with manned Fleets: who captures (R-UNIT-3)
 
 
 def resolve_first(ctx: "TurnContext") -> None:
@@ -64,16 +67,33 @@ def _is_movement_card(ctx: "TurnContext", card: str) -> bool:
 
 
 def _moves(ctx: "TurnContext", section: str, moves: tuple[Move, ...]) -> None:
+    if not moves:
+        return
     blocked = cannot_move_or_attack(ctx.state, ctx.player)
-    for mv in moves:
-        if blocked:
-            name = ctx.tables.cards[blocked.source].name if blocked.source in ctx.tables.cards else blocked.source
+    if blocked:
+        name = ctx.tables.cards[blocked.source].name if blocked.source in ctx.tables.cards else blocked.source
+        for mv in moves:
             ctx.order_failed(section, mv.index, f"{name}: your units may not move or attack this turn",
                              units=list(mv.units))
-            continue
-        failure = move(ctx, section, mv)
+        return
+    phase = _Phase(ctx, section)
+    for mv in moves:
+        failure = _move(ctx, phase, mv)
         if failure:
             ctx.order_failed(section, mv.index, failure, units=list(mv.units))
+
+
+class _Phase:
+    """What every move order of one player's move phase asks, found once for the phase."""
+
+    def __init__(self, ctx: "TurnContext", section: str) -> None:
+        scratch = ctx.scratch
+        self.section = section
+        self.moved: set[str] = scratch.setdefault(f"moved:{section}", set())  # units that moved this phase
+        self.landed: set[str] = scratch.setdefault(f"landed:{section}", set())  # units that went ashore
+        self.cards_used: set[int] = scratch.setdefault("move_cards_used", set())  # indexes in the cards orders
+        self.fate = fate_teller(ctx)
+        self.cards = ctx.my_orders.cards  # a move plays the movement cards aimed at its stack
 
 
 @dataclass
@@ -96,7 +116,7 @@ class Stack:
     @property
     def captures(self) -> bool:
         """R-UNIT-3: the group holds an Army, Rowers or a (manned: ``gather`` saw to it) Fleet."""
-        return any(self.here[x].type in (A, R) for x in self.group) or bool(self.fleets)
+        return bool(self.fleets) or any(self.here[x].type in CAPTORS for x in self.group)
 
 
 @dataclass(frozen=True)
@@ -131,7 +151,7 @@ def gather(state: GameState, gm: GameMap, me: str, mv: Move, moved: set[str] | d
     for u in units:
         if u.hex != start:
             return Refusal(f"{u.id} is in {u.hex}, not in {start}: a move order moves one stack", "two_hexes", u.id)
-        if u.type not in (A, R, F, T, B, L):
+        if u.type not in MOVABLE:
             return Refusal(f"{u.id} is not yours to move", "not_movable", u.id)
         if u.id in landed:
             return Refusal(f"{u.id} landed this phase and may not move further", "landed", u.id)
@@ -221,22 +241,25 @@ def gather(state: GameState, gm: GameMap, me: str, mv: Move, moved: set[str] | d
     group = set(listed)
     if to_board:
         group.update(u.id for u in to_board)
-    grew = True
-    while grew:
-        grew = False
-        for x, c in carrier.items():
-            if c in group and x not in group:
-                group.add(x)
-                grew = True
-    again = [x for x in group if x in moved]  # cargo and boarders too: one move order a unit a phase
-    if again:
-        first = min(again)
+    cargo: dict[str, list[str]] = {}  # who carries whom once the boarding is done, by carrier
+    for x, c in carrier.items():
+        if c is not None:
+            cargo.setdefault(c, []).append(x)
+    if cargo:  # and everything the group carries, directly or through another carrier
+        todo = list(group)
+        while todo:
+            for x in cargo.get(todo.pop(), ()):
+                if x not in group:
+                    group.add(x)
+                    todo.append(x)
+    if not group.isdisjoint(moved):  # cargo and boarders too: one move order a unit a phase
+        first = min(x for x in group if x in moved)
         return Refusal(f"{first} has already moved this phase", "moved", first, "units" if first in listed else "load")
     members = [here[x] for x in sorted(group)]
     for f in fleets:
-        if not any(here[x].type is R for x, c in carrier.items() if c == f.id):
+        if not any(here[x].type is R for x in cargo.get(f.id, ())):
             return Refusal(f"{f.id} has no Rowers aboard; a Fleet moves only manned (R-UNIT-3)", "unmanned", f.id)
-    movers = ships if sea else [u for u in units if u.type in (A, R, L)]
+    movers = ships if sea else [u for u in units if u.type in LAND_MOVERS]
     if not movers:
         return Refusal("Baggage does not move by itself; an Army or a ship must carry it", "no_movers")
 
@@ -259,9 +282,11 @@ def stack_at(state: GameState, gm: GameMap, me: str, g: Stack, h: str) -> int:
     """R-UNIT-2: the player's stack in ``h`` if the group ended its move there (what it unloads there standing
     on its own, ships it captures there counting)."""
     n = stack_size(state, h, me, leaving=g.group)
+    carrier, unload = g.carrier, g.unload
+    put_off = bool(unload) and (not g.sea or gm.ship_may_stop(h))  # the cargo unloaded stands on its own in h
     for u in g.members:
-        free = g.carrier[u.id] is None or (u.id in g.unload and (not g.sea or gm.ship_may_stop(h)))
-        n += stacking_weight(u, None if free else g.here[g.carrier[u.id]])
+        c = carrier[u.id]
+        n += stacking_weight(u, None if c is None or (put_off and u.id in unload) else g.here[c])
     if g.captures and h != g.start:
         n += sum(stacking_weight(u, None) for u in capturable_here(state, h, me) if u.type.is_ship)
     return n
@@ -269,21 +294,24 @@ def stack_at(state: GameState, gm: GameMap, me: str, g: Stack, h: str) -> int:
 
 def move(ctx: "TurnContext", section: str, mv: Move) -> str | None:
     """Carry out one move order; returns why it failed (nothing changed), or None."""
-    state, gm, me = ctx.state, ctx.game_map, ctx.player
-    moved: set[str] = ctx.scratch.setdefault(f"moved:{section}", set())
-    landed: set[str] = ctx.scratch.setdefault(f"landed:{section}", set())
-    g = gather(state, gm, me, mv, moved, landed, fate_teller(ctx))
+    return _move(ctx, _Phase(ctx, section), mv)
+
+
+def _move(ctx: "TurnContext", phase: _Phase, mv: Move) -> str | None:
+    """``move``, with what the phase's orders share found once (``_Phase``)."""
+    state, gm, me, section = ctx.state, ctx.game_map, ctx.player, phase.section
+    moved, landed, used = phase.moved, phase.landed, phase.cards_used
+    g = gather(state, gm, me, mv, moved, landed, phase.fate)
     if isinstance(g, Refusal):
         return g.reason
-    start, here, carrier, sea, group, members = g.start, g.here, g.carrier, g.sea, g.group, g.members
-    movers, unload, to_board, set_down = g.movers, g.unload, g.to_board, g.set_down
+    start, group, members = g.start, g.group, g.members
+    movers, unload, to_board, set_down, sea = g.movers, g.unload, g.to_board, g.set_down, g.sea
 
     # 3. the allowance, with the move's cards
-    path = list(mv.path)
+    path = mv.path
     planned_end = path[-1] if path else start
     cards: list[tuple[CardUse, int | None]] = [(cu, None) for cu in mv.cards]
-    used = ctx.scratch.setdefault("move_cards_used", set())
-    for i, cu in enumerate(ctx.my_orders.cards):
+    for i, cu in enumerate(phase.cards):
         if i not in used and (cu.target in group or cu.target == start) and _is_movement_card(ctx, cu.card):
             cards.append((cu, i))
     card_fx: list[tuple[str, dict[str, Any]]] = []
@@ -334,9 +362,11 @@ def move(ctx: "TurnContext", section: str, mv: Move) -> str | None:
         played.append(cu.card)
         if i is not None:
             used.add(i)
-    for x, c in carrier.items():
-        if here[x].carried_by != c:
-            here[x].carried_by = c
+    if to_board:  # the boarding changed who carries these (and what an Army boarding a Transport set down)
+        carrier, here = g.carrier, g.here
+        for x in (*(u.id for u in to_board), *set_down):
+            if here[x].carried_by != carrier[x]:
+                here[x].carried_by = carrier[x]
     captured: list[str] = []
     if captures:
         for h, _ in pc.reached[:k]:  # the stack stands in each hex where it captures (the captor's stack counts)
@@ -355,10 +385,10 @@ def move(ctx: "TurnContext", section: str, mv: Move) -> str | None:
             unloaded.append(x)
     moved |= group
     ctx.emit(Ev.MOVED, section=section, index=mv.index, units=sorted(group), movers=[m.id for m in movers],
-             **{"from": start}, to=end, path=[h for h, _ in pc.reached[:k]], points=pc.reached[k - 1][1] if k else 0,
+             **{"from": start}, to=end, path=list(path[:k]), points=pc.reached[k - 1][1] if k else 0,
              allowance=allow.points, allowances=allow.per_unit, bonuses={u: b for u, b in allow.bonuses.items() if b},
              loaded=[u.id for u in to_board], set_down=set_down, unloaded=unloaded,
-             unload_skipped=[x for x in unload if x not in unloaded], captured=captured, cards=played,
+             unload_skipped=[] if do_unload else list(unload), captured=captured, cards=played,
              stopped=None if k == len(path) else (pc.reason or "stacking limit"))
     ctx.order_done(section, mv.index, to=end)
     return None
