@@ -1366,7 +1366,6 @@ def build_context(camp_name: str, turn: int, game_map: GameMap, tables: Tables, 
             if t and cid != me["home"]:
                 ctx["traits"].append({"name": nm.source(t), "text": tables.traits[t].text if t in tables.traits
                                       else "", "where": nm.city(cid)})
-        ctx["hand_sizes"] = None
         ctx["standing"] = standing_orders(me.get("standing"), me["hand"], nm)
         ctx["standing_note"] = STANDING_NOTE
     else:
@@ -1484,6 +1483,7 @@ def build_context(camp_name: str, turn: int, game_map: GameMap, tables: Tables, 
                               "trait": nm.source(c["trait"]) if c.get("trait") else "", "marks": ", ".join(marks),
                               "mine": player is not None and c.get("controller") == player})
     ctx["standings"] = [{"rank": s.get("rank"), "player": nm.player(s.get("player")), "cities": s.get("cities"),
+                         "cards": v["players"].get(s.get("player"), {}).get("hand_size", 0),  # public
                          "out": s.get("out", False), "me": s.get("player") == player,
                          "extra": ", ".join(f"{k} {x}" for k, x in s.items()
                                             if k not in ("rank", "player", "cities", "out"))}

@@ -654,3 +654,19 @@ def test_cards_in_force_are_listed_in_every_report(tmp_path):
         # the city of Athens, not the Athenians: a home city's id is its player's; Political Rivalry is over
         assert items[2].startswith("Raids (played by ") and ": no income from Athens until " in items[2], items
         assert len(items) == 3
+
+
+def test_standings_show_every_players_city_count_and_hand_size(played):
+    """docs/players.md: everyone's city count and hand size are public; STANDINGS shows both, text and HTML."""
+    state = played.load_state()
+    text = (played.reports_dir(1, "athens") / "report.txt").read_text()
+    html = (played.reports_dir(1, "athens") / "report.html").read_text()
+    section = text.split("STANDINGS (cities held; cards in hand)")[1].split("Turn order:")[0]
+    for pid in state.turn_order:
+        p = state.players[pid]
+        n = len(p.hand)
+        cities = len(state.controlled_cities(pid))
+        name = report.Namer(played.game_map, tables(), {q: {"name": state.players[q].name}
+                                                        for q in state.turn_order}, {}).player(pid)
+        assert re.search(rf"\d\. {name}\s+{cities}\s+{n} cards?\b", section), (pid, section)
+        assert re.search(rf"<td>{name}</td>\s*<td class=\"num\">{cities}</td><td class=\"num\">{n}</td>", html), pid
