@@ -596,7 +596,8 @@ def _effect(r: Rec) -> str:
     r.use("until_turn", "until_player")
     if r.kind == "effect_starts":
         return text + until
-    return text + " ends" + r.opt("why", " ({})")
+    # its end: "No longer in force (expired): Truce (played by the Spartans): no one may attack"
+    return "No longer in force" + r.opt("why", " ({})") + ": " + text
 
 
 @describes("gold")

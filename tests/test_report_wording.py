@@ -237,3 +237,18 @@ def test_hesitation_says_which_stack_may_not_attack():
     text = report.describe(rec, names(), "athens")
     assert text.startswith("Hesitation (played by the Spartans): the stack in 0403 ")
     assert text.endswith(" may not attack until the end of your player-turn in game turn 3")
+
+
+def test_an_effect_that_ends_says_so_first_then_what_it_was():
+    """Found by a player-eyes review: '...: the Trojans may not move or attack ends (expired)' read as garbled."""
+    nm = names()
+    rec = {"seq": 12, "turn": 4, "player": "athens", "phase": "diplomacy", "event": "effect_ends",
+           "why": "used at this Diplomacy phase", "effect": "diplomacy_rolls", "source": "threatened", "by": "sparta",
+           "target": "athens", "value": -1, "until_turn": 4, "until_player": "athens"}
+    assert report.describe(rec, nm, "athens") == (
+        "No longer in force (used at this Diplomacy phase): Threatened (played by the Spartans): 1 diplomacy "
+        "roll fewer for you at your next Diplomacy phase")
+    rec = {"seq": 13, "turn": 4, "player": None, "phase": "end", "event": "effect_ends", "why": "expired",
+           "effect": "truce", "source": "truce", "by": "sparta", "value": 0, "until_turn": 4, "until_player": "sparta"}
+    assert report.describe(rec, nm, "athens") == (
+        "No longer in force (expired): Truce (played by the Spartans): no one may attack")
