@@ -195,7 +195,10 @@ def _indent_message(lines: list[str], row: int) -> str | None:
     # indented less than the line above: line it up with that line, or with a line further up
     outer = next((r for r in above if _indent(lines[r]) <= here), None)
     hint = f"line it up with `{_first_word(prev)}` ({col} spaces)"
-    if outer is not None:
+    if outer is not None and _indent(lines[outer]) == here and _key_column(lines[outer]) > here:
+        # under a list item's dash: the line belongs to that item, or starts a new one with "- "
+        hint += ", or start a new list item with `- `"
+    elif outer is not None:
         hint += f" or with `{_first_word(lines[outer], dash=True)}` ({_indent(lines[outer])} spaces)"
     return f"this line is indented by {here} spaces, which matches no line above it (hint: {hint})"
 

@@ -93,6 +93,10 @@ def test_the_scan_passes_the_largest_file_allowed_of_shallow_brackets():
     ("recruit:\n  - city: athens\n    unit: army\n   baggage: 2\n", 4, 4,
      "indented by 3 spaces, which matches no line above it (hint: line it up with `unit:` (4 spaces) or with "
      "`- city:` (2 spaces))"),
+    # a key under a list item's dash (found by a player-eyes review: the hint offered the column it was at)
+    ("land_battle:\n  - units: [ATH-A4]\n  target: \"1113\"\n", 3, 3,
+     "indented by 2 spaces, which matches no line above it (hint: line it up with `units:` (4 spaces), or start a "
+     "new list item with `- `)"),
     # (PyYAML: "expected <block end>, but found '<block sequence start>'")
     ("first_move:\n  - units: [A]\n    path: [\"1\"]\n   - units: [B]\n", 4, 4,
      "indented by 3 spaces, which matches no line above it (hint: line it up with `path:` (4 spaces) or with "
