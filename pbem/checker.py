@@ -128,6 +128,11 @@ def _fatal(source: str, exc: PbemError) -> Report:
     return Report(source, [Finding(ERROR, source, line, col if line else None, "", msg)], usable=False)
 
 
+# A file without a secret line: the moderator is sure to refuse it, campaign or not (docs/players.md)
+NO_SECRET = ("no secret: the moderator accepts a file only with your secret in it",
+             "add a line  secret: <the secret the moderator gave you>")
+
+
 # -- entry points --------------------------------------------------------------------------------------
 
 def check_file(path: Path | str, campaign: Campaign | None = None, source: str | None = None) -> Report:
@@ -154,6 +159,10 @@ def check_text(text: str, source: str = "orders.yaml", campaign: Campaign | None
         mark = parsed.where(p.path, p.at_key)
         report.findings.append(Finding(ERROR, source, mark[0] if mark else None, mark[1] if mark else None,
                                        json_path(p.path) if p.path else "", p.message, p.hint))
+    if campaign is None and parsed.orders is not None and "secret" not in parsed.data:
+        mark = parsed.where(())  # with a campaign, RuleCheck's header says it
+        report.findings.append(Finding(ERROR, source, mark[0] if mark else None, mark[1] if mark else None, "",
+                                       *NO_SECRET))
     if campaign is not None and parsed.orders is not None:
         try:
             game = Game.of(campaign)
@@ -392,8 +401,7 @@ class RuleCheck:
                                     f"{st.players[o.player].eliminated_turn})")
             return False
         if "secret" not in data:  # the moderator is sure to refuse it
-            self.error((), "no secret: the moderator accepts a file only with your secret in it",
-                       "add a line  secret: <the secret the moderator gave you>")
+            self.error((), *NO_SECRET)
         return True
 
     # -- units --------------------------------------------------------------------------------------

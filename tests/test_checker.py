@@ -367,6 +367,15 @@ def test_no_secret_is_an_error_the_moderator_would_refuse_the_file(demo):
     assert r.exit_code == 1
 
 
+def test_no_secret_is_an_error_without_a_campaign_too():
+    """docs/players.md: a file without a secret line always gets the error (found by a player-eyes review:
+    `pbem check` without --campaign said OK)."""
+    r = check_text("campaign: demo\nturn: 1\nplayer: athens\n", "o.yaml")
+    assert findings(r) == [("error", 1, "no secret: the moderator accepts a file only with your secret in it")]
+    assert r.exit_code == 1
+    assert not check_text("campaign: demo\nturn: 1\nplayer: athens\nsecret: x\n", "o.yaml").findings
+
+
 def test_eliminated_player_and_finished_game(demo, tmp_path):
     def over(state: GameState):
         state.players["athens"].eliminated_turn = 1
