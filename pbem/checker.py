@@ -408,13 +408,25 @@ class RuleCheck:
     def own_ids(self) -> list[str]:
         return sorted_ids(self.sim.units)
 
+    def unknown_unit_hint(self, uid: str) -> str | None:
+        """The hint for a unit id that is not the player's: whose it is, when another player's prefix says so
+        (a player never orders another faction's units), else the nearest of the player's own ids, of the same
+        kind first (ATH-A3 -> ATH-A2, not the Leader ATH-L3)."""
+        abbr = uid.split("-")[0].upper()
+        other = next((p for pid, p in self.state.players.items() if p.abbr == abbr and pid != self.me), None)
+        if other is not None:
+            return f"{uid} is a unit of the {other.name}: you may order only your own units"
+        own = self.own_ids()
+        kind = uid.upper().rstrip("0123456789")
+        guess = did_you_mean(uid, [i for i in own if i.rstrip("0123456789") == kind]) or did_you_mean(uid, own)
+        return f"did you mean {guess}?" if guess else None
+
     def unit(self, path: tuple, uid: str) -> Unit | None:
         """One of the player's units (or one the recruits will create), else an error and None."""
         u = self.sim.units.get(uid)
         if u is None:
-            guess = did_you_mean(uid, self.own_ids())
             self.error(path, f"{uid} is not one of your units",
-                       f"did you mean {guess}?" if guess else f"your units: {short_list(self.own_ids(), 10)}")
+                       self.unknown_unit_hint(uid) or f"your units: {short_list(self.own_ids(), 10)}")
             return None
         if uid in self.predicted:
             self.warn(path, f"{uid} does not exist yet: it is the id {self.predicted[uid]} will get",
@@ -543,6 +555,9 @@ class RuleCheck:
                     return (f"{name} counts in {b} battles only", f"name it in a {b}_battle attack")
             return None
         if where == "defence":
+            if trigger == "revolt":
+                return (f"{name} is not a defence card: it is played by standing.executions",
+                        "write executions: true (the default) under standing:")
             if not in_battle or trigger != "none":
                 return (f"{name} is not a defence card", "defence cards add to your defence in a battle")
             if turn == "own" or role == "attack":
@@ -755,10 +770,9 @@ class RuleCheck:
             seen.add(uid)
             u = self.sim.units.get(uid)
             if u is None:
-                guess = did_you_mean(uid, self.own_ids())
                 fighters = self.own_of(UnitType.ARMY) + self.own_of(UnitType.ROWERS)
                 self.error(path, f"{uid} is not one of your units",
-                           f"did you mean {guess}?" if guess else f"your Armies and Rowers: {short_list(fighters)}")
+                           self.unknown_unit_hint(uid) or f"your Armies and Rowers: {short_list(fighters)}")
             elif not u.type.needs_upkeep:
                 self.warn(path, f"{uid} is {a_unit(u.type)}: only Armies and Rowers are paid upkeep")
 
@@ -1014,10 +1028,9 @@ class RuleCheck:
                 elif is_hex_id(use.target) and use.target not in self.map.terrain:
                     self.error(path + ("target",), f"{use.target} is not a hex of this map", self.map_size_hint())
                 elif not is_hex_id(use.target) and use.target not in self.sim.units:
-                    guess = did_you_mean(use.target, self.own_ids())
                     self.error(path + ("target",), f"{use.target} is not one of your units",
-                               f"did you mean {guess}?" if guess else "name a unit of the stack that moves, or the "
-                                                                      "hex it starts from")
+                               self.unknown_unit_hint(use.target) or "name a unit of the stack that moves, or the "
+                                                                     "hex it starts from")
                 else:
                     self.card_in_hand(cpath, use.card, "unless you draw it this turn, the move it speeds up fails")
                     self.move_cards.append((i, use))

@@ -735,3 +735,22 @@ def test_a_truce_in_your_own_cards_stops_your_own_attacks(demo, tmp_path):
         ("warning", 10, "your own Truce (at cards[0]) stops your attacks too: this attack will not be made if it is "
                         "played")]
     assert findings(check_text(text.replace("cards: [truce]\n", ""), "o.yaml", camp)) == []
+
+
+def test_another_factions_unit_is_named_as_theirs_not_guessed_as_one_of_yours(demo):
+    """A player never orders another faction's units; the hint says whose the unit is (found by a player-eyes
+    review: SPA-A1 got 'did you mean ATH-A1?')."""
+    r = check_text(ATHENS + 'first_move:\n  - units: [SPA-A1]\n    path: ["1212"]\n', "o.yaml", demo)
+    [f] = [f for f in r.findings if "SPA-A1" in f.message]
+    assert f.message == "SPA-A1 is not one of your units"
+    assert f.hint == "SPA-A1 is a unit of the Spartans: you may order only your own units"
+
+
+def test_an_unknown_unit_id_is_guessed_among_units_of_its_kind_first(demo):
+    """ATH-A3 (Athens has Armies A1, A2 and Leaders L1-L3) is guessed as an Army, not the Leader ATH-L3, which
+    may not fight (found by a player-eyes review)."""
+    state = demo.load_state()
+    assert "ATH-L3" in state.units and "ATH-A3" not in state.units and "ATH-A2" in state.units
+    r = check_text(ATHENS + 'land_battle:\n  - units: [ATH-A3]\n    target: "1112"\n', "o.yaml", demo)
+    [f] = [f for f in r.findings if "ATH-A3" in f.message]
+    assert f.hint == "did you mean ATH-A2?", f.hint

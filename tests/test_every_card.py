@@ -783,7 +783,8 @@ def places(card) -> tuple[list[str], list[tuple[str, str, str]]]:
         ok.append("standing: {executions: true}\n")
         bad += [(f"cards: [{c}]\n", "cards[0]", "is played against a revolt in another player's turn"),
                 (f"standing: {{reactions: [{c}]}}\n", "standing.reactions[0]", "is played by standing.executions"),
-                (f"standing: {{defence_cards: [{c}]}}\n", "standing.defence_cards[0]", "is not a defence card")]
+                (f"standing: {{defence_cards: [{c}]}}\n", "standing.defence_cards[0]",
+                 "is not a defence card: it is played by standing.executions")]
     elif trigger == "attack":
         ok += [f"standing: {{reactions: [{c}]}}\n", f'standing: {{reactions: [{{card: {c}, target: "0404"}}]}}\n']
         bad += [(f"cards: [{c}]\n", "cards[0]", "is played in other players' turns"),
