@@ -1440,6 +1440,10 @@ class RuleCheck:
             elif city is None:
                 self.warn(base + (key,), f"{h} is not a city: {key} is ignored")
             break
+        if a.destroy and land and city is not None:  # a deliberate choice, but a new player may not see its cost
+            self.warn(base + ("destroy",), f"destroy razes {city.name} to 6 counters once you take it: while razed "
+                                           f"it pays you no income and feeds no upkeep (R-BAT-4)",
+                      "plunder: true alone takes the same 3D6 gold with 3 razed counters")
         attackers = [sim.units[u] for u in ids if sim.units[u].type is not UnitType.LEADER]
         for k, use in enumerate(a.cards):
             cpath = base + ("cards", k)
