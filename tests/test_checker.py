@@ -754,3 +754,14 @@ def test_an_unknown_unit_id_is_guessed_among_units_of_its_kind_first(demo):
     r = check_text(ATHENS + 'land_battle:\n  - units: [ATH-A3]\n    target: "1112"\n', "o.yaml", demo)
     [f] = [f for f in r.findings if "ATH-A3" in f.message]
     assert f.hint == "did you mean ATH-A2?", f.hint
+
+
+def test_destroy_warns_that_the_city_you_take_is_razed(demo):
+    """R-BAT-4: destroy razes the captured city to 6 counters; the checker says what that costs the player."""
+    path = EXAMPLES[0].parent / "land_battle.yaml"
+    r = check_text(path.read_text(encoding="utf-8"), "o.yaml", demo)
+    assert [(f.severity, f.path, f.message) for f in r.findings] == [
+        ("warning", "land_battle[0].destroy", "destroy razes Megara to 6 counters once you take it: while razed it "
+                                              "pays you no income and feeds no upkeep (R-BAT-4)")]
+    plunder_only = path.read_text(encoding="utf-8").replace("    destroy: true\n", "")
+    assert not check_text(plunder_only, "o.yaml", demo).findings
