@@ -25,6 +25,7 @@ from __future__ import annotations
 import io
 import multiprocessing
 import os
+import re
 import signal
 import textwrap
 import time
@@ -37,6 +38,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Sequence
 
 import jinja2
+import markupsafe
 
 from . import mapsvg
 from .errors import CampaignError, UsageError
@@ -1553,7 +1555,13 @@ def environment(override_dir: Path | None = None) -> jinja2.Environment:
     env.filters["wrap"] = wrap
     env.filters["signed"] = signed
     env.filters["money"] = lambda n: f"{n:>+5d}" if isinstance(n, int) else str(n)
+    env.filters["code"] = code_html
     return env
+
+
+def code_html(text: str) -> "markupsafe.Markup":
+    """HTML of a text that names order-file keys in backticks: escaped, each `key` in <code>."""
+    return markupsafe.Markup(re.sub(r"`([^`]+)`", r"<code>\1</code>", str(markupsafe.escape(text))))
 
 
 def wrap(text: str, width: int = WIDTH, indent: str = "", first: str | None = None) -> str:

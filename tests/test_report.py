@@ -670,3 +670,12 @@ def test_standings_show_every_players_city_count_and_hand_size(played):
                                                         for q in state.turn_order}, {}).player(pid)
         assert re.search(rf"\d\. {name}\s+{cities}\s+{n} cards?\b", section), (pid, section)
         assert re.search(rf"<td>{name}</td>\s*<td class=\"num\">{cities}</td><td class=\"num\">{n}</td>", html), pid
+
+
+def test_html_report_shows_order_file_keys_as_code_not_backticks(played):
+    """Found by a player-eyes review: the HTML showed `cards` with its backticks."""
+    html = (played.reports_dir(1, "athens") / "report.html").read_text()
+    body = re.sub(r"<svg.*?</svg>", " ", html, flags=re.S)
+    assert "`" not in body
+    assert "<code>standing:</code>" in body
+    assert report.code_html("a `b` & <c>") == "a <code>b</code> &amp; &lt;c&gt;"
