@@ -1306,6 +1306,7 @@ def unit_rows(units: list[dict[str, Any]], nm: Namer) -> list[dict[str, Any]]:
     by_hex: dict[str, list[dict]] = defaultdict(list)
     for u in units:
         by_hex[u["hex"]].append(u)
+    kind = {u["id"]: u["type"] for u in units}
     rows = []
     for h in sorted(by_hex):
         items = []
@@ -1313,8 +1314,9 @@ def unit_rows(units: list[dict[str, Any]], nm: Namer) -> list[dict[str, Any]]:
             notes = []
             if u.get("name"):
                 notes.append(u["name"])
-            if u.get("carried_by"):
-                notes.append(f"aboard {u['carried_by']}")
+            if u.get("carried_by"):  # aboard a ship; Baggage an Army carries is carried by it
+                on = u["carried_by"]
+                notes.append(f"{'aboard' if kind.get(on) in ('fleet', 'transport') else 'carried by'} {on}")
             if u.get("value", 1) != 1:
                 notes.append(f"value {u['value']}")
             if u.get("starvation"):

@@ -252,3 +252,13 @@ def test_an_effect_that_ends_says_so_first_then_what_it_was():
            "effect": "truce", "source": "truce", "by": "sparta", "value": 0, "until_turn": 4, "until_player": "sparta"}
     assert report.describe(rec, nm, "athens") == (
         "No longer in force (expired): Truce (played by the Spartans): no one may attack")
+
+
+def test_units_aboard_ships_and_baggage_carried_by_an_army():
+    """Found by a player-eyes review: 'ATH-B5 baggage: aboard ATH-A3' (an Army carries Baggage; ships have aboard)."""
+    units = [{"id": "ATH-A3", "type": "army", "owner": "athens", "hex": "1212"},
+             {"id": "ATH-B5", "type": "baggage", "owner": "athens", "hex": "1212", "carried_by": "ATH-A3"},
+             {"id": "ATH-T1", "type": "transport", "owner": "athens", "hex": "1313"},
+             {"id": "ATH-A4", "type": "army", "owner": "athens", "hex": "1313", "carried_by": "ATH-T1"}]
+    notes = {u["id"]: u["notes"] for row in report.unit_rows(units, names()) for u in row["units"]}
+    assert notes["ATH-B5"] == "carried by ATH-A3" and notes["ATH-A4"] == "aboard ATH-T1"
