@@ -47,6 +47,8 @@ BATTLE_KINDS = ("battle_total", "roll_modifier")
 TRIGGERED = ("city_captured", "battle_lost")
 
 
+RETREAT_AT = 5  # R-BAT-3: a casualty roll of 5 or more (after modifiers) retreats; below, destroyed
+
 # -- the one modifier mechanism (R-BAT-2) ----------------------------------------------------------------
 
 @dataclass
@@ -462,12 +464,12 @@ def casualties(ctx: "TurnContext", battle: Battle, side: Side) -> dict[str, str]
         total = roll + sum(v for _, v in mods)
         base = {"unit": u.id, "owner": u.owner, "hex": u.hex, "roll": roll,
                 "modifiers": [{"source": s, "value": v} for s, v in mods], "total": total}
-        dest = retreat_hex(ctx, u, u.hex) if total >= 5 else None
+        dest = retreat_hex(ctx, u, u.hex) if total >= RETREAT_AT else None
         if dest is None:
             start = u.hex
             gone = destroy_unit(ctx, u, "casualty")
             ctx.emit(Ev.CASUALTY, **base, result="destroyed", lost=gone,
-                     reason=None if total <= 4 else "no hex to retreat to")
+                     reason=None if total < RETREAT_AT else "no hex to retreat to")
             went.setdefault(start, "")
         else:
             start = u.hex

@@ -45,6 +45,7 @@ from .errors import CampaignError, UsageError
 from .gamedata import GameMap, Tables, tables as load_tables
 from .model import Effect, GameState
 from .movement import effect_in_force
+from .battle import RETREAT_AT
 from .phases.upkeep import DISBANDS_AT
 from .storage import Campaign, atomic_write
 from .textview import card_timing, game_date, plural
@@ -1064,7 +1065,9 @@ def _casualty(r: Rec) -> str:
         text = f"{mine}{r.units()}{of}: {r.k('result')}"
     else:
         r.use("owner")  # the unit's id names its owner
-        text = f"{r.roll_for('Casualty', total_if_modified=True)}: {r.k('result')}"
+        total = r.g("total") if r.g("total") is not None else r.g("roll")
+        meaning = f"{RETREAT_AT} or more retreats" if total >= RETREAT_AT else f"under {RETREAT_AT}: destroyed"
+        text = f"{r.roll_for('Casualty', total_if_modified=True)} ({meaning}): {r.k('result')}"
     return (text + r.opt("to", " to {}") + r.lost_with() + lost_counts_with(r) + r.opt("reason", " ({})"))
 
 

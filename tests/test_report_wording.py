@@ -262,3 +262,15 @@ def test_units_aboard_ships_and_baggage_carried_by_an_army():
              {"id": "ATH-A4", "type": "army", "owner": "athens", "hex": "1313", "carried_by": "ATH-T1"}]
     notes = {u["id"]: u["notes"] for row in report.unit_rows(units, names()) for u in row["units"]}
     assert notes["ATH-B5"] == "carried by ATH-A3" and notes["ATH-A4"] == "aboard ATH-T1"
+
+
+def test_a_casualty_roll_says_what_it_needed():
+    """R-BAT-3: 1-4 destroyed, 5 or more retreats (found by a player-eyes review: '3: destroyed' alone)."""
+    nm = names()
+    base = {"seq": 20, "turn": 2, "player": "sparta", "phase": "land_battle", "event": "casualty", "unit": "ATH-A3",
+            "owner": "athens", "hex": "1112", "modifiers": [], "lost": ["ATH-A3"]}
+    gone = report.describe({**base, "roll": 3, "total": 3, "result": "destroyed"}, nm, "athens")
+    assert gone.startswith("Casualty roll for ATH-A3: 3 (under 5: destroyed): destroyed"), gone
+    back = report.describe({**base, "roll": 4, "total": 5, "modifiers": [{"source": "withdrawal", "value": 1}],
+                            "result": "retreated", "to": "1113", "lost": []}, nm, "athens")
+    assert "= 5 (5 or more retreats): retreated to 1113" in back, back
