@@ -529,6 +529,10 @@ def _card_played(r: Rec) -> str:
     if side:
         text += f" in {side_word(side)}"
     text += r.opt("hex", " at {}", nm.place) + r.opt("city", " on taking {}", nm.city)
+    card = nm.tables.cards.get(r.g("card")) if nm.tables else None
+    if r.g("redacted") and not r.g("hex") and not side and card is not None \
+            and card.timing.get("phase") in ("battle", "land_battle", "sea_battle"):
+        text += " in a battle out of your sight"  # a public card, its battle not (visibility: minimal)
     reaction = r.k("reaction")
     if reaction:
         stacks = r.k("stacks") or []

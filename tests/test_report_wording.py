@@ -274,3 +274,14 @@ def test_a_casualty_roll_says_what_it_needed():
     back = report.describe({**base, "roll": 4, "total": 5, "modifiers": [{"source": "withdrawal", "value": 1}],
                             "result": "retreated", "to": "1113", "lost": []}, nm, "athens")
     assert "= 5 (5 or more retreats): retreated to 1113" in back, back
+
+
+def test_a_battle_card_played_out_of_sight_says_so():
+    """A card is public, the battle it was played in may not be: the redacted line says it was a battle out of
+    sight (found by a player-eyes review: 'Spartans played Allies Leave' with no context)."""
+    nm = names()
+    far = {"seq": 30, "turn": 4, "player": "athens", "phase": "diplomacy", "event": "card_played",
+           "card": "allies_leave", "by": "sparta", "redacted": True}
+    assert report.describe(far, nm, "athens") == "Spartans played Allies Leave in a battle out of your sight"
+    own_turn = {**far, "card": "ambassador"}  # not a battle card: nothing added
+    assert report.describe(own_turn, nm, "athens") == "Spartans played Ambassador"
