@@ -346,6 +346,7 @@ class RuleCheck:
         self.cities_attacked: set[str] = set()
         self.move_cards: list[tuple[int, CardUse]] = []  # movement cards of ``cards``, naming a unit
         self.move_cards_used: dict[int, tuple] = {}
+        self.skipped: dict[str, str] = {}  # unit id -> the move order with an error that would have moved it
         blocked = cannot_move_or_attack(st, self.me)  # Political Rivalry, Social Division
         self.cannot_move = [blocked] if blocked else []
         self.truce = effects_in_force(st, "truce", self.me)  # in force in this player-turn: no one may attack
@@ -1055,7 +1056,11 @@ class RuleCheck:
         self.moved: dict[str, int] = {}
         self.disembarked: dict[str, int] = {}
         for i, mv in self.p.indexed(section):
+            before = len(self.findings)
             self.check_move(section, i, mv)
+            if any(f.severity == ERROR for f in self.findings[before:]):
+                for uid in self.listed_units(mv.units):
+                    self.skipped.setdefault(uid, f"{section}[{i}]")
         if section == "second_move":
             for k, use in self.move_cards:
                 if k not in self.move_cards_used:
@@ -1063,6 +1068,13 @@ class RuleCheck:
                                f"no move of yours takes {use.target} along this turn, so "
                                f"{self.tables.cards[use.card].name} is not played",
                                "name a unit of a stack that moves, or put the card in that move's cards")
+
+    def listed_units(self, names: Iterable[str]) -> list[str]:
+        """The player's unit ids a ``units`` list names: ids as written, hex ids as the units there now."""
+        out: list[str] = []
+        for x in names:
+            out += self.sim.at(x) if is_hex_id(x) else [x]
+        return out
 
     def check_move(self, section: str, i: int, mv: Move) -> None:
         """One move order, as ``pbem.phases.move`` carries it out (R-PH-MOVE): its units, boarding and carrying
@@ -1406,8 +1418,10 @@ class RuleCheck:
                 if here == h:
                     self.error(upath, f"{uid} is in {h} itself: attack a hex next to your units")
                 elif not m.adjacent(here, h):
+                    why = self.skipped.get(uid)
                     self.error(upath, f"{uid} is in {here}, not next to the target {h}",
-                               f"neighbours of {h} are {', '.join(m.neighbours[h])}")
+                               f"{why}, which would move it, has an error: it is skipped and {uid} stays in {here}"
+                               if why else f"neighbours of {h} are {', '.join(m.neighbours[h])}")
         if not target_ok:
             return
         t = m.terrain[h]

@@ -765,3 +765,15 @@ def test_destroy_warns_that_the_city_you_take_is_razed(demo):
                                               "pays you no income and feeds no upkeep (R-BAT-4)")]
     plunder_only = path.read_text(encoding="utf-8").replace("    destroy: true\n", "")
     assert not check_text(plunder_only, "o.yaml", demo).findings
+
+
+def test_an_attack_from_where_a_skipped_move_would_have_taken_the_units_says_why_they_are_not_there(demo):
+    """R-TURN-4: a move with an error is skipped; the attack that counted on it names that move (found by a
+    player-eyes review: 'ATH-A1 is in 1313, not next to the target' after a move the player had written)."""
+    state = demo.load_state()
+    here = state.units["ATH-A1"].hex
+    r = check_text(ATHENS + 'first_move:\n  - units: [ATH-A1, ATH-Z9]\n    path: ["1212"]\n'
+                            'land_battle:\n  - units: [ATH-A1]\n    target: "1112"\n', "o.yaml", demo)
+    [f] = [f for f in r.findings if f.path == "land_battle[0].units[0]"]
+    assert f.message == f"ATH-A1 is in {here}, not next to the target 1112"
+    assert f.hint == f"first_move[0], which would move it, has an error: it is skipped and ATH-A1 stays in {here}"
