@@ -45,19 +45,24 @@ def player_secret(seed: bytes, player: str, guessable: bool) -> str:
 
 
 def check_parent(root: Path) -> None:
-    """The folder a new campaign goes in must be a folder (or not exist yet, with no file in the way)."""
+    """The folder a new campaign goes in must be a folder that exists: a typo in a path makes no folders (as
+    for every file pbem writes where the moderator says, `bot -o` and `archive -o` too)."""
     for p in (root.parent, *root.parent.parents):
         if p.exists() or p.is_symlink():
             if not p.is_dir():
                 raise UsageError(f"{root}: {p} is a file, not a folder; choose another place for the campaign")
-            return
+            break
+    if not root.parent.is_dir():
+        raise UsageError(f"{root}: the folder {root.parent} does not exist; make it first, or choose another place")
 
 
 def create(root: Path | str, players: list[str], seed: str | None = None, map_file: Path | str | None = None,
            options: list[str] | None = None, name: str | None = None) -> Created:
     root = Path(root).resolve()  # `pbem new .` works in the folder it names
     check_parent(root)
-    if root.exists() and (not root.is_dir() or any(root.iterdir())):
+    if root.exists() and not root.is_dir():
+        raise UsageError(f"{root}: is a file, not a folder; choose a new folder for the campaign")
+    if root.exists() and any(root.iterdir()):
         raise UsageError(f"{root}: already exists and is not empty; choose a new folder for the campaign")
     opts = parse_options(options or [])
     secret, guessable = parse_seed(seed)
@@ -70,7 +75,6 @@ def create(root: Path | str, players: list[str], seed: str | None = None, map_fi
     state = new_campaign(name, game_map, tables(), players, dice, opts)
     player_secrets = {p: player_secret(secret, p, guessable) for p in state.turn_order}
 
-    root.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f".{root.name}.", dir=root.parent))
     try:
         camp = Campaign(staging)

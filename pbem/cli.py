@@ -80,15 +80,20 @@ def first_turn(turn: int | None, what: str = "--turn") -> None:
         raise UsageError(f"{what} {turn}: game turns start at 1")
 
 
-def guarded(fn: Callable[[], int | None]) -> None:
-    """Run a command body; a PbemError becomes a one-line message and its exit code, never a traceback."""
+INTERRUPTED_TURN = ("interrupted; a turn is committed whole or not at all: check with `pbem status` (and `pbem "
+                    "report` if reports are missing)")
+
+
+def guarded(fn: Callable[[], int | None], commits_turn: bool = False) -> None:
+    """Run a command body; a PbemError becomes a one-line message and its exit code, never a traceback.
+    ``commits_turn``: the command may commit a game turn (run-turn, adjudicate, demo), so Ctrl-C says how to
+    see whether it did; any other command just says it was interrupted."""
     try:
         code = fn()
     except PbemError as exc:
         fail(str(exc), exc.exit_code)
     except KeyboardInterrupt:
-        fail("interrupted; a turn is committed whole or not at all: check with `pbem status` (and `pbem report` "
-             "if reports are missing)", 130)
+        fail(INTERRUPTED_TURN if commits_turn else "interrupted", 130)
     except OSError as exc:  # a file or folder the user named (or the campaign's) cannot be used
         where = exc.filename or "a file"
         fail(f"{where}: {exc.strerror or exc}", 2)
@@ -114,7 +119,7 @@ def main_callback(
 
 @app.command()
 def new(
-    campaign_dir: Annotated[Path, typer.Argument(help="Folder to create for the campaign (must not exist or be empty).")],
+    campaign_dir: Annotated[Path, typer.Argument(metavar="DIR", help="Folder to create for the campaign (must not exist or be empty).")],
     players: Annotated[str, typer.Option("--players", "-p",
                                          help="Home cities, comma-separated: athens,sparta,troy (2 to 12).")],
     seed: Annotated[Optional[str], typer.Option(help="Derive all dice and secrets from this number (tests, demos): "
@@ -150,7 +155,7 @@ def new(
 
 @app.command()
 def show(
-    campaign_dir: Annotated[Path, typer.Argument(help="The campaign folder.")],
+    campaign_dir: Annotated[Path, typer.Argument(metavar="DIR", help="The campaign folder.")],
     player: Annotated[Optional[str], typer.Option("--player", "-p",
                                                   help="Show only what this player may see (fog of war).")] = None,
     turn: Annotated[Optional[int], typer.Option(help="The snapshot at the start of this game turn (default: now).")] = None,
@@ -167,22 +172,34 @@ def show(
 
 @app.command()
 def adjudicate(
-    campaign_dir: Annotated[Path, typer.Argument(help="The campaign folder.")],
-    dry_run: Annotated[bool, typer.Option("--dry-run", help="Print what would happen; write nothing.")] = False,
+    campaign_dir: Annotated[Path, typer.Argument(metavar="DIR", help="The campaign folder.")],
+    dry_run: Annotated[bool, typer.Option("--dry-run", help="Print what would happen; the turn is not run (one "
+                                                            "audit.log line records the dry run).")] = False,
+    force: Annotated[bool, typer.Option("--force", help="Run the turn now even if it is not due (orders missing, "
+                                                        "deadline not passed, held after a rollback); audited.")] = False,
 ) -> None:
-    """Resolve the current game turn in batch from the accepted order files (R-TURN-3..6)."""
+    """Resolve the current game turn from the accepted order files (R-TURN-3..6), without writing reports.
+    Only when the turn is due, as for run-turn, unless --force."""
     def body() -> None:
+        from datetime import datetime, timezone
+        from .errors import UsageError
         from .storage import Campaign
-        from .turn import run, summary
         camp = Campaign.open(campaign_dir)
-        result = run(camp, dry_run=dry_run)
-        typer.echo(summary(result, dry_run), nl=False)
-    guarded(body)
+        if dry_run:
+            if force:
+                raise UsageError("--force goes without --dry-run (a dry run needs no due turn)")
+            from .turn import run, summary
+            typer.echo(summary(run(camp, dry_run=True), True), nl=False)
+            return
+        from .cycle import adjudicate as do_adjudicate
+        _, message = do_adjudicate(camp, datetime.now(timezone.utc), force)
+        typer.echo(message, nl=False)
+    guarded(body, commits_turn=not dry_run)
 
 
 @app.command()
 def report(
-    campaign_dir: Annotated[Path, typer.Argument(help="The campaign folder.")],
+    campaign_dir: Annotated[Path, typer.Argument(metavar="DIR", help="The campaign folder.")],
     turn: Annotated[Optional[int], typer.Option(help="The adjudicated game turn (default: the last one); 0: the "
                                                      "set-up reports `pbem new` writes.")] = None,
     player: Annotated[Optional[str], typer.Option("--player", "-p",
@@ -207,7 +224,7 @@ def report(
 
 @app.command()
 def status(
-    campaign_dir: Annotated[Path, typer.Argument(help="The campaign folder.")],
+    campaign_dir: Annotated[Path, typer.Argument(metavar="DIR", help="The campaign folder.")],
 ) -> None:
     """Turn, deadline, who has sent orders, who is missing (NMR), days left."""
     def body() -> None:
@@ -221,7 +238,7 @@ def status(
 
 @app.command()
 def deadline(
-    campaign_dir: Annotated[Path, typer.Argument(help="The campaign folder.")],
+    campaign_dir: Annotated[Path, typer.Argument(metavar="DIR", help="The campaign folder.")],
     when: Annotated[str, typer.Argument(help="Deadline of the current turn: 2026-12-01, 2026-12-01T18:00 (UTC) or +7d.")],
 ) -> None:
     """Set the deadline of the current game turn (recorded in the audit log)."""
@@ -257,7 +274,7 @@ def check(
 
 @app.command()
 def submit(
-    campaign_dir: Annotated[Path, typer.Argument(help="The campaign folder.")],
+    campaign_dir: Annotated[Path, typer.Argument(metavar="DIR", help="The campaign folder.")],
     files: Annotated[list[Path], typer.Argument(help="Order files a player sent.")],
     late_ok: Annotated[bool, typer.Option("--late-ok", help="Accept files after the deadline (moderator's call).")] = False,
     fix: Annotated[bool, typer.Option("--fix", help="The moderator replaces a file of a rolled-back turn or a "
@@ -278,6 +295,10 @@ def submit(
         missing = [f for f in files if not f.exists() and not f.is_symlink()]
         if missing:  # the moderator's typo, not a player's file: nothing is answered or audited
             raise UsageError(f"{missing[0]}: no such file; nothing was submitted")
+        folders = [f for f in files if f.is_dir() and not f.is_symlink()]
+        if folders:  # so is a folder named where a file goes
+            raise UsageError(f"{folders[0]}: is a folder; nothing was submitted (to take in a folder of files use "
+                             f"`pbem ingest {campaign_dir} --from {folders[0]}`)")
         refused = 0
         with camp.lock():
             for f in files:
@@ -291,7 +312,7 @@ def submit(
 
 @app.command()
 def ingest(
-    campaign_dir: Annotated[Path, typer.Argument(help="The campaign folder.")],
+    campaign_dir: Annotated[Path, typer.Argument(metavar="DIR", help="The campaign folder.")],
     drop: Annotated[Path, typer.Option("--from", help="The drop folder where players' files arrive.")],
     late_ok: Annotated[bool, typer.Option("--late-ok", help="Accept files after the deadline.")] = False,
 ) -> None:
@@ -313,7 +334,7 @@ def ingest(
 
 @app.command("run-turn")
 def run_turn(
-    campaign_dir: Annotated[Path, typer.Argument(help="The campaign folder.")],
+    campaign_dir: Annotated[Path, typer.Argument(metavar="DIR", help="The campaign folder.")],
     force: Annotated[bool, typer.Option("--force", help="Run now even if orders are missing and the deadline has not passed.")] = False,
     no_reports: Annotated[bool, typer.Option("--no-reports", help="Do not write the reports.")] = False,
 ) -> None:
@@ -325,12 +346,12 @@ def run_turn(
         camp = Campaign.open(campaign_dir)
         _, message = do_run(camp, datetime.now(timezone.utc), force, reports=not no_reports)
         typer.echo(message, nl=False)
-    guarded(body)
+    guarded(body, commits_turn=True)
 
 
 @app.command()
 def seat(
-    campaign_dir: Annotated[Path, typer.Argument(help="The campaign folder.")],
+    campaign_dir: Annotated[Path, typer.Argument(metavar="DIR", help="The campaign folder.")],
     player: Annotated[str, typer.Argument(help="The faction, e.g. athens.")],
     who: Annotated[str, typer.Argument(help="human or bot (the computer player).")],
 ) -> None:
@@ -338,18 +359,24 @@ def seat(
     def body() -> None:
         from .cycle import set_seat
         from .storage import Campaign
+        from .cycle import seats
         camp = Campaign.open(campaign_dir)
+        pid, seat_now = player.strip().lower(), who.strip().lower()
         with camp.lock():
-            secret = set_seat(camp, player.strip().lower(), who.strip().lower())
-        typer.echo(f"{player} is now played by: {who}")
-        if who.strip().lower() == "human":
-            typer.echo(f"New secret for {player} (hand it to the new player; the old one no longer works): {secret}")
+            before = seats(camp).get(pid, "human")
+            secret = set_seat(camp, pid, seat_now)
+        if before == seat_now:  # a way to give a faction a new secret (say one that leaked): said, not silent
+            typer.echo(f"{pid} was already played by: {seat_now}; its secret was replaced all the same")
+        else:
+            typer.echo(f"{pid} is now played by: {seat_now}")
+        if seat_now == "human":
+            typer.echo(f"New secret for {pid} (hand it to the player; the old one no longer works): {secret}")
     guarded(body)
 
 
 @app.command()
 def bot(
-    campaign_dir: Annotated[Path, typer.Argument(help="The campaign folder.")],
+    campaign_dir: Annotated[Path, typer.Argument(metavar="DIR", help="The campaign folder.")],
     player: Annotated[str, typer.Argument(help="The faction to write orders for.")],
     output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write the order file here (default: print it).")] = None,
 ) -> None:
@@ -384,6 +411,8 @@ def _outside(camp, path: Path) -> None:
         raise UsageError(f"{path}: write it outside the campaign folder")
     if target.is_dir():
         raise UsageError(f"{path}: is a folder; name a file")
+    if not target.parent.is_dir():  # a typo in a path makes no folders: the same for every command
+        raise UsageError(f"{path}: the folder {Path(path).parent} does not exist")
 
 
 def _pairs(items: list[str] | None, what: str, number: bool = False) -> dict:
@@ -408,7 +437,7 @@ def _pairs(items: list[str] | None, what: str, number: bool = False) -> dict:
 
 @app.command(context_settings=NUMBER_ARGUMENTS)
 def rollback(
-    campaign_dir: Annotated[Path, typer.Argument(help="The campaign folder.")],
+    campaign_dir: Annotated[Path, typer.Argument(metavar="DIR", help="The campaign folder.")],
     turn: Annotated[int, typer.Argument(help="Go back to the start of this game turn.")],
     reason: Annotated[str, typer.Option(help="Why (written to the audit log).")],
 ) -> None:
@@ -432,7 +461,7 @@ def rollback(
 
 @app.command()
 def adjust(
-    campaign_dir: Annotated[Path, typer.Argument(help="The campaign folder.")],
+    campaign_dir: Annotated[Path, typer.Argument(metavar="DIR", help="The campaign folder.")],
     reason: Annotated[str, typer.Option(help="Why (written to the audit log).")],
     gold: Annotated[Optional[list[str]], typer.Option(help="PLAYER=+N or PLAYER=-N; repeat for more.", metavar="P=+N")] = None,
     move: Annotated[Optional[list[str]], typer.Option(help="UNIT=HEX (its cargo goes along); repeat for more.", metavar="U=HEX")] = None,
@@ -453,7 +482,7 @@ def adjust(
 
 @app.command()
 def archive(
-    campaign_dir: Annotated[Path, typer.Argument(help="The campaign folder.")],
+    campaign_dir: Annotated[Path, typer.Argument(metavar="DIR", help="The campaign folder.")],
     output: Annotated[Optional[Path], typer.Option("--output", "-o", help="The .tar.gz to write (default: "
                                                    "DIR-archive.tar.gz beside the campaign folder).")] = None,
     reveal_seed: Annotated[bool, typer.Option("--reveal-seed", help="Publish the secret seed (only once the game is over).")] = False,
@@ -483,7 +512,7 @@ def archive(
 
 @app.command()
 def verify(
-    campaign_dir: Annotated[Path, typer.Argument(help="A campaign folder or an unpacked archive.")],
+    campaign_dir: Annotated[Path, typer.Argument(metavar="DIR", help="A campaign folder or an unpacked archive.")],
     turn: Annotated[Optional[int], typer.Option(help="Only this game turn.")] = None,
     key: Annotated[Optional[str], typer.Option(help="The turn's published key (`pbem turn-key`), with --turn.")] = None,
     fingerprint: Annotated[Optional[str], typer.Option(help="The seed fingerprint (sha256) published when the "
@@ -509,7 +538,7 @@ def verify(
 
 @app.command("turn-key", context_settings=NUMBER_ARGUMENTS)
 def turn_key_cmd(
-    campaign_dir: Annotated[Path, typer.Argument(help="The campaign folder.")],
+    campaign_dir: Annotated[Path, typer.Argument(metavar="DIR", help="The campaign folder.")],
     turn: Annotated[int, typer.Argument(help="An adjudicated game turn.")],
 ) -> None:
     """Print the key of an adjudicated turn: publish it and anyone with the archive can check that turn's dice
@@ -528,7 +557,7 @@ def turn_key_cmd(
 
 @app.command()
 def demo(
-    campaign_dir: Annotated[Path, typer.Argument(help="Folder for the demo campaign (a previous demo there is replaced).")]
+    campaign_dir: Annotated[Path, typer.Argument(metavar="DIR", help="Folder for the demo campaign (a previous demo there is replaced).")]
     = Path("pbem-demo"),
     players: Annotated[int, typer.Option(help="Number of computer players (2 to 12).")] = 6,
     turns: Annotated[int, typer.Option(help="Play through this game turn (0: only set up).")] = 36,
@@ -559,7 +588,7 @@ def demo(
         typer.echo(render(view(state, camp.game_map, None), camp.game_map, tables()), nl=False)
         where = f"; reports in {camp.root / 'reports'}" if reports and last else ""
         typer.echo(f"\nDemo campaign in {camp.root} (seed {seed}){where}.")
-    guarded(body)
+    guarded(body, commits_turn=True)
 
 
 def main() -> None:

@@ -75,14 +75,20 @@ class Status:
     civil_disorder: list[str]
     seats: dict[str, str]
     held: bool = False  # rolled back: waits for the moderator's `run-turn --force`
+    closed: bool = False  # `archive --reveal-seed --abandon`: no more files, no more turns
 
     def due(self, now: datetime) -> bool:
         """All players in, or the deadline passed (and not held after a rollback)."""
-        return not self.finished and not self.held and \
+        return not self.finished and not self.held and not self.closed and \
             (not self.missing or (self.deadline is not None and now >= self.deadline))
 
     def render(self, now: datetime) -> str:
         lines = [f"Game turn {self.turn}" + (" (the game is over)" if self.finished else "")]
+        if self.closed and not self.finished:
+            lines.append("Closed: the campaign was abandoned and its secret seed revealed (revealed-seed.txt): no "
+                         "more order files are taken and no more turns are run")
+            lines.append("Orders in: " + (", ".join(self.submitted) or "none"))
+            return "\n".join(lines) + "\n"
         if self.deadline:
             left = self.deadline - now
             if left.total_seconds() >= 0:
@@ -121,9 +127,10 @@ def status(camp: Campaign) -> Status:
         raise CampaignError(f"{camp.config_path}: civil_disorder_after must be a whole number") from None
     streaks = {p: state.players[p].nmr_streak for p in active}
     from .intake import frozen
+    from .storage import closed
     return Status(state.turn, state.finished, deadline(camp), submitted, missing, streaks,
                   [p for p, n in streaks.items() if n >= after], {p: table.get(p, "human") for p in active},
-                  frozen(camp, state.turn))
+                  frozen(camp, state.turn), closed(camp.root))
 
 
 def next_deadline(camp: Campaign, now: datetime) -> str | None:
@@ -206,6 +213,8 @@ def bot_orders(camp: Campaign) -> dict[str, bytes]:
 
 
 HELD = "held after rollback: run with --force when the fixes are in"
+CLOSED = ("the campaign was closed and its secret seed revealed (revealed-seed.txt): every die is known, so no "
+          "more order files are taken and no more turns are run")
 
 
 class ReportsInterrupted(PbemError):
@@ -229,38 +238,105 @@ class ReportsFailed(PbemError):
                          f"{turn + 1})")
 
 
+class NotDue(PbemError):
+    """`pbem adjudicate` of a turn that is not due (or held after a rollback) without --force: refused, nothing
+    run (`run-turn` says the same and exits 0, for cron)."""
+
+
+def _refusal(camp: Campaign, st: Status, now: datetime, force: bool) -> str | None:
+    """Why the current turn may not run now (without ``force``), or None.  One rule for `run-turn` and
+    `adjudicate`: every human player in or the deadline passed, and not held after a rollback."""
+    if force:
+        return None
+    if st.held:
+        return f"game turn {st.turn} is {HELD} (`--force`); nothing was run"
+    missing = [p for p in st.missing if st.seats.get(p) != "bot"]
+    if missing and not (st.deadline is not None and now >= st.deadline):
+        when = f"deadline {fmt(st.deadline)}" if st.deadline else "no deadline set"
+        return (f"game turn {st.turn} is not due: waiting for {', '.join(missing)} ({when}); nothing was run; "
+                f"give --force to run it now")
+    return None
+
+
+def _forced_warning(st: Status, force: bool) -> str:
+    humans = [p for p in st.submitted + st.missing if st.seats.get(p, "human") != "bot"]
+    if force and humans and not any(p in st.submitted for p in humans):
+        return (f"warning: no human player's orders are in for game turn {st.turn} "
+                f"({', '.join(humans)}: NMR); running it anyway (--force)\n")
+    return ""
+
+
+def next_deadline_line(camp: Campaign, turn: int, nxt: str | None) -> str:
+    """What the moderator is told of the new turn's deadline (status shows the same)."""
+    if nxt:
+        return f"Deadline of game turn {turn}: {fmt(datetime.strptime(nxt, STORED).replace(tzinfo=timezone.utc))}\n"
+    return f"No deadline is set for game turn {turn}: set one with `pbem deadline {camp.root} DATE`\n"
+
+
+def _commit(camp: Campaign, st: Status, now: datetime, force: bool, command: str, next_deadline_of):
+    """Run the current turn and commit it with its next deadline (``next_deadline_of(result)``, None: none) and
+    its audit lines, together."""
+    from .turn import run_locked
+    bots = bot_orders(camp)
+    result = None
+    try:
+        with held_interrupts():  # the turn, its next deadline and its audit lines land together
+            result = run_locked(camp, extra=bots)
+            nxt = None if result.after.finished else next_deadline_of(result)  # none after the end
+            camp.write_config(config_with(camp, deadline=nxt))
+            camp.audit(f"{command} {result.turn}" + (" (forced)" if force else "") +
+                       (f"; computer players: {','.join(bots)}" if bots else ""))
+    except KeyboardInterrupt:  # Ctrl-C came while the turn was committed: it stands, no report was written
+        if result is None:
+            raise
+        raise ReportsInterrupted(camp, result.turn) from None
+    return result, nxt
+
+
+def adjudicate(camp: Campaign, now: datetime, force: bool = False):
+    """`pbem adjudicate`: run the current turn as `run-turn` would (the same rule for when it is due, the
+    same audit of ``force``) but write no report.  The old deadline belonged to the turn just run: it is
+    cleared, and the moderator is told that the new turn has none.  Returns (TurnResult, message)."""
+    from .turn import summary
+    with camp.lock():
+        st = status(camp)
+        if st.finished:
+            raise NotDue(f"{camp.root}: the game is over; nothing to adjudicate")
+        if st.closed:
+            raise NotDue(f"{camp.root}: {CLOSED}")
+        why = _refusal(camp, st, now, force)
+        if why:
+            raise NotDue(why)
+        warning = _forced_warning(st, force)
+        result, nxt = _commit(camp, st, now, force, "adjudicate", lambda r: None)
+        message = warning + summary(result)
+        if not result.after.finished:
+            message += next_deadline_line(camp, result.turn + 1, nxt)
+        return result, message
+
+
 def run_turn(camp: Campaign, now: datetime, force: bool = False, reports: bool = True):
     """Adjudicate when every human player is in or the deadline has passed (or ``force``), then report.
 
     Returns (TurnResult or None, message).
     """
-    from .turn import run_locked, summary
+    from .turn import summary
     with camp.lock():
         st = status(camp)
-        missing = [p for p in st.missing if seats(camp).get(p) != "bot"]
         if st.finished:
             return None, "The game is over; nothing to run.\n"
+        if st.closed:
+            raise NotDue(f"{camp.root}: {CLOSED}")
         if st.held and not force:
             return None, (f"Game turn {st.turn} is {HELD} (`pbem run-turn {camp.root} --force`); "
                           f"nothing was run.\n")
-        if missing and not force and not (st.deadline is not None and now >= st.deadline):
+        why = _refusal(camp, st, now, force)
+        if why:
+            missing = [p for p in st.missing if st.seats.get(p) != "bot"]
             when = f"; deadline {fmt(st.deadline)}" if st.deadline else "; no deadline set"
             return None, f"Not due: waiting for {', '.join(missing)}{when}. Use --force to run it now.\n"
-        humans = [p for p in st.submitted + st.missing if st.seats.get(p, "human") != "bot"]
-        warning = ""
-        if force and humans and not any(p in st.submitted for p in humans):
-            warning = (f"warning: no human player's orders are in for game turn {st.turn} "
-                       f"({', '.join(humans)}: NMR); running it anyway (--force)\n")
-        bots = bot_orders(camp)
-        try:
-            with held_interrupts():  # the turn, its next deadline and its audit lines land together
-                result = run_locked(camp, extra=bots)
-                nxt = None if result.after.finished else next_deadline(camp, now)  # none after the end
-                camp.write_config(config_with(camp, deadline=nxt))
-                camp.audit(f"run-turn {result.turn}" + (" (forced)" if force else "") +
-                           (f"; computer players: {','.join(bots)}" if bots else ""))
-        except KeyboardInterrupt:  # Ctrl-C came while the turn was committed: it stands, no report was written
-            raise ReportsInterrupted(camp, result.turn) from None
+        warning = _forced_warning(st, force)
+        result, nxt = _commit(camp, st, now, force, "run-turn", lambda r: next_deadline(camp, now))
         message = warning + summary(result)
         if reports:
             from .report import write_reports
@@ -275,6 +351,6 @@ def run_turn(camp: Campaign, now: datetime, force: bool = False, reports: bool =
                 raise ReportsFailed(camp, result.turn, str(exc)) from None
             message += f"Reports written to {camp.reports_dir(result.turn)}" + \
                 (f" ({written})" if isinstance(written, (int, str)) else "") + "\n"
-        if nxt:
-            message += f"Next deadline: {nxt}\n"
+        if not result.after.finished:
+            message += next_deadline_line(camp, result.turn + 1, nxt)
         return result, message

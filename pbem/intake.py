@@ -24,7 +24,7 @@ from pathlib import Path
 
 from . import yamlio
 from .cycle import deadline as campaign_deadline, fmt
-from .storage import Campaign, atomic_write, closed, held_interrupts, printable
+from .storage import Campaign, atomic_write, closed, held_interrupts, printable, short_hash
 from .turn import DRY_RUN_LINE
 
 MAX_ORDER_BYTES = yamlio.MAX_BYTES
@@ -108,8 +108,34 @@ def check_name(name: str) -> str | None:
 
 def frozen(camp: Campaign, turn: int) -> bool:
     """A turn that was adjudicated once and rolled back: its order files are fixed (their hashes seed its dice,
-    R-TURN-6), so a player cannot send a new file to get new dice.  Only the moderator replaces one."""
-    return (camp.orders_dir(turn) / FROZEN).exists()
+    R-TURN-6), and its results may have been seen, so a player cannot send a new file to get new dice or play
+    the turn again knowing how it went.  Only the moderator replaces one (`submit --fix --force`).
+
+    A later turn whose run was undone by a rollback to an earlier one is locked the same way once it is reached
+    again from the same position: its marker holds the SHA-256 of its start snapshot as it was, and it is locked
+    while the turn's snapshot (as adjudicated, before any `pbem adjust`) is those bytes.  Reached from another
+    position (the earlier turn was fixed), it is a new turn, open to the players."""
+    marker = camp.orders_dir(turn) / FROZEN
+    if not marker.exists():
+        return False
+    try:
+        m = re.search(r"^start sha256 ([0-9a-f]{64})$", marker.read_text(encoding="utf-8"), re.M)
+    except (OSError, UnicodeDecodeError):
+        return True  # a damaged marker locks: the safe side
+    if m is None:
+        return True
+    return start_hash(camp, turn) in (m.group(1), None)
+
+
+def start_hash(camp: Campaign, turn: int) -> str | None:
+    """The SHA-256 of ``turn``'s start snapshot as it was first written (before any `pbem adjust`, whose first
+    kept file is that original), or None if there is none."""
+    path = camp.snapshot_path(turn)
+    original = path.with_name(f"{path.stem}.fix-1.json")
+    for p in (original, path):
+        if p.is_file():
+            return hashlib.sha256(p.read_bytes()).hexdigest()
+    return None
 
 
 FROZEN = ".frozen"
@@ -200,7 +226,7 @@ def submit_bytes(camp: Campaign, raw: bytes, source: str, now: datetime, late_ok
             return _refuse(camp, source, f"a stored copy (its secret is withheld) for {player}: to replace a stored "
                                          f"file, use submit --fix", player)
         what = "no secret" if not given else "a wrong secret"
-        return _refuse(camp, source, f"{what} for {player}: the file is refused and the moderator told", player)
+        return _refuse(camp, source, f"{what} for {player}: the file is refused (recorded in audit.log)", player)
     # authenticated: now the file is parsed, once
     try:
         doc = yamlio.parse(doc_text, name)
@@ -232,12 +258,17 @@ def submit_bytes(camp: Campaign, raw: bytes, source: str, now: datetime, late_ok
                        turn)
     if frozen(camp, turn) and not moderator_fix:
         return _refuse(camp, source, f"game turn {turn} is being run again by the moderator; its order files are "
-                                     f"fixed and only the moderator may replace one", player, turn)
+                                     f"fixed and only the moderator may replace one (send your file to the moderator)",
+                       player, turn)
     seen = dry_runs(camp, turn) if moderator_fix else 0
-    if seen and not force:
-        return _refuse(camp, source, f"the moderator's fix is refused: game turn {turn} was dry-run {seen} time(s) "
-                                     f"(audit.log), so its dice have been seen and a changed file would choose new "
-                                     f"ones; give --force to take it anyway (audited as forced)", player, turn)
+    run_seen = moderator_fix and frozen(camp, turn)  # a real run of the turn, rolled back: its dice were seen
+    current = camp.orders_dir(turn) / f"{player}.yaml"
+    if (seen or run_seen) and not force and not (current.is_file() and current.read_bytes() == withhold(raw, stored)):
+        how = " and ".join(([f"was dry-run {seen} time(s) (audit.log)"] if seen else [])
+                           + (["was run and rolled back"] if run_seen else []))
+        return _refuse(camp, source, f"the moderator's fix is refused: game turn {turn} {how}, so its dice have been "
+                                     f"seen and a changed file would choose new ones; give --force to take it "
+                                     f"anyway (audited as forced)", player, turn)
     due = campaign_deadline(camp)
     if due is not None and now > due and not late_ok:
         return _refuse(camp, source, f"late: the deadline was {fmt(due)}", player, turn)
@@ -272,17 +303,23 @@ def submit_bytes(camp: Campaign, raw: bytes, source: str, now: datetime, late_ok
         if target.is_file():
             target.rename(folder / f"{player}.v{versions(folder, player) + 1}.yaml")
         atomic_write(target, kept)
-        camp.audit(f"intake accepted {printable(source)} for {player} turn {turn} (sha256 {digest[:16]})"
+        camp.audit(f"intake accepted {printable(source)} for {player} turn {turn} (sha256 {short_hash(digest)})"
                    + (" as a moderator's fix" if moderator_fix else "")
-                   + (f", forced after {seen} dry run(s) of the turn" if seen else ""))
+                   + (f", forced after {forced_after(seen, run_seen)}" if seen or run_seen else ""))
     if moderator_fix:
-        msg = f"stored as the moderator's fix; sha256 {digest[:16]}."
+        msg = f"stored as the moderator's fix; sha256 {short_hash(digest)}."
     elif late_ok:
-        msg = (f"stored; sha256 {digest[:16]}. Taken late by the moderator: this is the file that counts; send no "
+        msg = (f"stored; sha256 {short_hash(digest)}. Taken late by the moderator: this is the file that counts; send no "
                f"other unless the moderator asks.")
     else:
-        msg = f"stored; sha256 {digest[:16]}. You may send a new file until the deadline: the last one counts."
+        msg = f"stored; sha256 {short_hash(digest)}. You may send a new file until the deadline: the last one counts."
     return Answer(source, True, player, turn, msg, findings, target)
+
+
+def forced_after(dry: int, rolled_back: bool) -> str:
+    """What a forced fix followed, as audit.log says it (``verify.ACCEPTED`` reads it back)."""
+    return " and ".join(([f"{dry} dry run(s) of the turn"] if dry else [])
+                        + (["a run of the turn that was rolled back"] if rolled_back else []))
 
 
 MAX_VERSIONS = 20  # earlier versions kept per player and turn (PLAYER.v1.yaml ... PLAYER.v20.yaml)
@@ -388,6 +425,9 @@ def ingest(camp: Campaign, drop: Path, now: datetime, late_ok: bool = False) -> 
     """Every file in the drop folder, oldest first: answered, then moved to accepted/ or refused/."""
     from .errors import UsageError
     drop = Path(drop)
+    if drop.exists() and not drop.is_dir():
+        raise UsageError(f"--from {drop}: is a file, not a folder (to take one file use `pbem submit "
+                         f"{camp.root} {drop}`)")
     if not drop.is_dir():
         raise UsageError(f"--from {drop}: no such folder")
     root, d = camp.root.resolve(), drop.resolve()

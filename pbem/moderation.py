@@ -23,7 +23,7 @@ from .errors import CampaignError, PbemError, UsageError
 from .invariants import violations
 from .gamedata import GameMap, tables
 from .model import GameState, Unit, UnitType
-from .storage import Campaign, atomic_write, held_interrupts
+from .storage import Campaign, atomic_write, default_mode, held_interrupts
 
 
 MAX_GOLD = 100_000  # far beyond any game; stops a typo such as +10000000000 from reaching the reports
@@ -95,12 +95,24 @@ def rollback(camp: Campaign, turn: int, reason: str) -> RolledBack:
                   if src.exists() or src.is_symlink()]
     for top in ("orders", "replies"):
         moves += [(src, dest / top / src.name) for src in _turn_dirs_after(camp.root / top, turn)]
-    from .intake import FROZEN
+    from .intake import FROZEN, start_hash
     marker = camp.orders_dir(turn) / FROZEN  # adjudicated: its files stay as they were
+    # The later turns whose run is undone too (or was undone by an earlier rollback): their results may have been
+    # seen, so when one of them is reached again from the same position (its start snapshot the same bytes), it
+    # is locked like ``turn`` itself (`intake.frozen`); reached from another position, it is a new turn.
+    later: dict[int, str] = {}
+    for t in range(turn + 1, snaps[-1] + 1):
+        old = camp.orders_dir(t) / FROZEN
+        if old.is_file():
+            later[t] = old.read_text(encoding="utf-8")
+        elif t < snaps[-1]:
+            later[t] = f"rolled back: {' '.join(reason.split())}\nstart sha256 {start_hash(camp, t)}\n"
+    last_run = snaps[-1] - 1
     done: list[tuple[Path, Path]] = []
     made_dirs: list[Path] = []
     marker_before: str | None = None
     marker_written = False
+    later_written: list[Path] = []
 
     def mkdirs(folder: Path) -> None:
         missing = []
@@ -126,16 +138,29 @@ def rollback(camp: Campaign, turn: int, reason: str) -> RolledBack:
         try:
             mkdirs(marker.parent)
             marker_before = marker.read_text(encoding="utf-8") if marker.is_file() else None
-            atomic_write(marker, f"rolled back: {reason}\n")
+            atomic_write(marker, f"rolled back: {' '.join(reason.split())}\n")
             marker_written = True
+            for t, text in sorted(later.items()):
+                path = camp.orders_dir(t) / FROZEN
+                mkdirs(path.parent)
+                atomic_write(path, text)
+                later_written.append(path)
         except OSError as exc:
-            raise CampaignError(f"{marker}: cannot be written ({exc.strerror or exc}); nothing was rolled back") \
-                from None
-        camp.audit(f"rollback to turn {turn} (later turns moved to {dest.relative_to(camp.root)}"
+            raise CampaignError(f"{exc.filename or marker}: cannot be written ({exc.strerror or exc}); nothing was "
+                                f"rolled back") from None
+        undone = f"turn {turn}" if last_run == turn else f"turns {turn}..{last_run}"
+        camp.audit(f"rollback to turn {turn} (undone: the run of {undone}; later turns moved to "
+                   f"{dest.relative_to(camp.root)}"
                    + (f"; adjustments lost: {'; '.join(lost)}" if lost else "") + f"): {reason}")
     except BaseException:
         # Whole or not at all: put back what was moved (renames in one folder tree), so the campaign is as it was.
         stuck = []
+        for path in reversed(later_written):  # out of the way of the order folders moved back
+            try:
+                path.unlink(missing_ok=True)
+                path.parent.rmdir()
+            except OSError:
+                pass
         if marker_written:
             try:
                 if marker_before is None:
@@ -161,6 +186,11 @@ def rollback(camp: Campaign, turn: int, reason: str) -> RolledBack:
     return RolledBack(dest, lost)
 
 
+def article(noun: str) -> str:
+    """"an army", "a fleet": the noun with its indefinite article."""
+    return f"{'an' if noun[:1].lower() in 'aeiou' else 'a'} {noun}"
+
+
 def _placement_problem(state: GameState, game_map: GameMap, unit: Unit, h: str) -> str | None:
     """Why ``unit`` may not stand on hex ``h`` (terrain, or another player's units there), or None."""
     terrain = game_map.terrain[h]
@@ -170,10 +200,10 @@ def _placement_problem(state: GameState, game_map: GameMap, unit: Unit, h: str) 
     aboard = carrier is not None and carrier.hex == h
     if unit.type.is_ship:
         if not game_map.ship_may_enter(h):
-            return (f"{h} is {terrain.name}: a {unit.type.value} may only be on Water or a coastal City, Sandy "
+            return (f"{h} is {terrain.name}: {article(unit.type.value)} may only be on Water or a coastal City, Sandy "
                     f"Coast or Fishing Villages hex")
     elif unit.type is not UnitType.PIRATE and game_map.is_water(h) and not aboard:
-        return f"{h} is {terrain.name}: a {unit.type.value} must be on land (or aboard a ship)"
+        return f"{h} is {terrain.name}: {article(unit.type.value)} must be on land (or aboard a ship)"
     others = sorted({u.owner or "neutral" for u in state.units_at(h) if u.owner != unit.owner})
     if others:
         return f"{h} holds units of {', '.join(others)}"
@@ -302,6 +332,7 @@ def archive(camp: Campaign, out: Path | None = None, reveal_seed: bool = False, 
     try:
         with tarfile.open(tmp, "w:gz") as tar:
             tar.add(camp.root, arcname=camp.root.name, filter=keep)
+        os.chmod(tmp, default_mode())  # a file to hand on, made as any other file is (mkstemp makes it 0o600)
         os.replace(tmp, out)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

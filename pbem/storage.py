@@ -38,6 +38,12 @@ from .gamedata import GameMap, load_map, schema, validate
 from .model import GameState
 
 SNAPSHOT = re.compile(r"^turn-(\d{3})\.json$")
+HASH_DIGITS = 16  # an order file's SHA-256 as answers, replies and audit.log show it: its first 16 hex digits
+
+
+def short_hash(digest: str) -> str:
+    """A SHA-256 (hex) as pbem shows it everywhere; "-" (no file) stays "-"."""
+    return digest[:HASH_DIGITS]
 
 
 def printable(text: str) -> str:
@@ -72,8 +78,20 @@ def closed(root: Path) -> bool:
     return (Path(root) / "revealed-seed.txt").exists()
 
 
+def default_mode() -> int:
+    """The mode a file gets when a program creates it plainly (0o666 less the umask, often 0o644).  A temporary
+    file is made 0o600; the campaign's files are not secret (campaign.yaml is public, the reports are sent):
+    only ``secret/`` is kept 0o600, and says so with ``mode``."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return 0o666 & ~mask
+
+
 def atomic_write(path: Path, data: str | bytes, mode: int | None = None) -> None:
-    """Write to a temporary file in the same folder, fsync, rename: the file is whole or absent."""
+    """Write to a temporary file in the same folder, fsync, rename: the file is whole or absent.  ``mode``: the
+    file's permissions (default: as a plainly created file's, ``default_mode``)."""
+    if mode is None:
+        mode = default_mode()
     path.parent.mkdir(parents=True, exist_ok=True)
     raw = data.encode("utf-8") if isinstance(data, str) else data
     fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
@@ -82,8 +100,7 @@ def atomic_write(path: Path, data: str | bytes, mode: int | None = None) -> None
             fh.write(raw)
             fh.flush()
             os.fsync(fh.fileno())
-        if mode is not None:
-            os.chmod(tmp, mode)
+        os.chmod(tmp, mode)
         os.replace(tmp, path)
     except BaseException:
         try:

@@ -18,7 +18,7 @@ from .events import EventLog
 from .gamedata import tables
 from .model import GameState
 from .ordertypes import Orders
-from .storage import Campaign, atomic_write, closed, held_interrupts
+from .storage import Campaign, atomic_write, closed, held_interrupts, short_hash
 
 
 @dataclass
@@ -77,7 +77,7 @@ DRY_RUN_LINE = re.compile(rf"^(\S+) {re.escape(DRY_RUN)} (\d+); order hashes (\S
 
 def dry_run_line(result: TurnResult) -> str:
     bots = f" (computer players {','.join(result.bots)})" if result.bots else ""
-    return f"{DRY_RUN} {result.turn}; order hashes {','.join(h[:12] for h in result.order_hashes)}{bots}"
+    return f"{DRY_RUN} {result.turn}; order hashes {','.join(short_hash(h) for h in result.order_hashes)}{bots}"
 
 
 def run_locked(camp: Campaign, dry_run: bool = False, extra: dict[str, bytes] | None = None) -> TurnResult:
@@ -103,7 +103,7 @@ def run_locked(camp: Campaign, dry_run: bool = False, extra: dict[str, bytes] | 
         camp.write_log(before.turn, log.records)
         result.snapshot = camp.save_state(after)  # the commit point
         bots = f" (computer players {','.join(sorted(extra))})" if extra else ""
-        camp.audit(f"adjudicated turn {before.turn}; orders {','.join(h[:12] for h in hashes)}{bots}")
+        camp.audit(f"adjudicated turn {before.turn}; orders {','.join(short_hash(h) for h in hashes)}{bots}")
     return result
 
 
@@ -131,6 +131,7 @@ def summary(result: TurnResult, dry_run: bool = False) -> str:
     if state.finished:
         lines.append(f"The game is over. Winner: {state.players[state.winner].name if state.winner else 'none'}")
     if dry_run:
-        lines.append("Nothing was written (--dry-run).")
+        lines.append("The turn was not run (--dry-run): nothing was written but the audit.log line recording this "
+                     "dry run.")
     lines.append("Events: " + ", ".join(f"{k} {n}" for k, n in sorted(kinds.items())))
     return "\n".join(lines) + "\n"

@@ -15,7 +15,7 @@ from .adjudicator import adjudicate
 from .dice import Dice, seed_fingerprint, seed_from_key, turn_key
 from .errors import CampaignError, PbemError, UsageError
 from .gamedata import tables
-from .storage import Campaign
+from .storage import Campaign, short_hash
 from .turn import DRY_RUN_LINE, accepted_orders
 
 
@@ -51,8 +51,12 @@ def secret_of(camp: Campaign) -> bytes | None:
 
 # each is matched at the start of an audit line, after its time stamp, so no file name can forge one
 ADJUDICATED = re.compile(r"^\S+ adjudicated turn (\d+); orders (\S+)(?: \(computer players (\S+)\))?")
-ACCEPTED = re.compile(r"^\S+ intake accepted .* for (\S+) turn (\d+) \(sha256 ([0-9a-f]{16})\)( as a moderator's fix)?"
-                      r"(?:, forced after (\d+) dry run)?")
+ACCEPTED = re.compile(r"^\S+ intake accepted .* for (\S+) turn (\d+) \(sha256 ([0-9a-f]{12,64})\)( as a moderator's fix)?"
+                      r"(?:, forced after (.*))?$")
+# `pbem rollback`: (time stamp, turn, first and last turn whose run was undone (older lines: none), archive folder,
+# reason)
+ROLLBACK = re.compile(r"^(\S+) rollback to turn (\d+) \((?:undone: the run of turns? (\d+)(?:\.\.(\d+))?; )?later turns "
+                      r"moved to ([^\s;)]+)(?:; adjustments lost: .*?)?\): (.*)$")
 SEAT = re.compile(r"^\S+ seat of (\S+) set to (bot|human)")
 RUN_TURN = re.compile(r"^\S+ run-turn (\d+)(?: \(forced\))?(?:; computer players: (\S+))?")
 
@@ -61,6 +65,7 @@ RUN_TURN = re.compile(r"^\S+ run-turn (\d+)(?: \(forced\))?(?:; computer players
 class TurnHistory:
     """What audit.log records of one game turn, up to its last adjudication."""
     dry_runs: list[str] = field(default_factory=list)  # "STAMP (orders h1,h2,...)"
+    rollbacks: list[str] = field(default_factory=list)  # "STAMP (archive/rollback-N): reason"
     fixes: list[str] = field(default_factory=list)  # "PLAYER's file sha256 H (forced after N dry runs)"
     bots: set[str] = field(default_factory=set)  # the computer player's seats when it was adjudicated
     accepted: dict[str, bool] = field(default_factory=dict)  # per player: was the last file taken a fix?
@@ -88,14 +93,21 @@ def history(camp: Campaign) -> dict[int, TurnHistory]:
             h = pending.setdefault(t, TurnHistory())
             h.accepted[m.group(1)] = bool(m.group(4))
             if m.group(4):
-                forced = f", forced after {m.group(5)} dry run(s)" if m.group(5) else ""
+                forced = f", forced after {m.group(5)}" if m.group(5) else ""
                 h.fixes.append(f"{m.group(1)}'s file sha256 {m.group(3)} taken as the moderator's fix{forced}")
+        elif m := ROLLBACK.match(line):
+            first = int(m.group(3) or m.group(2))
+            last = int(m.group(4) or m.group(3) or 0) or _last_undone(camp, m.group(5), first)
+            for t in range(first, last + 1):  # every run undone: its results (and dice) may have been seen
+                if t in out:
+                    pending.setdefault(t, TurnHistory()).rollbacks.append(f"{m.group(1)} ({m.group(5)}): {m.group(6)}")
         elif m := ADJUDICATED.match(line):
             t = int(m.group(1))
             h = pending.pop(t, TurnHistory())
             before = out.get(t)
             if before is not None:  # adjudicated again after a rollback: the history goes on
                 h.dry_runs[:0], h.fixes[:0] = before.dry_runs, before.fixes
+                h.rollbacks[:0] = before.rollbacks
                 h.accepted = {**before.accepted, **h.accepted}
             h.bots = {p for p, seat in seats.items() if seat == "bot"} | set((m.group(3) or "").split(",")) - {""}
             out[t] = h
@@ -103,6 +115,14 @@ def history(camp: Campaign) -> dict[int, TurnHistory]:
             if int(m.group(1)) in out:
                 out[int(m.group(1))].bots |= set((m.group(2) or "").split(",")) - {""}
     return out
+
+
+def _last_undone(camp: Campaign, folder: str, first: int) -> int:
+    """The last turn whose run a rollback (an audit line from before it named them) undid: the last log it moved
+    to its archive folder; ``first`` if that folder is not there."""
+    logs = [int(m.group(1)) for p in (camp.root / folder / "log").glob("turn-*.jsonl")
+            if (m := re.fullmatch(r"turn-(\d{3})\.jsonl", p.name))] if (camp.root / folder / "log").is_dir() else []
+    return max([first] + logs)
 
 
 def computer_player_problems(camp: Campaign, turn: int, before, record: TurnHistory | None) -> list[str]:
@@ -168,10 +188,10 @@ def order_file_problems(camp: Campaign, turn: int, players: list[str], hashes: l
             problems.append(f"{path}: was not there when turn {turn} was adjudicated (audit.log: no orders from "
                             f"{pid})")
         elif h != "-" and pid in accepted and not h.startswith(accepted[pid]):
-            problems.append(f"{path}: sha256 {h[:16]} differs from the one audit.log recorded when it was accepted "
+            problems.append(f"{path}: sha256 {short_hash(h)} differs from the one audit.log recorded when it was accepted "
                             f"({accepted[pid]})")
         elif rec not in (None, "-") and not h.startswith(rec):
-            problems.append(f"{path}: sha256 {h[:16]} is not the file turn {turn} was adjudicated with (audit.log: "
+            problems.append(f"{path}: sha256 {short_hash(h)} is not the file turn {turn} was adjudicated with (audit.log: "
                             f"{rec}...)")
     return problems
 
@@ -201,6 +221,7 @@ def replay_turn(camp: Campaign, turn: int, key: bytes, published: bool = False,
     verdict = _replay(camp, turn, key, published)
     if record is not None:
         verdict.notes = [f"audit.log: dry run of turn {turn} at {d}" for d in record.dry_runs] + \
+            [f"audit.log: a run of turn {turn} was rolled back at {r}" for r in record.rollbacks] + \
             [f"audit.log: {f}" for f in record.fixes]
     if verdict.ok:
         verdict.flags = computer_player_problems(camp, turn, camp.load_state(turn), record)

@@ -196,7 +196,7 @@ def test_check_refuses_devices_and_pipes_without_reading_them(tmp_path):
 def small(tmp_path_factory):
     root = tmp_path_factory.mktemp("small") / "c"
     assert pbem("new", root, "--players", "athens,sparta", "--seed", "5").exit_code == 0
-    assert pbem("adjudicate", root).exit_code == 0
+    assert pbem("adjudicate", root, "--force").exit_code == 0
     return root
 
 

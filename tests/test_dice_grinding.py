@@ -45,7 +45,7 @@ def test_a_dry_run_is_audited_with_its_order_hashes(camp):
     result = run(camp, dry_run=True)
     line = audit(camp).splitlines()[-1]
     assert "adjudicate --dry-run of turn 1; order hashes " in line
-    assert ",".join(h[:12] for h in result.order_hashes) in line and "computer players troy" in line
+    assert ",".join(h[:16] for h in result.order_hashes) in line and "computer players troy" in line
     assert camp.current_turn == 1  # nothing else was written
 
 

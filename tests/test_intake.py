@@ -186,8 +186,12 @@ def test_after_a_rollback_players_cannot_resend_to_reroll_the_dice(camp):
     again = order_text(camp, "athens") + b"# please roll again\n"
     a = submit_bytes(camp, again, "a.yaml", NOW)
     assert not a.accepted and "only the moderator" in a.text() and snapshot(camp) == before
-    assert submit_bytes(camp, again, "a.yaml", NOW, moderator_fix=True).accepted  # audited
-    assert "as a moderator's fix" in (camp.root / "audit.log").read_text()
+    a = submit_bytes(camp, again, "a.yaml", NOW, moderator_fix=True)  # its dice were seen: --force too
+    assert not a.accepted and "was run and rolled back" in a.text() and "--force" in a.text(), a.text()
+    assert snapshot(camp) == before
+    assert submit_bytes(camp, again, "a.yaml", NOW, moderator_fix=True, force=True).accepted  # audited
+    assert "as a moderator's fix, forced after a run of the turn that was rolled back" in \
+        (camp.root / "audit.log").read_text()
 
 
 def test_status_counts_computer_players_as_in(camp):

@@ -174,9 +174,8 @@ def test_a_rollback_whose_audit_line_cannot_be_written_is_undone(camp, monkeypat
     assert _tree(camp.root) == before
 
 
-def test_a_rollback_moves_later_order_folders_so_players_and_bots_write_them_anew(tmp_path):
-    """Rollback to turn 1 from turn 3: turn 2's order files (and the current turn 3's) belong to a discarded
-    timeline: moved aside; a player's new file for turn 2 is taken, the computer player writes a new one."""
+def _two_turns_run(tmp_path):
+    """A campaign at turn 3: athens human (a file each turn), sparta the computer player."""
     from pbem.intake import submit_bytes
     from pbem import yamlio
     c = create(tmp_path / "c", ["athens", "sparta"], seed="4", name="mod", options=["last_turn=5"]).campaign
@@ -189,24 +188,80 @@ def test_a_rollback_moves_later_order_folders_so_players_and_bots_write_them_ane
         assert submit_bytes(c, athens(turn), "a.yaml", NOW).accepted
         run_turn(c, NOW, reports=False)
     assert submit_bytes(c, athens(3), "a.yaml", NOW).accepted  # the current turn's file
+    return c, athens
+
+
+def test_a_rollback_moves_later_order_folders_so_players_and_bots_write_them_anew(tmp_path):
+    """Rollback to turn 1 from turn 3 with a fix of turn 1: turn 2's order files (and the current turn 3's)
+    belong to a discarded timeline: moved aside.  Turn 2 is then reached from another position: a new turn, open
+    to the players; the computer player writes a new file."""
+    from pbem.intake import submit_bytes
+    c, athens = _two_turns_run(tmp_path)
     old_bot_2 = (c.orders_dir(2) / "sparta.yaml").read_bytes()
     dest = rollback(c, 1, "misfiled order").dest
     assert (dest / "orders" / "turn-002" / "sparta.yaml").read_bytes() == old_bot_2
     assert (dest / "orders" / "turn-003" / "athens.yaml").is_file()
-    assert not c.orders_dir(2).exists() and not c.orders_dir(3).exists()
+    assert not (c.orders_dir(2) / "sparta.yaml").exists() and not c.orders_dir(3).exists()
     assert (c.orders_dir(1) / "athens.yaml").is_file() and (c.orders_dir(1) / "sparta.yaml").is_file()
-    # the rolled-back turn itself stays frozen: only the moderator's fix replaces a file
+    # the rolled-back turn itself stays frozen: only the moderator's fix replaces a file (its dice were seen)
     fixed = (c.orders_dir(1) / "athens.yaml").read_bytes() + b"diplomacy: [megara]\n"
     assert not submit_bytes(c, fixed, "a.yaml", NOW).accepted
-    assert submit_bytes(c, fixed, "a.yaml", NOW, moderator_fix=True).accepted
+    assert not submit_bytes(c, fixed, "a.yaml", NOW, moderator_fix=True).accepted
+    assert submit_bytes(c, fixed, "a.yaml", NOW, moderator_fix=True, force=True).accepted
+    adjust(c, "a lost tribute", gold={"athens": 2})  # the fix changes how turn 1 ends
+    old_start_2 = (dest / "state" / "turn-002.json").read_bytes()
     run_turn(c, NOW, force=True, reports=False)
-    assert c.current_turn == 2
+    assert c.current_turn == 2 and c.snapshot_path(2).read_bytes() != old_start_2  # another position
     a = submit_bytes(c, athens(2, diplomacy=["argos"]), "a2.yaml", NOW)  # turn 2 is open again
     assert a.accepted, a.text()
     run_turn(c, NOW, reports=False)
     assert c.current_turn == 3
     assert (c.orders_dir(2) / "sparta.yaml").is_file()  # written anew for the new timeline
     assert "adjudicated turn 2" in (c.root / "audit.log").read_text().split("rollback to turn 1")[1]
+
+
+def test_a_deeper_rollback_does_not_reopen_a_later_turn_whose_results_were_seen(tmp_path):
+    """Turn 2 run too early, seen by the players: rolling back to turn 1 and running turn 1 again unchanged
+    reaches turn 2 from the very same position: it stays locked (held, players' files refused) as after a
+    rollback to turn 2 itself, and `verify` lists both undone runs."""
+    from pbem.cycle import status
+    from pbem.intake import submit_bytes
+    from pbem.verify import verify
+    c, athens = _two_turns_run(tmp_path)
+    dest = rollback(c, 1, "turn 2 ran too early").dest
+    assert "undone: the run of turns 1..2" in (c.root / "audit.log").read_text().splitlines()[-1]
+    run_turn(c, NOW, force=True, reports=False)  # turn 1 as it was: the same position at the start of turn 2
+    assert c.snapshot_path(2).read_bytes() == (dest / "state" / "turn-002.json").read_bytes()
+    st = status(c)
+    assert st.held and not st.due(NOW)
+    result, message = run_turn(c, NOW)  # cron does not run it
+    assert result is None and "held after rollback" in message
+    a = submit_bytes(c, athens(2, diplomacy=["argos"]), "a2.yaml", NOW)  # a do-over knowing how it went: no
+    assert not a.accepted and "only the moderator may replace one" in a.text(), a.text()
+    a = submit_bytes(c, athens(2, diplomacy=["argos"]), "a2.yaml", NOW, moderator_fix=True)
+    assert not a.accepted and "was run and rolled back" in a.text(), a.text()
+    assert submit_bytes(c, athens(2, diplomacy=["argos"]), "a2.yaml", NOW, moderator_fix=True, force=True).accepted
+    run_turn(c, NOW, force=True, reports=False)
+    assert c.current_turn == 3
+    verdicts = {v.turn: v for v in verify(c)}
+    assert verdicts[1].ok and verdicts[2].ok, verdicts
+    for t in (1, 2):
+        assert any(f"a run of turn {t} was rolled back at" in n and "turn 2 ran too early" in n
+                   for n in verdicts[t].notes), verdicts[t].notes
+    assert any("forced after a run of the turn that was rolled back" in n for n in verdicts[2].notes)
+
+
+def test_an_undone_later_turn_marker_is_carried_through_another_rollback(tmp_path):
+    """Rollback to 1 (turn 2's run undone), run turn 1 again, then roll back to 1 once more before turn 2 runs:
+    turn 2's lock is kept, not lost with its order folder."""
+    from pbem.cycle import status
+    c, _ = _two_turns_run(tmp_path)
+    rollback(c, 1, "first")
+    run_turn(c, NOW, force=True, reports=False)
+    assert status(c).held and c.current_turn == 2
+    rollback(c, 1, "second")
+    run_turn(c, NOW, force=True, reports=False)
+    assert status(c).held and c.current_turn == 2
 
 
 def test_after_a_rollback_the_turn_is_held_until_the_moderator_forces_it(camp):

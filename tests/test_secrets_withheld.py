@@ -106,7 +106,9 @@ def test_a_stored_file_can_be_fixed_by_the_moderator_with_the_withheld_word(camp
     rollback(camp, 1, "athens's orders were misfiled")
     fixed = (camp.orders_dir(1) / "athens.yaml").read_bytes() + b"diplomacy: [megara]\n"
     assert not submit_bytes(camp, fixed, "athens.yaml", NOW).accepted  # only the moderator
-    a = submit_bytes(camp, fixed, "athens.yaml", NOW, moderator_fix=True)
+    # turn 1 was run (its dice seen) and rolled back: a changed file needs --force
+    assert not submit_bytes(camp, fixed, "athens.yaml", NOW, moderator_fix=True).accepted
+    a = submit_bytes(camp, fixed, "athens.yaml", NOW, moderator_fix=True, force=True)
     assert a.accepted, a.text()
     assert (camp.orders_dir(1) / "athens.yaml").read_bytes() == fixed
     run_turn(camp, NOW, force=True, reports=False)

@@ -97,7 +97,10 @@ def test_adjudicate_plays_the_computer_players_seats_as_run_turn_does(tmp_path):
     nmr = next(line for line in r.output.splitlines() if line.startswith("No orders (NMR):"))
     assert "sparta" not in nmr and "athens" in nmr, r.output
     assert sorted(p.relative_to(camp.root) for p in camp.root.rglob("*") if p.name != ".lock") == before
-    r = CliRunner().invoke(app, ["adjudicate", str(camp.root)])
+    r = CliRunner().invoke(app, ["adjudicate", str(camp.root)])  # not due: no human orders, no deadline
+    assert r.exit_code == 2 and "not due" in r.output and "--force" in r.output, r.output
+    assert sorted(p.relative_to(camp.root) for p in camp.root.rglob("*") if p.name != ".lock") == before
+    r = CliRunner().invoke(app, ["adjudicate", str(camp.root), "--force"])
     assert r.exit_code == 0, r.output
     assert (camp.orders_dir(1) / "sparta.yaml").is_file()
     run_turn(twin, datetime(2026, 1, 1, tzinfo=timezone.utc), force=True, reports=False)
