@@ -517,19 +517,23 @@ def effect_text(e: Any, nm: Namer) -> str:
     return nm.value("effect", e)
 
 
+CARD_CITY_TARGETS = frozenset({"city", "enemy_city", "enemy_minor_city", "neutral_city", "besieged_city"})
+
+
 @describes("card_played")
 def _card_played(r: Rec) -> str:
     nm = r.nm
     text = f"{r.who('by', 'who')} played {nm.card(r.k('card'))}"
+    card = nm.tables.cards.get(r.g("card")) if nm.tables else None
     target = r.g("target")
     if target:
-        r.use("target")
-        text += f" on {r.thing(target)}"
+        r.use("target")  # a card aimed at a city names the city (a home city's id is its player's too)
+        city = card is not None and card.target in CARD_CITY_TARGETS and target in nm.game_map.cities
+        text += f" on {nm.city(target) if city else r.thing(target)}"
     side = r.k("side")
     if side:
         text += f" in {side_word(side)}"
     text += r.opt("hex", " at {}", nm.place) + r.opt("city", " on taking {}", nm.city)
-    card = nm.tables.cards.get(r.g("card")) if nm.tables else None
     if r.g("redacted") and not r.g("hex") and not side and card is not None \
             and card.timing.get("phase") in ("battle", "land_battle", "sea_battle"):
         text += " in a battle out of your sight"  # a public card, its battle not (visibility: minimal)
@@ -1466,6 +1470,8 @@ def build_context(camp_name: str, turn: int, game_map: GameMap, tables: Tables, 
         ev = en.event
         if ev is not None and (ev.get("event") in skip or ev.get("seq") in in_battle):
             continue
+        if ev is not None and ev.get("redacted") and ev.get("event") == "casualty" and ev.get("result") == "retreat":
+            continue  # seen from outside the battle: the retreat's own record, next, says where it went
         if ev is None and all(d.get("seq") in in_battle for d in en.dice):
             continue
         head = en.event or en.dice[0]
