@@ -1170,6 +1170,25 @@ class RuleCheck:
             self.disembarked[uid] = i
         for uid in g.group:
             self.moved.setdefault(uid, i)
+        if section == "second_move" and mv.path:
+            self.warn_out_of_supply(base + ("path", len(mv.path) - 1), end, g.members)
+
+    def warn_out_of_supply(self, path: tuple, end: str, members: Iterable[Unit]) -> None:
+        """R-PH-UPK, as a heads-up: Armies and Rowers (a Fleet's too) that end the turn with no friendly city in
+        or next to their hex and no Baggage there for each make upkeep rolls at the next Upkeep."""
+        eaters = [u for u in members if u.type.needs_upkeep]
+        m, st = self.map, self.sim.state
+        if not eaters or any(c is not None and board.friendly_city(st, m, c.id, self.me)
+                             for c in (m.city_at.get(h) for h in (end, *m.neighbours[end]))):
+            return
+        bags = sum(1 for uid in self.sim.at(end) if self.sim.units[uid].type is UnitType.BAGGAGE)
+        if bags >= len(eaters):
+            return
+        names = ", ".join(u.id for u in eaters)
+        self.warn(path, f"{names} end{'s' if len(eaters) == 1 else ''} the turn in {end} with no friendly city in or next to it"
+                        + (f" and Baggage for {bags} only" if bags else "")
+                        + ": at your next Upkeep each without Baggage makes an upkeep roll (6 or more disbands it)",
+                  "end next to a city of yours, or bring Baggage (R-PH-UPK)")
 
     def refused(self, base: tuple, mv: Move, r: Refusal, section: str) -> None:
         """``gather`` refuses the order: say why, in the checker's words where it has them, at the unit."""

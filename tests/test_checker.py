@@ -287,7 +287,9 @@ def test_sequence_second_move_starts_where_the_first_move_ended(demo):
                      '  - units: [ATH-A2]\n    path: ["1213"]\n')
     assert findings(check_text(text, "o.yaml", demo)) == []
     text = ATHENS + 'second_move:\n  - units: [ATH-A1]\n    path: ["1213", "1113"]\n'
-    assert findings(check_text(text, "o.yaml", demo)) == []
+    assert findings(check_text(text, "o.yaml", demo)) == [  # 1113 is two hexes from Athens: out of supply
+        ("warning", 7, "ATH-A1 ends the turn in 1113 with no friendly city in or next to it: at your next Upkeep "
+                       "each without Baggage makes an upkeep roll (6 or more disbands it)")]
     text = ATHENS + 'first_move:\n  - units: [ATH-A1]\n    path: ["1212", "1213"]\n' \
                     'second_move:\n  - units: [ATH-A1]\n    path: ["1212"]\n'
     assert findings(check_text(text, "o.yaml", demo)) == []
@@ -777,3 +779,15 @@ def test_an_attack_from_where_a_skipped_move_would_have_taken_the_units_says_why
     [f] = [f for f in r.findings if f.path == "land_battle[0].units[0]"]
     assert f.message == f"ATH-A1 is in {here}, not next to the target 1112"
     assert f.hint == f"first_move[0], which would move it, has an error: it is skipped and ATH-A1 stays in {here}"
+
+
+def test_units_ending_the_turn_out_of_supply_are_warned_of_their_upkeep_roll(demo):
+    """R-PH-UPK as a heads-up (found by a rules-savvy player review: Rowers aboard a Fleet one hex off home starved
+    with no warning): a second move that leaves Armies or Rowers with no friendly city in or next to their hex."""
+    away = check_text(ATHENS + 'second_move:\n  - units: [ATH-F1]\n    path: ["1314", "1315"]\n', "o.yaml", demo)
+    assert ("warning", "second_move[0].path[1]",
+            "ATH-R1 ends the turn in 1315 with no friendly city in or next to it: at your next Upkeep each without "
+            "Baggage makes an upkeep roll (6 or more disbands it)") in [(f.severity, f.path, f.message)
+                                                                        for f in away.findings]
+    home = check_text(ATHENS + 'second_move:\n  - units: [ATH-F1]\n    path: ["1314"]\n', "o.yaml", demo)
+    assert not [f for f in home.findings if "upkeep roll" in f.message]  # 1314 is next to Athens
