@@ -119,12 +119,24 @@ def frozen(camp: Campaign, turn: int) -> bool:
     if not marker.exists():
         return False
     try:
-        m = re.search(r"^start sha256 ([0-9a-f]{64})$", marker.read_text(encoding="utf-8"), re.M)
+        seen = seen_starts(marker.read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError):
         return True  # a damaged marker locks: the safe side
-    if m is None:
-        return True
-    return start_hash(camp, turn) in (m.group(1), None)
+    if not seen:
+        return True  # a marker without positions (older pbem) locks whatever the position
+    now = start_hash(camp, turn)
+    return now is None or now in seen
+
+
+def seen_starts(marker_text: str) -> list[str]:
+    """The start positions (SHA-256 of the start snapshot) a frozen turn was run from, each run undone since:
+    the marker's ``start sha256`` lines, first to last."""
+    return re.findall(r"^start sha256 ([0-9a-f]{64})$", marker_text, re.M)
+
+
+def frozen_marker(reason: str, starts: list[str]) -> str:
+    """A frozen turn's marker: why (the rollback's reason) and every start position its runs were undone from."""
+    return f"rolled back: {' '.join(reason.split())}\n" + "".join(f"start sha256 {h}\n" for h in starts)
 
 
 def start_hash(camp: Campaign, turn: int) -> str | None:

@@ -95,18 +95,30 @@ def rollback(camp: Campaign, turn: int, reason: str) -> RolledBack:
                   if src.exists() or src.is_symlink()]
     for top in ("orders", "replies"):
         moves += [(src, dest / top / src.name) for src in _turn_dirs_after(camp.root / top, turn)]
-    from .intake import FROZEN, start_hash
+    from .intake import FROZEN, frozen_marker, seen_starts, start_hash
     marker = camp.orders_dir(turn) / FROZEN  # adjudicated: its files stay as they were
-    # The later turns whose run is undone too (or was undone by an earlier rollback): their results may have been
-    # seen, so when one of them is reached again from the same position (its start snapshot the same bytes), it
-    # is locked like ``turn`` itself (`intake.frozen`); reached from another position, it is a new turn.
-    later: dict[int, str] = {}
-    for t in range(turn + 1, snaps[-1] + 1):
+
+    def marker_for(t: int, run: bool) -> str | None:
+        """Turn ``t``'s marker after this rollback: every start position a run of it was undone from (this run
+        added when ``run``).  Its results may have been seen, so when ``t`` is reached again from one of those
+        positions it is locked (`intake.frozen`); from another position it is a new turn, open to the players.
+        A marker without positions (older pbem) is kept as it is: it locks whatever the position."""
         old = camp.orders_dir(t) / FROZEN
-        if old.is_file():
-            later[t] = old.read_text(encoding="utf-8")
-        elif t < snaps[-1]:
-            later[t] = f"rolled back: {' '.join(reason.split())}\nstart sha256 {start_hash(camp, t)}\n"
+        text = old.read_text(encoding="utf-8") if old.is_file() else None
+        starts = seen_starts(text) if text is not None else []
+        if text is not None and not starts:
+            return f"rolled back: {' '.join(reason.split())}\n" if t == turn else text
+        now = start_hash(camp, t) if run else None
+        if now is not None and now not in starts:
+            starts.append(now)
+        if not starts and t != turn:
+            return None
+        first = text.splitlines()[0].removeprefix("rolled back: ") if text is not None and t != turn else reason
+        return frozen_marker(first, starts)
+
+    marker_text = marker_for(turn, True) or frozen_marker(reason, [])
+    # the later turns whose run is undone too (or was undone by an earlier rollback); the current turn was not run
+    later = {t: text for t in range(turn + 1, snaps[-1] + 1) if (text := marker_for(t, t < snaps[-1])) is not None}
     last_run = snaps[-1] - 1
     done: list[tuple[Path, Path]] = []
     made_dirs: list[Path] = []
@@ -138,7 +150,7 @@ def rollback(camp: Campaign, turn: int, reason: str) -> RolledBack:
         try:
             mkdirs(marker.parent)
             marker_before = marker.read_text(encoding="utf-8") if marker.is_file() else None
-            atomic_write(marker, f"rolled back: {' '.join(reason.split())}\n")
+            atomic_write(marker, marker_text)
             marker_written = True
             for t, text in sorted(later.items()):
                 path = camp.orders_dir(t) / FROZEN

@@ -264,6 +264,51 @@ def test_an_undone_later_turn_marker_is_carried_through_another_rollback(tmp_pat
     assert status(c).held and c.current_turn == 2
 
 
+def _fix_turn_1(c, athens, diplomacy):
+    """The moderator's fix of athens's turn-1 file (a seen turn: --force), and turn 1 run again."""
+    from pbem.intake import submit_bytes
+    assert submit_bytes(c, athens(1, diplomacy=diplomacy), "a.yaml", NOW, moderator_fix=True, force=True).accepted
+    run_turn(c, NOW, force=True, reports=False)
+    assert c.current_turn == 2
+
+
+def test_a_turn_seen_from_two_positions_stays_locked_at_either(tmp_path):
+    """Found by a code review: turn 2 run from position A, rolled back; turn 1 fixed, turn 2 reached from B,
+    played and seen, rolled back again; turn 1 run as fixed reaches B again: a do-over knowing how it went, so
+    turn 2 is locked (it was open, the marker kept only A)."""
+    from pbem.cycle import status
+    from pbem.intake import submit_bytes
+    c, athens = _two_turns_run(tmp_path)
+    rollback(c, 1, "first")
+    _fix_turn_1(c, athens, ["megara"])
+    assert not status(c).held  # position B: a new turn, open to the players
+    assert submit_bytes(c, athens(2), "a2.yaml", NOW).accepted
+    start_b = c.snapshot_path(2).read_bytes()
+    run_turn(c, NOW, reports=False)
+    assert c.current_turn == 3
+    rollback(c, 1, "second")
+    run_turn(c, NOW, force=True, reports=False)  # turn 1 with the same (fixed) files: position B again
+    assert c.snapshot_path(2).read_bytes() == start_b
+    assert status(c).held
+    a = submit_bytes(c, athens(2, diplomacy=["argos"]), "a2.yaml", NOW)
+    assert not a.accepted and "only the moderator may replace one" in a.text(), a.text()
+
+
+def test_a_rolled_back_turn_reached_from_another_position_after_a_deeper_rollback_is_open(tmp_path):
+    """Found by a code review: turn 2 rolled back and run again, then a rollback to turn 1 whose fix changes
+    how turn 1 ends: turn 2 starts from a position never run, a new turn (docs/moderator.md), not held."""
+    from pbem.cycle import status
+    from pbem.intake import submit_bytes
+    c, athens = _two_turns_run(tmp_path)
+    rollback(c, 2, "r2")
+    run_turn(c, NOW, force=True, reports=False)
+    assert c.current_turn == 3
+    rollback(c, 1, "r1")
+    _fix_turn_1(c, athens, ["megara"])
+    assert not status(c).held
+    assert submit_bytes(c, athens(2, diplomacy=["argos"]), "a2.yaml", NOW).accepted
+
+
 def test_after_a_rollback_the_turn_is_held_until_the_moderator_forces_it(camp):
     from pbem.cycle import status
     run_turn(camp, NOW, force=True, reports=False)
