@@ -344,7 +344,9 @@ def archive(camp: Campaign, out: Path | None = None, reveal_seed: bool = False, 
     try:
         with tarfile.open(tmp, "w:gz") as tar:
             tar.add(camp.root, arcname=camp.root.name, filter=keep)
-        os.chmod(tmp, default_mode())  # a file to hand on, made as any other file is (mkstemp makes it 0o600)
+        # over (or closed with its seed revealed): a file to hand on, made as any other file is; mid-game it holds
+        # every hidden fact, for a neutral referee only: private (mkstemp makes it 0o600)
+        os.chmod(tmp, default_mode() if state.finished or reveal_seed else 0o600)
         os.replace(tmp, out)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

@@ -254,3 +254,18 @@ def test_campaign_yaml_is_public_and_secrets_are_not(tmp_path):
     assert stat.S_IMODE(os.stat(c.config_path).st_mode) == 0o644
     assert stat.S_IMODE(os.stat(c.secret_dir / "players.yaml").st_mode) == 0o600
     assert stat.S_IMODE(os.stat(c.secret_dir / "seed").st_mode) == 0o600
+
+
+def test_an_archive_made_mid_game_is_private_and_one_made_at_the_end_is_not(tmp_path):
+    """Found by a code review: mid-game the archive holds every hidden fact (docs/moderator.md: for a neutral
+    referee only); it is 0600 then, and written as any other file once the game is over or closed."""
+    from pbem.moderation import archive
+    old = os.umask(0o022)
+    try:
+        c = create(tmp_path / "m", ["athens", "sparta"], seed="1").campaign
+        mid = archive(c, tmp_path / "mid.tar.gz")
+        end = archive(c, tmp_path / "end.tar.gz", reveal_seed=True, abandon=True)
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(os.stat(mid).st_mode) == 0o600
+    assert stat.S_IMODE(os.stat(end).st_mode) == 0o644
