@@ -159,6 +159,7 @@ class Bot:
         self._walks: list[tuple[list[str], str, str]] = []  # Armies landed in the first move: walk on
         self.transport_wants: dict[str, int] = {}  # port hex -> Transports it lacks
         self.sea_battles: list[dict] = []
+        self.truce = False  # a Truce in force at our player-turn (``orders``): no battle, no Fleet sortie
         self.shipped: set[str] = set()  # Armies that go by sea this turn
 
     # -- helpers -----------------------------------------------------------------------------------
@@ -440,13 +441,14 @@ class Bot:
             o["diplomacy"] = dip
         # war: which Armies march where, who attacks; lasting effects may forbid moves or battles
         frozen = any(e.target == self.pid for e in self.in_force("cannot_move_or_attack"))
+        self.truce = bool(self.in_force("truce"))
         if frozen:  # Political Rivalry, Social Division: no move, no attack
             marches, attacks, second = [], [], []
         else:
             hand = list(self.hand)
             marches, attacks, second = self.plan_war()
-            if self.in_force("truce"):  # no one may attack: march, but keep the attack cards
-                attacks, self.sea_battles, self.hand = [], [], hand
+            if self.truce:  # no one may attack: march (no Fleet sorties), but keep the attack cards
+                attacks, self.hand = [], hand
         # recruit: proportionate to income, within the budget, one unit per city that may
         o_recruit = self.plan_recruit(gold_now, income, upkeep, marches)
         if o_recruit:
@@ -510,7 +512,7 @@ class Bot:
         # the seeded dice make each bot a little bolder or more careful from turn to turn
         odds = ODDS - (0.08 if self.left <= 3 else 0) - 0.02 * (self.dice.d6("bot boldness") - 3.5)
         # 0. the sea: Fleets attack ships in reach, Transports carry Armies overseas and come back
-        first, self.sea_battles, second = self.plan_sea_battles()
+        first, self.sea_battles, second = self.plan_sea_battles() if not self.truce else ([], [], [])
         sea_first, sea_second, shipped = self.plan_sea(stacks, targets, odds, mp)
         first += sea_first
         second += sea_second

@@ -267,3 +267,18 @@ def check_bot_file(state, data):
     """The checker's findings on a bot's order file, against ``state``: errors, and warnings on battles."""
     found = findings(state, data)
     return [f for f in found if f.severity == "error" or "battle" in (f.path or "")]
+
+
+def test_under_a_truce_the_bots_fleets_make_no_sortie():
+    """A Spartan Transport in sight at 1214 (an Athenian Army at 1213 sees it): the bot sails ATH-F1 to 1314 and
+    attacks; under a Truce it neither attacks nor sails out for a battle it will not fight (code review)."""
+    state = new_game(ALL[:4], seed=3)
+    state.add_unit(Unit(state.new_unit_id("ATH", UnitType.ARMY), UnitType.ARMY, "athens", "1213"))
+    state.add_unit(Unit(state.new_unit_id("SPA", UnitType.TRANSPORT), UnitType.TRANSPORT, "sparta", "1214"))
+    data = write_orders(view(state, AEGEAN, "athens"), AEGEAN, T, "selfplay", 1, "s")
+    assert data["sea_battle"] == [{"units": ["ATH-F1"], "target": "1214"}]
+    assert {"units": ["ATH-F1"], "path": ["1314"]} in data["first_move"]
+    state.effects.append(Effect("truce", "truce", "thebes", until_turn=1, until_player="corinth"))
+    data = write_orders(view(state, AEGEAN, "athens"), AEGEAN, T, "selfplay", 1, "s")
+    assert not data.get("sea_battle")
+    assert not [m for m in data.get("first_move", []) + data.get("second_move", []) if "ATH-F1" in m["units"]]
