@@ -357,9 +357,8 @@ def seat(
 ) -> None:
     """Hand a faction to the computer player, say one in civil disorder, or back to a human (audited)."""
     def body() -> None:
-        from .cycle import set_seat
+        from .cycle import seats, set_seat
         from .storage import Campaign
-        from .cycle import seats
         camp = Campaign.open(campaign_dir)
         pid, seat_now = player.strip().lower(), who.strip().lower()
         with camp.lock():

@@ -243,7 +243,7 @@ class NotDue(PbemError):
     run (`run-turn` says the same and exits 0, for cron)."""
 
 
-def _refusal(camp: Campaign, st: Status, now: datetime, force: bool) -> str | None:
+def _refusal(st: Status, now: datetime, force: bool) -> str | None:
     """Why the current turn may not run now (without ``force``), or None.  One rule for `run-turn` and
     `adjudicate`: every human player in or the deadline passed, and not held after a rollback."""
     if force:
@@ -273,7 +273,7 @@ def next_deadline_line(camp: Campaign, turn: int, nxt: str | None) -> str:
     return f"No deadline is set for game turn {turn}: set one with `pbem deadline {camp.root} DATE`\n"
 
 
-def _commit(camp: Campaign, st: Status, now: datetime, force: bool, command: str, next_deadline_of):
+def _commit(camp: Campaign, force: bool, command: str, next_deadline_of):
     """Run the current turn and commit it with its next deadline (``next_deadline_of(result)``, None: none) and
     its audit lines, together."""
     from .turn import run_locked
@@ -304,11 +304,11 @@ def adjudicate(camp: Campaign, now: datetime, force: bool = False):
             raise NotDue(f"{camp.root}: the game is over; nothing to adjudicate")
         if st.closed:
             raise NotDue(f"{camp.root}: {CLOSED}")
-        why = _refusal(camp, st, now, force)
+        why = _refusal(st, now, force)
         if why:
             raise NotDue(why)
         warning = _forced_warning(st, force)
-        result, nxt = _commit(camp, st, now, force, "adjudicate", lambda r: None)
+        result, nxt = _commit(camp, force, "adjudicate", lambda r: None)
         message = warning + summary(result)
         if not result.after.finished:
             message += next_deadline_line(camp, result.turn + 1, nxt)
@@ -330,13 +330,13 @@ def run_turn(camp: Campaign, now: datetime, force: bool = False, reports: bool =
         if st.held and not force:
             return None, (f"Game turn {st.turn} is {HELD} (`pbem run-turn {camp.root} --force`); "
                           f"nothing was run.\n")
-        why = _refusal(camp, st, now, force)
+        why = _refusal(st, now, force)
         if why:
             missing = [p for p in st.missing if st.seats.get(p) != "bot"]
             when = f"; deadline {fmt(st.deadline)}" if st.deadline else "; no deadline set"
             return None, f"Not due: waiting for {', '.join(missing)}{when}. Use --force to run it now.\n"
         warning = _forced_warning(st, force)
-        result, nxt = _commit(camp, st, now, force, "run-turn", lambda r: next_deadline(camp, now))
+        result, nxt = _commit(camp, force, "run-turn", lambda r: next_deadline(camp, now))
         message = warning + summary(result)
         if reports:
             from .report import write_reports
