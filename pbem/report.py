@@ -944,20 +944,26 @@ def _moved(r: Rec) -> str:
     # points the sentence gives already
     r.use("path", "section", "index", "movers", "points", "allowance", "allowances", "bonuses", "loaded",
           "set_down", "unloaded", "unload_skipped", "captured", "cards", "stopped")
-    start = r.k("from")
+    start, end = r.k("from"), r.k("to")
     text = f"{r.who('owner')}: {r.units()} moved"
-    if start:
-        text += f" from {start}"
-    end = r.k("to")
-    if path and g("redacted"):  # the hexes in sight; ``to`` is kept only when the end is in sight too
-        if end and path[-1] == end:
-            text += (" through " + " ".join(path[:-1]) if len(path) > 1 else "") + f" to {end}"
+    if g("redacted"):  # another player's move: the hexes in sight (``to`` only when the end is in sight too)
+        mid = path[:-1] if end and path and path[-1] == end else path
+        through = " through " + " ".join(mid) if mid else ""
+        if start and end:
+            text += f" from {start}{through} to {end}"
+        elif start:
+            text += f" from {start}{through} and out of your sight"
+        elif end:
+            text += f" in from out of your sight{through} to {end}"
         else:
-            text += " through " + " ".join(path) + (f" to {end}" if end else "")
-    elif path:
-        text += (" via " + " ".join(path[:-1]) if len(path) > 1 else "") + f" to {path[-1]}"
-    elif end:
-        text += f" to {end}"
+            text += f"{through}, in and out of your sight"
+    else:
+        if start:
+            text += f" from {start}"
+        if path:
+            text += (" via " + " ".join(path[:-1]) if len(path) > 1 else "") + f" to {path[-1]}"
+        elif end:
+            text += f" to {end}"
     extra = []
     if g("points") is not None and g("allowance") is not None:
         extra.append(f"{g('points')} of {g('allowance')} movement points")

@@ -200,8 +200,9 @@ def test_another_players_move_that_ends_in_sight_says_where_it_stopped():
     base = {"event": "moved", "player": "sparta", "owner": "sparta", "redacted": True, "units_counts": {"army": 1}}
     stopped = dict(base, path=["0404", "0403"], to="0403")
     passed = dict(base, path=["0404"])
-    assert report.describe(stopped, nm, "athens") == "Spartans: 1 army moved through 0404 to 0403"
-    assert report.describe(passed, nm, "athens") == "Spartans: 1 army moved through 0404"
+    assert report.describe(stopped, nm, "athens") == "Spartans: 1 army moved in from out of your sight through " \
+                                                     "0404 to 0403"
+    assert report.describe(passed, nm, "athens") == "Spartans: 1 army moved through 0404, in and out of your sight"
 
 
 def test_the_deadline_reads_as_the_moderators_commands_print_it():
@@ -321,3 +322,16 @@ def test_a_card_aimed_at_a_city_names_the_city_even_a_home_city():
     assert report.describe(rec, names(), "sparta") == "Athenians played Raids on Sparta"
     rec = {**rec, "card": "threatened", "target": "sparta"}  # a card aimed at a player names the player
     assert report.describe(rec, names(), "athens").startswith("You played Threatened on the Spartans")
+
+
+def test_another_players_move_seen_in_part_says_where_it_leaves_sight():
+    """Found by a rules-savvy player review: 'Corinthians: 1 rowers, 1 fleet moved from 1115' gave no direction."""
+    nm = names()
+    base = {"seq": 50, "turn": 4, "player": "sparta", "phase": "first_move", "event": "moved", "owner": "sparta",
+            "units_counts": {"army": 1}, "redacted": True}
+    away = report.describe({**base, "from": "1115", "path": ["1114"]}, nm, "athens")
+    assert away.endswith("moved from 1115 through 1114 and out of your sight"), away
+    came = report.describe({**base, "path": ["1114", "1113"], "to": "1113"}, nm, "athens")
+    assert came.endswith("moved in from out of your sight through 1114 to 1113"), came
+    whole = report.describe({**base, "from": "1115", "path": ["1114", "1113"], "to": "1113"}, nm, "athens")
+    assert whole.endswith("moved from 1115 through 1114 to 1113"), whole
