@@ -300,10 +300,17 @@ class Bot:
 
     # -- cards ---------------------------------------------------------------------------------------
     def leader_rival(self) -> str | None:
-        """The opponent holding the most cities (ties: the earlier in turn order)."""
+        """The opponent holding the most cities; ties: the nearest home city, then the earlier in turn order (on
+        turn 1, when every player holds one city, each bot harasses a neighbour rather than all of them the
+        player who moves first)."""
         if not self.rivals:
             return None
-        return max(self.rivals, key=lambda p: (self.players[p].get("cities", 0), -self.rivals.index(p)))
+
+        def key(p: str) -> tuple:
+            home = self.players[p].get("home", p)
+            away = self.m.distance(self.home_hex, self.m.cities[home].hex) if home in self.m.cities else 99
+            return self.players[p].get("cities", 0), -away, -self.rivals.index(p)
+        return max(self.rivals, key=key)
 
     def attack_cards(self, target: str) -> list[str]:
         """Cards we may add to a land attack on ``target`` that do something there (R-BAT-5)."""

@@ -282,3 +282,18 @@ def test_under_a_truce_the_bots_fleets_make_no_sortie():
     data = write_orders(view(state, AEGEAN, "athens"), AEGEAN, T, "selfplay", 1, "s")
     assert not data.get("sea_battle")
     assert not [m for m in data.get("first_move", []) + data.get("second_move", []) if "ATH-F1" in m["units"]]
+
+
+def test_on_turn_one_each_bot_harasses_its_nearest_rival_not_the_first_in_turn_order():
+    """Every player holds one city on turn 1: the bots' 'one less roll' and the like go to the nearest rival's
+    home, not all to the first player in turn order (a rules-savvy review took three such cards on turn 1)."""
+    from pbem.bot import Bot, bot_dice
+    state = new_game(ALL, seed=3)
+    picks = {}
+    for p in state.turn_order:
+        rival = Bot(view(state, AEGEAN, p), AEGEAN, T, bot_dice("x", 1, p)).leader_rival()
+        home = AEGEAN.cities[p].hex
+        nearest = min(AEGEAN.distance(home, AEGEAN.cities[q].hex) for q in state.turn_order if q != p)
+        assert AEGEAN.distance(home, AEGEAN.cities[rival].hex) == nearest, (p, rival)
+        picks[p] = rival
+    assert len(set(picks.values())) >= 4, picks
