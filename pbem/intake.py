@@ -254,6 +254,9 @@ def submit_bytes(camp: Campaign, raw: bytes, source: str, now: datetime, late_ok
         return _refuse(camp, source, f"the file is for campaign {shown(data.get('campaign'))}, this is "
                                      f"{camp.config['name']!r}", player)
     turn = data.get("turn")
+    if not isinstance(turn, int) or isinstance(turn, bool):  # 1.0 and true equal 1 in Python: refused here
+        given = str(turn).lower() if isinstance(turn, bool) else shown(turn)  # as YAML spells it
+        return _refuse(camp, source, f"turn must be a whole number (turn: {state.turn}), not {given}", player)
     if state.finished or closed(camp.root):
         return _refuse(camp, source, "the game is over" if state.finished else "the campaign was closed (abandoned)",
                        player, turn if isinstance(turn, int) else None)

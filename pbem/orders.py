@@ -90,9 +90,16 @@ def orders_schema() -> dict[str, Any]:
     return schema(SCHEMA_NAME)
 
 
+# JSON Schema's "integer" takes 1.0 (a number with no fraction); an order file's whole numbers are written as
+# such (turn: 3, baggage: 2): 1.0 is refused, as true is
+_WHOLE = jsonschema.Draft202012Validator.TYPE_CHECKER.redefine(
+    "integer", lambda checker, v: isinstance(v, int) and not isinstance(v, bool))
+_OrdersValidator = jsonschema.validators.extend(jsonschema.Draft202012Validator, type_checker=_WHOLE)
+
+
 @lru_cache(maxsize=None)
 def _validator() -> jsonschema.Draft202012Validator:
-    return jsonschema.Draft202012Validator(orders_schema())
+    return _OrdersValidator(orders_schema())
 
 
 def _defs() -> dict[str, Any]:

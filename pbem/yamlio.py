@@ -363,6 +363,10 @@ def _scalar(node: yaml.ScalarNode, source: str) -> Any:
     except yaml.YAMLError as exc:
         m = node.start_mark
         raise YamlError(source, f"bad value: {exc}", m.line + 1, m.column + 1) from None
+    except ValueError:  # Python's limit on the digits of a whole number (4300): no value of pbem's is near it
+        m = node.start_mark
+        raise YamlError(source, f"a number of {len(node.value)} characters: too long to be a value pbem understands",
+                        m.line + 1, m.column + 1) from None
     if isinstance(value, float) and value != value:  # NaN
         m = node.start_mark
         raise YamlError(source, "NaN is not a value pbem understands", m.line + 1, m.column + 1)

@@ -791,3 +791,13 @@ def test_units_ending_the_turn_out_of_supply_are_warned_of_their_upkeep_roll(dem
                                                                         for f in away.findings]
     home = check_text(ATHENS + 'second_move:\n  - units: [ATH-F1]\n    path: ["1314"]\n', "o.yaml", demo)
     assert not [f for f in home.findings if "upkeep roll" in f.message]  # 1314 is next to Athens
+
+
+def test_a_turn_of_1_0_or_true_is_not_a_whole_number(demo):
+    """JSON Schema's integer takes 1.0; an order file's whole numbers do not (adversarial review)."""
+    for value, shown in (("1.0", "1.0"), ("true", "True")):
+        r = check_text(f"campaign: demo\nturn: {value}\nplayer: athens\nsecret: x\n", "o.yaml", demo)
+        assert [(f.severity, f.line) for f in r.findings] == [("error", 2)], r.findings
+        assert "whole number" in r.findings[0].message or "integer" in r.findings[0].message, r.findings[0]
+    r = check_text(ATHENS + "recruit:\n  - {city: athens, baggage: 2.0}\n", "o.yaml", demo)
+    assert [f.path for f in r.findings if f.severity == "error"] == ["recruit[0].baggage"], r.findings

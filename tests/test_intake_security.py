@@ -149,3 +149,25 @@ def test_a_very_long_header_line_is_refused_before_the_pattern_reads_it():
         scan_header("player: a" + " " * 250000 + "x\\\n")
     assert scan_header("player: athens   # " + "a comment " * 40 + "\nsecret: 1a2b\n") == {"player": "athens",
                                                                                           "secret": "1a2b"}
+
+
+@pytest.mark.parametrize("turn, words", [
+    ("1.0", "turn must be a whole number (turn: 1), not 1.0"),
+    ("true", "turn must be a whole number (turn: 1), not true"),
+    ("1" * 5000, "a number of 5000 characters: too long to be a value pbem understands"),
+])
+def test_an_authenticated_file_with_an_odd_turn_is_refused_and_intake_goes_on(camp, tmp_path, turn, words):
+    """Found by an adversarial review: `turn: 1.0` (equal to 1 in Python) crashed submit with a traceback, and in
+    `ingest` the file stayed in the drop folder and stopped every later run; a number of 5000 digits likewise."""
+    from pbem.intake import ingest
+    secret = camp.player_secrets()["athens"]
+    raw = f"campaign: test\nturn: {turn}\nplayer: athens\nsecret: {secret}\n".encode()
+    a = submit_bytes(camp, raw, "odd.yaml", NOW)
+    assert not a.accepted and words in a.text(), a.text()
+    assert not camp.orders_dir(1).exists()
+    drop = tmp_path / "drop"
+    drop.mkdir()
+    (drop / "odd.yaml").write_bytes(raw)
+    (drop / "sparta.yaml").write_bytes(header(camp, "sparta"))
+    answers = ingest(camp, drop, NOW)
+    assert sorted((x.source, x.accepted) for x in answers) == [("odd.yaml", False), ("sparta.yaml", True)]

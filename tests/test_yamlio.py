@@ -130,3 +130,12 @@ def test_a_duplicate_key_names_the_line_of_the_first():
         parse("campaign: demo\nrecruit: []\nturn: 1\nrecruit:\n  - {city: athens, unit: army}\n", "o.yaml")
     assert "duplicate key 'recruit': it is already given on line 2" in str(err.value)
     assert err.value.line == 4
+
+
+def test_a_number_too_long_for_python_is_a_clear_yaml_error():
+    """Python refuses to read a whole number of more than 4300 digits (ValueError): a YamlError with its place."""
+    from pbem.yamlio import YamlError, parse
+    with pytest.raises(YamlError) as e:
+        parse("campaign: demo\nturn: " + "9" * 5000 + "\n", "o.yaml")
+    assert (e.value.line, e.value.column) == (2, 7)
+    assert "a number of 5000 characters" in str(e.value)
