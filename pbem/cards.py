@@ -239,6 +239,9 @@ def resolve_target(ctx: "TurnContext", kind: str, raw: str | None) -> tuple[Any,
         "enemy_minor_city": city.controller not in (None, ctx.player) and city.home_of is None,
         "besieged_city": board.under_siege(state, ctx.game_map, cid),
     }[kind]
+    if not ok and kind == "besieged_city":  # a siege may have ended earlier in the turn (its besiegers lost)
+        return None, (f"{ctx.game_map.cities[cid].name} is not under siege now: no enemy Army, Rowers, manned Fleet, "
+                      f"pirate or barbarian is in or next to it")
     return (cid, None) if ok else (None, f"{ctx.game_map.cities[cid].name} is not {want}")
 
 

@@ -239,7 +239,8 @@ def test_R_PH_UPK_card_starvation_counter_on_every_unit_in_a_besieged_city():
     s2 = make_state()
     give(s2, "athens", "starvation")
     ctx = play(s2, {"card": "starvation", "target": "sparta"})
-    assert "not a city under siege" in events(ctx, "order_failed")[0]["reason"]
+    assert "is not under siege now: no enemy Army, Rowers, manned Fleet, pirate or barbarian is in or next to it" \
+        in events(ctx, "order_failed")[0]["reason"]
 
 
 def test_R_PH_DIP_card_remove_baggage_short_supplies_removes_1d6_baggage_of_the_stack():
