@@ -111,6 +111,9 @@ def test_a_file_put_in_the_orders_folder_by_hand_is_flagged(camp):
     v = turn_of(camp, 1)
     flagged(v, "orders/turn-001/sparta.yaml", "sparta", "no `intake accepted` line", "turn 1")
     assert not any("athens" in f or "troy" in f for f in v.flags), v.flags
+    r = CliRunner().invoke(app, ["verify", str(camp.root)])
+    assert r.exit_code == 1 and "turn 1: FLAGGED" in r.output, r.output
+    assert "\n  flagged: orders/turn-001/sparta.yaml: turn 1 was adjudicated at " in r.output, r.output
 
 
 def test_a_campaign_without_audit_log_tells_nothing_of_intake(camp):
