@@ -526,7 +526,7 @@ def verify(
         verdicts = do_verify(camp, turn, key, fingerprint)
         for v in verdicts:
             what = "seed" if v.turn == -1 else "set-up" if v.turn == 0 else f"turn {v.turn}"
-            typer.echo(f"{what}: {v.word}: {v.detail}")
+            typer.echo(f"{what}: {v.heading}: {v.detail}")
             for flag in v.flags:
                 typer.echo(f"  flagged: {flag}")
             for note in v.notes:

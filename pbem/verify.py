@@ -32,6 +32,12 @@ class Verdict:
         """OK; FLAGGED: the turn replays exactly, but from a file the referee should question; MISMATCH."""
         return "OK" if self.ok else "FLAGGED" if self.flags else "MISMATCH"
 
+    @property
+    def heading(self) -> str:
+        """The word, with how many notes the turn has: ``OK (2 notes)``."""
+        n = len(self.notes)
+        return self.word + (f" ({n} note{'' if n == 1 else 's'})" if n else "")
+
 
 def secret_of(camp: Campaign) -> bytes | None:
     """The revealed seed, else the moderator's; None if there is neither (a damaged one is an error)."""
@@ -69,12 +75,25 @@ class TurnHistory:
     fixes: list[str] = field(default_factory=list)  # "PLAYER's file sha256 H (forced after N dry runs)"
     bots: set[str] = field(default_factory=set)  # the computer player's seats when it was adjudicated
     accepted: dict[str, bool] = field(default_factory=dict)  # per player: was the last file taken a fix?
+    stamp: str = ""  # of its last adjudication
+    hashes: list[str] = field(default_factory=list)  # the hash prefixes it was last adjudicated with ("-": none)
+    dry_hashes: list[tuple[str, list[str]]] = field(default_factory=list)  # each dry run: stamp, hash prefixes
+    taken: dict[str, tuple[str, str]] = field(default_factory=dict)  # per player: (stamp, hash) of the last file
+    # intake accepted for the turn before its last adjudication, in the timeline it ran in (none moved away)
+    written: set[str] = field(default_factory=set)  # players whose file the computer player wrote in a run of it
+    runs: list[str] = field(default_factory=list)  # stamps of its adjudications with no rollback between
+    unseated: list[str] = field(default_factory=list)  # "PLAYER at STAMP": played by the computer player, not so
+    # seated by any `seat` line (nor a demo's start)
+    seat_changes: list[str] = field(default_factory=list)  # `seat` lines while the turn was current
 
 
 def history(camp: Campaign) -> dict[int, TurnHistory]:
     """Per game turn, what audit.log records of it.  Seats start as `pbem new` makes them (every seat the
     computer player's in a demo, else human) and change with each `pbem seat` line; a seat edited by hand in
-    campaign.yaml is not recorded, and the computer players' own files are known by their first line too."""
+    campaign.yaml is not recorded (`unseated` names the computer player's runs of such a seat), and the computer
+    players' own files are known by their first line too.  A rollback to turn R undoes the runs of R and later
+    turns and moves the order folders of the turns after R to the archive: the files intake accepted for those
+    turns before it no longer count; R keeps its own."""
     try:
         lines = (camp.root / "audit.log").read_text(encoding="utf-8", errors="replace").splitlines()
     except OSError:
@@ -82,16 +101,30 @@ def history(camp: Campaign) -> dict[int, TurnHistory]:
     seats = {p: "bot" for p in camp.config.get("players", [])} if camp.config.get("demo") else {}
     out: dict[int, TurnHistory] = {}
     pending: dict[int, TurnHistory] = {}  # since the turn's last adjudication
+    taken: dict[int, dict[str, tuple[str, str]]] = {}  # per turn, in the live timeline
+    written: dict[int, set[str]] = {}  # per turn, the computer player's files in the live timeline
+    runs: dict[int, list[str]] = {}  # per turn, its adjudications not undone by a rollback
+    current, started = 1, False
     for line in lines:
+        stamp = line.split(" ", 1)[0]
         if m := SEAT.match(line):
             seats[m.group(1)] = m.group(2)
-        elif m := DRY_RUN_LINE.match(line):
+            if started:  # before turn 1 had a file or a run: setting up the campaign, not noted
+                pending.setdefault(current, TurnHistory()).seat_changes.append(
+                    f"seat of {m.group(1)} set to {m.group(2)} at {stamp}")
+            continue
+        started = started or bool(DRY_RUN_LINE.match(line) or ACCEPTED.match(line) or ROLLBACK.match(line)
+                                  or ADJUDICATED.match(line))
+        if m := DRY_RUN_LINE.match(line):
             t = int(m.group(2))
-            pending.setdefault(t, TurnHistory()).dry_runs.append(f"{m.group(1)} (orders {m.group(3)})")
+            h = pending.setdefault(t, TurnHistory())
+            h.dry_runs.append(f"{m.group(1)} (orders {m.group(3)})")
+            h.dry_hashes.append((m.group(1), m.group(3).split(",")))
         elif m := ACCEPTED.match(line):
             t = int(m.group(2))
             h = pending.setdefault(t, TurnHistory())
             h.accepted[m.group(1)] = bool(m.group(4))
+            taken.setdefault(t, {})[m.group(1)] = (stamp, m.group(3))
             if m.group(4):
                 forced = f", forced after {m.group(5)}" if m.group(5) else ""
                 h.fixes.append(f"{m.group(1)}'s file sha256 {m.group(3)} taken as the moderator's fix{forced}")
@@ -101,19 +134,43 @@ def history(camp: Campaign) -> dict[int, TurnHistory]:
             for t in range(first, last + 1):  # every run undone: its results (and dice) may have been seen
                 if t in out:
                     pending.setdefault(t, TurnHistory()).rollbacks.append(f"{m.group(1)} ({m.group(5)}): {m.group(6)}")
+            back = int(m.group(2))
+            current = back
+            for t in [t for t in runs if t >= back]:
+                del runs[t]
+            for t in [t for t in taken if t > back]:  # their folders went to the archive
+                del taken[t]
+            for t in [t for t in written if t > back]:
+                del written[t]
         elif m := ADJUDICATED.match(line):
             t = int(m.group(1))
             h = pending.pop(t, TurnHistory())
             before = out.get(t)
             if before is not None:  # adjudicated again after a rollback: the history goes on
                 h.dry_runs[:0], h.fixes[:0] = before.dry_runs, before.fixes
-                h.rollbacks[:0] = before.rollbacks
+                h.rollbacks[:0], h.dry_hashes[:0] = before.rollbacks, before.dry_hashes
+                h.seat_changes[:0], h.unseated[:0] = before.seat_changes, before.unseated
                 h.accepted = {**before.accepted, **h.accepted}
-            h.bots = {p for p, seat in seats.items() if seat == "bot"} | set((m.group(3) or "").split(",")) - {""}
+            computer = set((m.group(3) or "").split(",")) - {""}
+            h.unseated += [f"{p} at {stamp}" for p in sorted(computer) if seats.get(p) != "bot"]
+            h.bots = {p for p, seat in seats.items() if seat == "bot"} | computer
+            h.stamp, h.hashes = stamp, m.group(2).split(",")
+            h.taken = dict(taken.get(t, {}))
+            written.setdefault(t, set()).update(computer)
+            h.written = set(written[t])
+            runs.setdefault(t, []).append(stamp)
+            h.runs = list(runs[t])
             out[t] = h
+            current = t + 1
         elif m := RUN_TURN.match(line):
-            if int(m.group(1)) in out:
-                out[int(m.group(1))].bots |= set((m.group(2) or "").split(",")) - {""}
+            t = int(m.group(1))
+            if t in out:
+                computer = set((m.group(2) or "").split(",")) - {""}
+                h = out[t]
+                h.unseated += [f"{p} at {stamp}" for p in sorted(computer - h.bots) if seats.get(p) != "bot"]
+                h.bots |= computer
+                written.setdefault(t, set()).update(computer)
+                h.written |= computer
     return out
 
 
@@ -149,6 +206,67 @@ def computer_player_problems(camp: Campaign, turn: int, before, record: TurnHist
             problems.append(f"{path}: {pid}'s seat was the computer player's, but this is not the file the computer "
                             f"player writes for it{how}")
     return problems
+
+
+def audit_problems(camp: Campaign, turn: int, before, record: TurnHistory) -> list[str]:
+    """What audit.log says of ``turn`` that a referee should question though it replays exactly: a second run
+    with no rollback between, a file intake took that the turn ran without, a human seat's file no intake took,
+    a seat the computer player played that no `seat` line gave it.  Each names the turn, the player, the file
+    and the audit.log facts."""
+    flags = []
+    if len(record.runs) > 1:
+        flags.append(f"turn {turn} was adjudicated {len(record.runs)} times with no rollback between (audit.log: "
+                     f"adjudicated turn {turn} at {', '.join(record.runs)}): the earlier run's "
+                     f"{_rel(camp, camp.snapshot_path(turn + 1))} and {_rel(camp, camp.log_path(turn))} were removed "
+                     f"by hand and the turn run again, so its dice had been seen")
+    players = list(before.turn_order)
+    if len(record.hashes) == len(players):  # else not this campaign's players: say nothing rather than wrong
+        for pid, h in zip(players, record.hashes):
+            path = _rel(camp, camp.orders_dir(turn) / f"{pid}.yaml")
+            if h == "-" and pid in record.taken:
+                at, digest = record.taken[pid]
+                flags.append(f"{path}: intake accepted {pid}'s file for turn {turn} at {at} (sha256 {digest}), but "
+                             f"turn {turn} was adjudicated at {record.stamp} with no orders from {pid} (audit.log): "
+                             f"the file was removed by hand")
+            elif h != "-" and pid not in record.taken and pid not in record.bots | record.written:
+                flags.append(f"{path}: turn {turn} was adjudicated at {record.stamp} with {pid}'s file (sha256 {h}), "
+                             f"a human seat's, but no `intake accepted` line for {pid} turn {turn} took it in "
+                             f"(audit.log): it was put in the orders folder by hand")
+    for seated in record.unseated:
+        pid, at = seated.split(" at ", 1)
+        flags.append(f"{_rel(camp, camp.orders_dir(turn) / f'{pid}.yaml')}: the computer player played {pid}'s seat "
+                     f"in turn {turn} (audit.log: computer players {pid} at {at}), but no `seat` line gave it that "
+                     f"seat: campaign.yaml was edited by hand")
+    return flags
+
+
+def audit_notes(camp: Campaign, turn: int, before, record: TurnHistory) -> list[str]:
+    """What a referee should know though nobody need have cheated: the files that changed between a dry run of
+    ``turn`` and its adjudication (a player may send a new file after a dry run), the seats changed while it was
+    current."""
+    notes = []
+    players = list(before.turn_order)
+    for at, hashes in record.dry_hashes:
+        if len(hashes) != len(players) or len(record.hashes) != len(players):
+            continue
+        for pid, old, new in zip(players, hashes, record.hashes):
+            if old != new:
+                path = _rel(camp, camp.orders_dir(turn) / f"{pid}.yaml")
+                notes.append(f"audit.log: {pid}'s file changed between the dry run of turn {turn} at {at} and its "
+                             f"adjudication at {record.stamp} ({path}: sha256 {_shown(old)} then {_shown(new)})")
+    notes += [f"audit.log: {change}, while turn {turn} was current" for change in record.seat_changes]
+    return notes
+
+
+def _shown(digest: str) -> str:
+    return "none" if digest == "-" else digest
+
+
+def _rel(camp: Campaign, path) -> str:
+    try:
+        return path.relative_to(camp.root).as_posix()
+    except ValueError:
+        return str(path)
 
 
 def audit_record(camp: Campaign, turn: int) -> tuple[list[str] | None, dict[str, str]]:
@@ -216,15 +334,24 @@ def _first_difference(new: list[str], old: list[str]) -> tuple[int, bool] | None
 def replay_turn(camp: Campaign, turn: int, key: bytes, published: bool = False,
                 record: TurnHistory | None = None) -> Verdict:
     """Replay ``turn`` with its key; ``published``: the key was given by hand (`--key`), not derived from the
-    seed, so a wrong one is named as such.  ``record``: what audit.log says of the turn (its dry runs and fixes
-    are listed in the verdict, its computer players' files checked)."""
+    seed, so a wrong one is named as such.  ``record``: what audit.log says of the turn (its dry runs, fixes,
+    files changed after a dry run and seat changes are listed in the verdict as notes; its computer players'
+    files are checked, and what ``audit_problems`` finds is flagged)."""
     verdict = _replay(camp, turn, key, published)
     if record is not None:
         verdict.notes = [f"audit.log: dry run of turn {turn} at {d}" for d in record.dry_runs] + \
             [f"audit.log: a run of turn {turn} was rolled back at {r}" for r in record.rollbacks] + \
             [f"audit.log: {f}" for f in record.fixes]
+    try:
+        before = camp.load_state(turn)
+    except PbemError:  # named by the replay already (a mismatch): no notes need it
+        before = None
+    if record is not None and record.stamp and before is not None:
+        verdict.notes += audit_notes(camp, turn, before, record)
     if verdict.ok:
-        verdict.flags = computer_player_problems(camp, turn, camp.load_state(turn), record)
+        verdict.flags = computer_player_problems(camp, turn, before, record)
+        if record is not None and record.stamp:
+            verdict.flags += audit_problems(camp, turn, before, record)
         verdict.ok = not verdict.flags
     return verdict
 

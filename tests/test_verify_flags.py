@@ -1,0 +1,169 @@
+"""`pbem verify` flags what a moderator editing campaign files by hand does to get other dice, though the turn
+replays exactly (adversarial review): a turn run twice with no rollback, a player's accepted file deleted, a file
+put in the orders folder by hand, a seat given to the computer player in campaign.yaml; and notes what a referee
+should know (files changed after a dry run, seats changed while the turn was current)."""
+from datetime import datetime, timezone
+
+import pytest
+from typer.testing import CliRunner
+
+from pbem import yamlio
+from pbem.campaign import create
+from pbem.cli import app
+from pbem.cycle import config_with, run_turn, set_seat
+from pbem.intake import submit_bytes
+from pbem.moderation import rollback
+from pbem.turn import run
+from pbem.verify import verify
+
+NOW = datetime(2026, 11, 22, 12, 0, tzinfo=timezone.utc)
+
+
+@pytest.fixture
+def camp(tmp_path):
+    """Athens and Sparta are human, Troy the computer player's."""
+    c = create(tmp_path / "c", ["athens", "sparta", "troy"], seed="5", name="fl").campaign
+    set_seat(c, "troy", "bot")
+    return c
+
+
+def orders(camp, player, turn=None, **body):
+    data = {"campaign": "fl", "turn": turn or camp.current_turn, "player": player,
+            "secret": camp.player_secrets()[player], **body}
+    return yamlio.dump(data).encode()
+
+
+def send(camp, player, **body):
+    a = submit_bytes(camp, orders(camp, player, **body), f"{player}.yaml", NOW)
+    assert a.accepted, a.text()
+
+
+def turn_of(camp, t):
+    return next(v for v in verify(camp) if v.turn == t)
+
+
+def flagged(v, *words):
+    assert v.word == "FLAGGED" and "replayed exactly" in v.detail, (v.detail, v.flags)
+    assert any(all(w in f for w in words) for f in v.flags), v.flags
+
+
+# -- 1. a turn adjudicated twice, no rollback between -----------------------------------------------------------
+
+def test_a_turn_run_again_after_its_results_were_deleted_by_hand_is_flagged(camp):
+    send(camp, "athens")
+    run_turn(camp, NOW, force=True, reports=False)
+    camp.snapshot_path(2).unlink()  # the moderator does not like the dice: the run removed by hand
+    camp.log_path(1).unlink()
+    fixed = (camp.orders_dir(1) / "athens.yaml").read_bytes() + b"# again\n"  # no dry run: no --force asked
+    assert submit_bytes(camp, fixed, "athens.yaml", NOW, moderator_fix=True).accepted
+    run_turn(camp, NOW, force=True, reports=False)
+    v = turn_of(camp, 1)
+    flagged(v, "turn 1 was adjudicated 2 times", "no rollback", "state/turn-002.json", "audit.log")
+    assert len([f for f in v.flags if "adjudicated 2 times" in f]) == 1
+
+
+def test_a_turn_run_again_after_a_rollback_is_not_flagged(camp):
+    send(camp, "athens")
+    run_turn(camp, NOW, force=True, reports=False)
+    rollback(camp, 1, "too early")
+    run_turn(camp, NOW, force=True, reports=False)
+    v = turn_of(camp, 1)
+    assert v.ok, (v.detail, v.flags)
+
+
+# -- 2. a file intake accepted, gone when the turn ran ----------------------------------------------------------
+
+def test_an_accepted_file_deleted_by_hand_before_the_turn_ran_is_flagged(camp):
+    send(camp, "athens")
+    send(camp, "sparta")
+    (camp.orders_dir(1) / "sparta.yaml").unlink()
+    run_turn(camp, NOW, force=True, reports=False)
+    v = turn_of(camp, 1)
+    flagged(v, "orders/turn-001/sparta.yaml", "sparta", "turn 1", "intake accepted", "adjudicated", "no orders")
+
+
+def test_the_files_of_a_discarded_timeline_do_not_count_but_the_rolled_back_turn_keeps_its_own(camp):
+    send(camp, "athens")
+    send(camp, "sparta")
+    run_turn(camp, NOW, reports=False)
+    send(camp, "athens")  # turn 2: moved to the archive by the rollback to turn 1
+    run_turn(camp, NOW, force=True, reports=False)
+    rollback(camp, 1, "sparta's file was misread")
+    run_turn(camp, NOW, force=True, reports=False)  # turn 1 again, its files as they were
+    run_turn(camp, NOW, force=True, reports=False)  # turn 2: athens's file of the old timeline is archived
+    verdicts = {v.turn: v for v in verify(camp)}
+    assert verdicts[1].ok and verdicts[2].ok, [(v.detail, v.flags) for v in verdicts.values()]
+    # the rolled-back turn keeps its files: one deleted by hand before it runs again is flagged
+    rollback(camp, 1, "once more")
+    (camp.orders_dir(1) / "athens.yaml").unlink()
+    run_turn(camp, NOW, force=True, reports=False)
+    flagged(turn_of(camp, 1), "orders/turn-001/athens.yaml", "intake accepted")
+
+
+# -- 3. a human seat's file put in the orders folder by hand --------------------------------------------------
+
+def test_a_file_put_in_the_orders_folder_by_hand_is_flagged(camp):
+    send(camp, "athens")
+    data = {"campaign": "fl", "turn": 1, "player": "sparta", "secret": "withheld", "diplomacy": ["megara"]}
+    camp.orders_dir(1).mkdir(parents=True, exist_ok=True)
+    (camp.orders_dir(1) / "sparta.yaml").write_bytes(yamlio.dump(data).encode())
+    run_turn(camp, NOW, force=True, reports=False)
+    v = turn_of(camp, 1)
+    flagged(v, "orders/turn-001/sparta.yaml", "sparta", "no `intake accepted` line", "turn 1")
+    assert not any("athens" in f or "troy" in f for f in v.flags), v.flags
+    r = CliRunner().invoke(app, ["verify", str(camp.root)])
+    assert r.exit_code == 1 and "turn 1: FLAGGED" in r.output, r.output
+    assert "\n  flagged: orders/turn-001/sparta.yaml: turn 1 was adjudicated at " in r.output, r.output
+
+
+def test_a_campaign_without_audit_log_tells_nothing_of_intake(camp):
+    data = {"campaign": "fl", "turn": 1, "player": "sparta", "secret": "withheld"}
+    camp.orders_dir(1).mkdir(parents=True, exist_ok=True)
+    (camp.orders_dir(1) / "sparta.yaml").write_bytes(yamlio.dump(data).encode())
+    run(camp)  # the Python API: files written directly, as tests/test_bot.py does
+    assert turn_of(camp, 1).word == "FLAGGED"  # audit.log says no intake took it
+    (camp.root / "audit.log").unlink()
+    v = turn_of(camp, 1)
+    assert v.ok and not v.flags, (v.detail, v.flags)
+
+
+# -- 4. a seat given to the computer player in campaign.yaml -------------------------------------------------
+
+def test_a_seat_given_to_the_computer_player_by_hand_is_flagged(camp):
+    send(camp, "athens")
+    config = config_with(camp, seats={**camp.config["seats"], "sparta": "bot"})  # no `pbem seat`, no audit line
+    camp.write_config(config)
+    run_turn(camp, NOW, force=True, reports=False)
+    v = turn_of(camp, 1)
+    flagged(v, "sparta", "computer player", "campaign.yaml", "no `seat` line", "turn 1")
+    assert not any("troy" in f for f in v.flags), v.flags
+
+
+def test_seats_given_by_pbem_seat_and_a_demo_s_are_not_flagged(camp, tmp_path):
+    from pbem.campaign import create_demo
+    set_seat(camp, "sparta", "bot")
+    run_turn(camp, NOW, force=True, reports=False)
+    assert turn_of(camp, 1).ok
+    demo = create_demo(tmp_path / "d", 2, "2026")
+    run_turn(demo, NOW, force=True, reports=False)
+    assert all(v.ok for v in verify(demo)), [(v.detail, v.flags) for v in verify(demo)]
+
+
+# -- 5. notes: files changed after a dry run, seats changed while the turn was current -------------------------
+
+def test_a_file_changed_after_a_dry_run_and_a_seat_change_are_noted_and_counted(camp):
+    send(camp, "athens")
+    run(camp, dry_run=True)
+    send(camp, "athens", diplomacy=["megara"])  # the player may send a new file: a note, not a flag
+    set_seat(camp, "sparta", "bot")
+    run_turn(camp, NOW, force=True, reports=False)
+    v = turn_of(camp, 1)
+    assert v.ok, (v.detail, v.flags)
+    assert any("athens" in n and "changed between the dry run" in n and "orders/turn-001/athens.yaml" in n
+               for n in v.notes), v.notes
+    assert not any("changed between" in n and "troy" in n for n in v.notes), v.notes
+    assert any("seat of sparta set to bot" in n and "while turn 1 was current" in n for n in v.notes), v.notes
+    assert not any("seat of troy" in n for n in v.notes), v.notes  # set before turn 1 had a file: set-up
+    r = CliRunner().invoke(app, ["verify", str(camp.root)])
+    assert r.exit_code == 0 and f"turn 1: OK ({len(v.notes)} notes): replayed exactly" in r.output, r.output
+    assert "set-up: OK: " in r.output  # no notes, no count
