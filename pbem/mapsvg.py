@@ -48,7 +48,7 @@ from xml.sax.saxutils import escape
 
 from .gamedata import GameMap, terrain_table
 from .hexgrid import Grid, neighbours as offset_neighbours
-from .model import HOME_CITY_DEFENCE
+from .model import HOME_CITY_DEFENCE, id_order
 
 HEX = 24.0  # circumradius in px
 SQ3 = math.sqrt(3.0)
@@ -799,7 +799,7 @@ def place_labels(game_map: GameMap, view: dict[str, Any], events: Iterable[dict[
                                 "#000000" if mine or viewer is None else "#ffffff"))
             top = box[1]
             if mine and ids:
-                id_lines.append((h, compact_ids(ids), box))
+                id_lines.append((h, compact_ids(ids, players.get(owner, {}).get("abbr")), box))
                 top -= IDS_SIZE * 1.08 + 1  # room for the ids above it
 
     for cid in sorted(view["cities"]):
@@ -861,12 +861,17 @@ def _counts_label(counts: dict[str, int]) -> str:
     return " ".join(f"{counts[t]}{letters[t]}" for t in order if counts.get(t))
 
 
-def compact_ids(ids: Iterable[str]) -> str:
-    """["ATH-A1", "ATH-A2", "ATH-A3", "ATH-F1"] -> "A1-3 F1" (the owner's prefix dropped, runs joined)."""
+def compact_ids(ids: Iterable[str], own: str | None = None) -> str:
+    """["ATH-A1", "ATH-A2", "ATH-A3", "ATH-F1"] -> "A1-3 F1": the owner's prefix ``own`` dropped (None: every
+    unit's), runs joined.  A unit taken from another player keeps its id and its prefix: "A1 ARC-T2"."""
     by_letter: dict[str, list[int]] = defaultdict(list)
     odd: list[str] = []
+    foreign: list[str] = []
     for uid in ids:
-        tail = uid.rpartition("-")[2]
+        prefix, dash, tail = uid.rpartition("-")
+        if own is not None and dash and prefix != own:
+            foreign.append(uid)
+            continue
         letters = tail.rstrip("0123456789")
         digits = tail[len(letters):]
         if letters and digits:
@@ -886,7 +891,7 @@ def compact_ids(ids: Iterable[str]) -> str:
             if n is not None:
                 start = prev = n
         parts.append(letter + ",".join(runs))
-    return " ".join(parts + odd)
+    return " ".join(parts + odd + sorted(foreign, key=id_order))
 
 
 def _arrow(points: list[tuple[float, float]], colour: str, dashed: bool) -> str:

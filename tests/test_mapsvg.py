@@ -167,6 +167,10 @@ def test_map_png_of_the_aegean_is_non_trivial():
 def test_compact_ids():
     assert mapsvg.compact_ids(["ATH-A1", "ATH-A2", "ATH-A3", "ATH-F1", "ATH-A5", "ATH-L2"]) == "A1-3,5 F1 L2"
     assert mapsvg.compact_ids(["SPA-R10", "SPA-R9"]) == "R9-10"
+    # a unit taken from another player keeps its prefix (found by a late-game review: ARC-T2 read as "T2")
+    assert mapsvg.compact_ids(["SPA-A5", "SPA-T1", "ARC-T2", "SPA-A11", "ION-T10", "ION-T9"], "SPA") == \
+        "A5,11 T1 ARC-T2 ION-T9 ION-T10"
+    assert mapsvg.compact_ids(["ARC-T3"], "DOR") == "ARC-T3"
 
 
 def test_events_for_feeds_the_map_only_what_the_player_saw():
