@@ -1596,6 +1596,21 @@ def wrap(text: str, width: int = WIDTH, indent: str = "", first: str | None = No
 PAGE_W, PAGE_H = 595, 842  # A4 in points
 MARGIN_PT, FONT_PT, LEADING_PT = 40, 9.0, 11.2
 LINES_PER_PAGE = int((PAGE_H - 2 * MARGIN_PT - 16) // LEADING_PT)
+CHARS_PER_LINE = int((PAGE_W - 2 * MARGIN_PT) // (0.602 * FONT_PT))  # DejaVu Sans Mono's advance: 0.602 em
+
+
+def _page_lines(text: str) -> list[str]:
+    """The text report's lines as the PDF prints them: a line too long for the page is wrapped (the text report
+    wraps at WIDTH; this is the safety net for a template that does not), never cut off."""
+    out: list[str] = []
+    for line in text.rstrip("\n").split("\n"):
+        if len(line) <= CHARS_PER_LINE:
+            out.append(line)
+            continue
+        lead = line[:len(line) - len(line.lstrip(" "))]
+        out += textwrap.wrap(line, CHARS_PER_LINE, initial_indent="", subsequent_indent=lead + "    ",
+                             break_long_words=True, break_on_hyphens=False) or [line[:CHARS_PER_LINE]]
+    return out
 
 
 def pdf_report(map_svg: str | None, text: str, title: str, created: str | None = None,
@@ -1627,8 +1642,9 @@ def pdf_report(map_svg: str | None, text: str, title: str, created: str | None =
         _pdf_image_page(pdf, map_image)
     elif map_svg is not None:
         _pdf_vector_page(pdf, map_svg)
-    lines = text.rstrip("\n").split("\n")
+    lines = _page_lines(text)
     chunks = [lines[i:i + LINES_PER_PAGE] for i in range(0, len(lines), LINES_PER_PAGE)] or [[]]
+    first = 2 if map_image is not None or map_svg is not None else 1  # the map page is page 1
     pdf.set_size(PAGE_W, PAGE_H)
     cr = cairocffi.Context(pdf)
     for n, chunk in enumerate(chunks, start=1):
@@ -1642,7 +1658,7 @@ def pdf_report(map_svg: str | None, text: str, title: str, created: str | None =
         cr.set_source_rgb(0.4, 0.4, 0.4)
         cr.select_font_face("DejaVu Sans", cairocffi.FONT_SLANT_NORMAL, cairocffi.FONT_WEIGHT_NORMAL)
         cr.set_font_size(7.5)
-        foot = f"{title}, page {n} of {len(chunks)}"
+        foot = f"{title}, page {n + first - 1} of {len(chunks) + first - 1}"
         cr.move_to(PAGE_W - MARGIN_PT - cr.text_extents(foot)[4], PAGE_H - MARGIN_PT / 2)
         cr.show_text(foot)
         cr.show_page()

@@ -679,3 +679,31 @@ def test_html_report_shows_order_file_keys_as_code_not_backticks(played):
     assert "`" not in body
     assert "<code>standing:</code>" in body
     assert report.code_html("a `b` & <c>") == "a <code>b</code> &amp; &lt;c&gt;"
+
+
+def test_the_pdf_wraps_a_line_too_long_for_its_page_and_counts_the_map_page():
+    """Found by a late-game review: the 12-player 'Turn order' line (136 characters) was cut off at the page's
+    edge, and the footers said 'page N of 9' in a 10-page PDF (the map page was not counted)."""
+    words = [f"word{i:03d}" for i in range(30)]
+    text = "SHORT LINE\n  " + " ".join(words) + "\n"
+    assert len(text.split("\n")[1]) > report.CHARS_PER_LINE
+    plain = pdf_text(report.pdf_report(None, text, "t"))
+    assert all(w in plain for w in words), plain
+    assert "page 1 of 1" in plain
+    svg = '<svg xmlns="http://www.w3.org/2000/svg" width="10" height="10"></svg>'
+    assert "page 2 of 2" in pdf_text(report.pdf_report(svg, text, "t"))
+
+
+def test_the_turn_order_line_is_wrapped_like_the_rest_of_the_text_report(tmp_path):
+    """Twelve players' names make a 136-character 'Turn order' line: wrapped at the report's width."""
+    from datetime import datetime, timezone
+    from pbem.cycle import run_turn, set_seat
+    players = ["athens", "sparta", "thebes", "corinth", "troy", "crete", "macedonia", "ionia", "doria", "thrace",
+               "archea", "amazonia"]
+    camp = create(tmp_path / "c", players, seed="3", name="wide").campaign
+    for p in players:
+        set_seat(camp, p, "bot")
+    run_turn(camp, datetime(2026, 11, 22, tzinfo=timezone.utc))
+    text = (camp.reports_dir(1, "athens") / "report.txt").read_text()
+    assert max(len(line) for line in text.splitlines()) <= report.WIDTH, max(text.splitlines(), key=len)
+    assert "Amazonians" in text.split("Turn order:")[1]
