@@ -476,6 +476,11 @@ def order_outcome(r: Rec) -> str:
     return ""
 
 
+def counted(n: Any, noun: str) -> str:
+    """"1 card", "2 cards" (a value that is not a whole number: "? cards" as given)."""
+    return f"{n} {noun}" + ("" if n == 1 else "s")
+
+
 def done_word(section: Any) -> str:
     """How a carried-out order's line says so: an attack was "fought" (won or beaten off), any other order
     "done"; an order not carried out is "FAILED" (R-TURN-4)."""
@@ -485,6 +490,8 @@ def done_word(section: Any) -> str:
 @describes("order_done", "order_failed")
 def _order(r: Rec) -> str:
     idx = r.k("index")
+    if r.viewer is not None and r.g("player") != r.viewer:
+        idx = None  # another player's order (the one behind a revolt you fought): its number tells their file
     what = f"{SECTION_TITLES.get(r.k('section'), r.g('section'))}{' #' + str(idx + 1) if isinstance(idx, int) else ''}"
     whose = r.poss(r.g("player"))
     r.use("player")
@@ -562,7 +569,7 @@ def _razed_added(r: Rec) -> str:
     if src:
         why.append(r.nm.source(src) + (f": rolled {rolled}" if rolled is not None and rolled != added else ""))
     why.append(r.opt_set("razed", "{} now"))
-    return f"{r.nm.city(r.k('city'))}: {added} razed counter(s) added" + (
+    return f"{r.nm.city(r.k('city'))}: {counted(added, 'razed counter')} added" + (
         f" ({'; '.join(w for w in why if w)})" if any(why) else "")
 
 
@@ -624,7 +631,7 @@ def _gold(r: Rec) -> str:
 
 @describes("draw")
 def _draw(r: Rec) -> str:
-    return r.fill("Drew {count} card(s)") + r.opt("source", " with {}", r.nm.source) + r.fill(": {cards}")
+    return f"Drew {counted(r.k('count'), 'card')}" + r.opt("source", " with {}", r.nm.source) + r.fill(": {cards}")
 
 
 # -- revenue and upkeep
@@ -896,7 +903,7 @@ def _leader_removed(r: Rec) -> str:
     label = f"{name}{unit}".strip()
     text = (f"{mine}leader {label}{of}" if label else f"{'your' if mine else 'a'} leader{of}") + " leaves play"
     if r.g("until"):
-        text += r.opt("turns", " for {} turn(s)")
+        text += r.opt("turns", " for {}", lambda n: counted(n, "turn"))
         text += f", back at the start of {r.poss(r.k('until_player'))} turn {r.k('until')}" if r.g("until_player") \
             else f", back in turn {r.k('until')}"
     else:
@@ -1037,7 +1044,7 @@ def _battle(r: Rec) -> str:
         rebels = g("rebels")
         text = f"Revolt at {place}"
         if "defender" in r:
-            text += (f": {rebels} rebel(s) rose against " if rebels else ": the rebels rose against ") + \
+            text += (f": {counted(rebels, 'rebel')} rose against " if rebels else ": the rebels rose against ") + \
                 (r.name(g("defender")) if g("defender") else "the garrison")
     else:
         text = f"Battle at {place}"

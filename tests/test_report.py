@@ -632,7 +632,7 @@ def test_describe_words_the_kind_and_lists_the_keys_no_formatter_took():
     frame = {"seq": 7, "turn": 1, "player": "athens", "phase": "draw"}
     assert report.describe({**frame, "event": "player_turn", "gold": 3}, nm, None) == "Player turn [gold: 3]"
     assert (report.describe({**frame, "event": "draw", "count": 1, "cards": ["spy"], "odd": "x"}, nm, "athens")
-            == "Drew 1 card(s): Spy [odd: x]")
+            == "Drew 1 card: Spy [odd: x]")
     assert report.describe({**frame, "event": "eliminated"}, nm, "athens") == "You are out of the game"
     assert report.describe({**frame, "event": "eliminated"}, nm, "sparta") == "Athenians are out of the game"
 

@@ -335,3 +335,14 @@ def test_another_players_move_seen_in_part_says_where_it_leaves_sight():
     assert came.endswith("moved in from out of your sight through 1114 to 1113"), came
     whole = report.describe({**base, "from": "1115", "path": ["1114", "1113"], "to": "1113"}, nm, "athens")
     assert whole.endswith("moved from 1115 through 1114 to 1113"), whole
+
+
+def test_another_players_order_is_named_without_its_number():
+    """The order behind a revolt you fought is shown; its number would tell how many orders of that kind the other
+    player wrote (found by a late-game review: 'The Corinthians' order Diplomacy #4')."""
+    rec = {"seq": 60, "turn": 9, "player": "sparta", "phase": "diplomacy", "event": "order_done",
+           "section": "diplomacy", "index": 3, "city": "megara", "success": True}
+    theirs = report.describe(rec, names(), "athens")
+    assert theirs.startswith("The Spartans' order Diplomacy: done") and "#" not in theirs, theirs
+    assert report.describe(rec, names(), "sparta").startswith("Your order Diplomacy #4: done")
+    assert report.describe(rec, names(), None).startswith("The Spartans' order Diplomacy #4: done")
