@@ -565,3 +565,24 @@ def test_R_PH_MOVE_a_unit_that_marched_may_not_also_sail_aboard_in_the_same_phas
     failed = [r for r in ctx.log.records if r.get("event") == "order_failed"]
     assert failed and "already moved" in failed[0]["reason"]
     assert s.units["ATH-A1"].hex == "0302" and s.units["ATH-T1"].hex == "0302"
+
+
+def test_R_PH_MOVE_a_move_stopped_by_an_enemy_out_of_sight_names_the_hex_not_the_enemy():
+    """docs/rules.md (Movement, Entry; decision): the owner learns which hex stopped the move, as at the table by
+    bumping into it, never whose units are there or how many."""
+    from pbem.gamedata import tables
+    from pbem.visibility import sight
+    from pbem import report
+    from scenario import TINY
+    s = make_state()
+    a = add(s, "athens", "army", "0302")
+    b = add(s, "sparta", "army", "0504")
+    assert "0504" not in sight(s, TINY, "athens")
+    ctx = run_phase("first_move", s, "athens",
+                    orders=move_orders("athens", {"units": [a.id], "path": ["0402", "0503", "0504"]}))
+    assert a.hex == "0302"
+    [f] = failed(ctx)
+    nm = report.Namer(TINY, tables(), {p: {"name": s.players[p].name} for p in s.turn_order})
+    text = report.describe(f, nm, "athens")
+    assert "0504 holds enemy Armies, Rowers or manned Fleets" in text, text
+    assert b.id not in text and "Spartan" not in text and "1 army" not in text
