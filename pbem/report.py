@@ -44,6 +44,7 @@ from . import mapsvg
 from .errors import CampaignError, UsageError
 from .gamedata import GameMap, Tables, tables as load_tables
 from .model import Effect, GameState
+from .board import under_siege
 from .movement import effect_in_force
 from .battle import RETREAT_AT
 from .phases.upkeep import DISBANDS_AT
@@ -1509,6 +1510,9 @@ def build_context(camp_name: str, turn: int, game_map: GameMap, tables: Tables, 
             marks.append("hostile")
         if c.get("razed"):
             marks.append(f"razed x{c['razed']}")
+        if c.get("controller") is not None and (player is None or c.get("controller") == player) \
+                and under_siege(after, game_map, cid):  # one's own cities: every hex around them is in sight
+            marks.append("under siege")
         ctx["cities"].append({"name": nm.city(cid), "hex": game_map.cities[cid].hex,
                               "controller": nm.player(c.get("controller")), "income": c.get("income"),
                               "trait": nm.source(c["trait"]) if c.get("trait") else "", "marks": ", ".join(marks),

@@ -346,3 +346,19 @@ def test_another_players_order_is_named_without_its_number():
     assert theirs.startswith("The Spartans' order Diplomacy: done") and "#" not in theirs, theirs
     assert report.describe(rec, names(), "sparta").startswith("Your order Diplomacy #4: done")
     assert report.describe(rec, names(), None).startswith("The Spartans' order Diplomacy #4: done")
+
+
+def test_cities_mark_ones_own_city_under_siege_and_no_one_elses():
+    """Found by a late-game review: a city under siege showed only in the treasury.  One's own cities are marked
+    (every hex around them is in sight); another player's city is not (its siege may be out of sight)."""
+    from scenario import add, make_state
+    s = make_state()
+    s.cities["megara"].controller = "athens"
+    megara = TINY.cities["megara"].hex
+    add(s, "sparta", "army", sorted(TINY.neighbours[megara])[0])
+    rows = {c["name"]: c["marks"] for c in tiny_context(s, s, [], "athens")["cities"]}
+    assert "under siege" in rows["Megara"], rows
+    assert "under siege" not in rows["Athens"]
+    theirs = {c["name"]: c["marks"] for c in tiny_context(s, s, [], "sparta")["cities"]}
+    assert "under siege" not in theirs["Megara"]
+    assert "under siege" in {c["name"]: c["marks"] for c in tiny_context(s, s, [], None)["cities"]}["Megara"]
