@@ -239,6 +239,8 @@ def resolve_target(ctx: "TurnContext", kind: str, raw: str | None) -> tuple[Any,
         "enemy_minor_city": city.controller not in (None, ctx.player) and city.home_of is None,
         "besieged_city": board.under_siege(state, ctx.game_map, cid),
     }[kind]
+    if not ok and kind == "besieged_city" and city.controller is None:
+        return None, f"{ctx.game_map.cities[cid].name} is neutral: a neutral city is never under siege (R-PH-REV)"
     if not ok and kind == "besieged_city":  # a siege may have ended earlier in the turn (its besiegers lost)
         return None, (f"{ctx.game_map.cities[cid].name} is not under siege now: no enemy Army, Rowers, manned Fleet, "
                       f"pirate or barbarian is in or next to it")

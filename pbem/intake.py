@@ -254,12 +254,16 @@ def submit_bytes(camp: Campaign, raw: bytes, source: str, now: datetime, late_ok
         return _refuse(camp, source, f"the file is for campaign {shown(data.get('campaign'))}, this is "
                                      f"{camp.config['name']!r}", player)
     turn = data.get("turn")
-    if not isinstance(turn, int) or isinstance(turn, bool):  # 1.0 and true equal 1 in Python: refused here
-        given = str(turn).lower() if isinstance(turn, bool) else shown(turn)  # as YAML spells it
-        return _refuse(camp, source, f"turn must be a whole number (turn: {state.turn}), not {given}", player)
+    whole = isinstance(turn, int) and not isinstance(turn, bool)  # 1.0 and true equal 1 in Python
     if state.finished or closed(camp.root):
         return _refuse(camp, source, "the game is over" if state.finished else "the campaign was closed (abandoned)",
-                       player, turn if isinstance(turn, int) else None)
+                       player, turn if whole else None)
+    if turn is None:
+        return _refuse(camp, source, f"the file has no turn: line (write turn: {state.turn})", player)
+    if not whole:
+        given = str(turn).lower() if isinstance(turn, bool) else shown(turn) if isinstance(turn, (str, float)) \
+            else "a list or mapping"  # as YAML spells it
+        return _refuse(camp, source, f"turn must be a whole number (turn: {state.turn}), not {given}", player)
     if turn != state.turn:
         why = "too late: that turn has been adjudicated" if isinstance(turn, int) and turn < state.turn \
             else "not the current turn"

@@ -23,7 +23,7 @@ from .errors import CampaignError, PbemError, UsageError
 from .invariants import violations
 from .gamedata import GameMap, tables
 from .model import GameState, Unit, UnitType
-from .storage import Campaign, atomic_write, default_mode, held_interrupts
+from .storage import Campaign, atomic_write, closed, default_mode, held_interrupts
 
 
 MAX_GOLD = 100_000  # far beyond any game; stops a typo such as +10000000000 from reaching the reports
@@ -104,7 +104,7 @@ def rollback(camp: Campaign, turn: int, reason: str) -> RolledBack:
         positions it is locked (`intake.frozen`); from another position it is a new turn, open to the players.
         A marker without positions (older pbem) is kept as it is: it locks whatever the position."""
         old = camp.orders_dir(t) / FROZEN
-        text = old.read_text(encoding="utf-8") if old.is_file() else None
+        text = old.read_bytes().decode("utf-8", "replace") if old.is_file() else None  # damaged: still a lock
         starts = seen_starts(text) if text is not None else []
         if text is not None and not starts:
             return f"rolled back: {' '.join(reason.split())}\n" if t == turn else text
@@ -346,7 +346,7 @@ def archive(camp: Campaign, out: Path | None = None, reveal_seed: bool = False, 
             tar.add(camp.root, arcname=camp.root.name, filter=keep)
         # over (or closed with its seed revealed): a file to hand on, made as any other file is; mid-game it holds
         # every hidden fact, for a neutral referee only: private (mkstemp makes it 0o600)
-        os.chmod(tmp, default_mode() if state.finished or reveal_seed else 0o600)
+        os.chmod(tmp, default_mode() if state.finished or reveal_seed or closed(camp.root) else 0o600)
         os.replace(tmp, out)
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

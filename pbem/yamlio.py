@@ -370,6 +370,11 @@ def _scalar(node: yaml.ScalarNode, source: str) -> Any:
     if isinstance(value, float) and value != value:  # NaN
         m = node.start_mark
         raise YamlError(source, "NaN is not a value pbem understands", m.line + 1, m.column + 1)
+    if isinstance(value, int) and not isinstance(value, bool) and value.bit_length() > 63:
+        # a hex, octal or base-60 number PyYAML reads whatever its size, which Python then cannot print
+        m = node.start_mark
+        raise YamlError(source, f"a number of {len(node.value)} characters: too long to be a value pbem understands",
+                        m.line + 1, m.column + 1)
     return value
 
 

@@ -1,7 +1,7 @@
 """Cards played in the own player-turn outside battles (pbem.cards), at the start of the Diplomacy phase
 (R-PH-DIP for the diplomacy cards; R-TURN-4: a card that cannot be played is skipped whole)."""
 from pbem.model import UnitType
-from scenario import add, events, give, make_state, orders, run_phase
+from scenario import TINY, add, events, give, make_state, orders, run_phase
 
 
 def play(s, *uses, player="athens", dice=(), diplomacy=()):
@@ -241,6 +241,12 @@ def test_R_PH_UPK_card_starvation_counter_on_every_unit_in_a_besieged_city():
     ctx = play(s2, {"card": "starvation", "target": "sparta"})
     assert "is not under siege now: no enemy Army, Rowers, manned Fleet, pirate or barbarian is in or next to it" \
         in events(ctx, "order_failed")[0]["reason"]
+    s3 = make_state()  # a neutral city is never under siege (R-PH-REV), whoever stands next to it
+    add(s3, "athens", "army", sorted(TINY.neighbours[TINY.cities["megara"].hex])[0])
+    give(s3, "athens", "starvation")
+    ctx = play(s3, {"card": "starvation", "target": "megara"})
+    assert events(ctx, "order_failed")[0]["reason"].endswith(
+        "Megara is neutral: a neutral city is never under siege (R-PH-REV)")
 
 
 def test_R_PH_DIP_card_remove_baggage_short_supplies_removes_1d6_baggage_of_the_stack():

@@ -155,6 +155,8 @@ def test_a_very_long_header_line_is_refused_before_the_pattern_reads_it():
     ("1.0", "turn must be a whole number (turn: 1), not 1.0"),
     ("true", "turn must be a whole number (turn: 1), not true"),
     ("1" * 5000, "a number of 5000 characters: too long to be a value pbem understands"),
+    ("0x" + "f" * 4000, "a number of 4002 characters: too long to be a value pbem understands"),
+    ("1" + ":59" * 2600, "a number of 7801 characters: too long to be a value pbem understands"),
 ])
 def test_an_authenticated_file_with_an_odd_turn_is_refused_and_intake_goes_on(camp, tmp_path, turn, words):
     """Found by an adversarial review: `turn: 1.0` (equal to 1 in Python) crashed submit with a traceback, and in
@@ -171,3 +173,9 @@ def test_an_authenticated_file_with_an_odd_turn_is_refused_and_intake_goes_on(ca
     (drop / "sparta.yaml").write_bytes(header(camp, "sparta"))
     answers = ingest(camp, drop, NOW)
     assert sorted((x.source, x.accepted) for x in answers) == [("odd.yaml", False), ("sparta.yaml", True)]
+
+
+def test_a_file_with_no_turn_line_is_refused_saying_so(camp):
+    secret = camp.player_secrets()["athens"]
+    a = submit_bytes(camp, f"campaign: test\nplayer: athens\nsecret: {secret}\n".encode(), "n.yaml", NOW)
+    assert not a.accepted and "the file has no turn: line (write turn: 1)" in a.text(), a.text()

@@ -309,6 +309,16 @@ def test_a_rolled_back_turn_reached_from_another_position_after_a_deeper_rollbac
     assert submit_bytes(c, athens(2, diplomacy=["argos"]), "a2.yaml", NOW).accepted
 
 
+def test_a_rollback_over_a_damaged_marker_keeps_the_lock_and_says_nothing_odd(tmp_path):
+    """A .frozen that is not UTF-8 (damaged by hand) gave rollback a traceback (code review): it still locks."""
+    from pbem.intake import FROZEN, frozen
+    c, _ = _two_turns_run(tmp_path)
+    (c.orders_dir(2) / FROZEN).write_bytes(b"rolled back: caf\xe9\n")
+    rollback(c, 1, "again")  # no traceback
+    run_turn(c, NOW, force=True, reports=False)
+    assert frozen(c, 2)
+
+
 def test_after_a_rollback_the_turn_is_held_until_the_moderator_forces_it(camp):
     from pbem.cycle import status
     run_turn(camp, NOW, force=True, reports=False)

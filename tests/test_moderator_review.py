@@ -269,3 +269,9 @@ def test_an_archive_made_mid_game_is_private_and_one_made_at_the_end_is_not(tmp_
         os.umask(old)
     assert stat.S_IMODE(os.stat(mid).st_mode) == 0o600
     assert stat.S_IMODE(os.stat(end).st_mode) == 0o644
+    old = os.umask(0o022)
+    try:
+        again = archive(c, tmp_path / "again.tar.gz")  # the closed campaign archived again (code review)
+    finally:
+        os.umask(old)
+    assert stat.S_IMODE(os.stat(again).st_mode) == 0o644

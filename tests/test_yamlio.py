@@ -132,10 +132,14 @@ def test_a_duplicate_key_names_the_line_of_the_first():
     assert err.value.line == 4
 
 
-def test_a_number_too_long_for_python_is_a_clear_yaml_error():
-    """Python refuses to read a whole number of more than 4300 digits (ValueError): a YamlError with its place."""
+@pytest.mark.parametrize("number", ["9" * 5000, "0x" + "f" * 4000, "1" + ":59" * 2600, "0" + "7" * 5000,
+                                    "0b" + "1" * 64])
+def test_a_number_too_long_for_python_is_a_clear_yaml_error(number):
+    """Python refuses to read a decimal of more than 4300 digits (ValueError) and to print a hex, octal or base-60
+    one PyYAML read (found by a code review): a YamlError with its place, for any whole number over 63 bits."""
     from pbem.yamlio import YamlError, parse
     with pytest.raises(YamlError) as e:
-        parse("campaign: demo\nturn: " + "9" * 5000 + "\n", "o.yaml")
+        parse("campaign: demo\nturn: " + number + "\n", "o.yaml")
     assert (e.value.line, e.value.column) == (2, 7)
-    assert "a number of 5000 characters" in str(e.value)
+    assert f"a number of {len(number)} characters" in str(e.value)
+    assert parse("turn: " + "9" * 18 + "\n", "o.yaml").data == {"turn": int("9" * 18)}  # 63 bits still read
