@@ -85,6 +85,10 @@ class TurnHistory:
     unseated: list[str] = field(default_factory=list)  # "PLAYER at STAMP": played by the computer player, not so
     # seated by any `seat` line (nor a demo's start)
     seat_changes: list[str] = field(default_factory=list)  # `seat` lines while the turn was current
+    undone: list[tuple[str, list[str], str | None]] = field(default_factory=list)  # each run a rollback undid:
+    # its stamp, hash prefixes and start position (SHA-256 of its start snapshot; "" for the rollback's own turn,
+    # whose start stays; None if unknown)
+    forced: set[str] = field(default_factory=set)  # players whose file was taken as a forced moderator's fix
 
 
 def history(camp: Campaign) -> dict[int, TurnHistory]:
@@ -125,16 +129,21 @@ def history(camp: Campaign) -> dict[int, TurnHistory]:
             h = pending.setdefault(t, TurnHistory())
             h.accepted[m.group(1)] = bool(m.group(4))
             taken.setdefault(t, {})[m.group(1)] = (stamp, m.group(3))
+            if m.group(5):
+                h.forced.add(m.group(1))
             if m.group(4):
                 forced = f", forced after {m.group(5)}" if m.group(5) else ""
                 h.fixes.append(f"{m.group(1)}'s file sha256 {m.group(3)} taken as the moderator's fix{forced}")
         elif m := ROLLBACK.match(line):
             first = int(m.group(3) or m.group(2))
             last = int(m.group(4) or m.group(3) or 0) or _last_undone(camp, m.group(5), first)
+            back = int(m.group(2))
             for t in range(first, last + 1):  # every run undone: its results (and dice) may have been seen
                 if t in out:
-                    pending.setdefault(t, TurnHistory()).rollbacks.append(f"{m.group(1)} ({m.group(5)}): {m.group(6)}")
-            back = int(m.group(2))
+                    p = pending.setdefault(t, TurnHistory())
+                    p.rollbacks.append(f"{m.group(1)} ({m.group(5)}): {m.group(6)}")
+                    start = "" if t == back else _archived_start(camp, m.group(5), t)
+                    p.undone.append((out[t].stamp, list(out[t].hashes), start))
             current = back
             for t in [t for t in runs if t >= back]:
                 del runs[t]
@@ -150,6 +159,8 @@ def history(camp: Campaign) -> dict[int, TurnHistory]:
                 h.dry_runs[:0], h.fixes[:0] = before.dry_runs, before.fixes
                 h.rollbacks[:0], h.dry_hashes[:0] = before.rollbacks, before.dry_hashes
                 h.seat_changes[:0], h.unseated[:0] = before.seat_changes, before.unseated
+                h.undone[:0] = [u for u in before.undone if u not in h.undone]
+                h.forced |= before.forced
                 h.accepted = {**before.accepted, **h.accepted}
             computer = set((m.group(3) or "").split(",")) - {""}
             h.unseated += [f"{p} at {stamp}" for p in sorted(computer) if seats.get(p) != "bot"]
@@ -172,6 +183,17 @@ def history(camp: Campaign) -> dict[int, TurnHistory]:
                 written.setdefault(t, set()).update(computer)
                 h.written |= computer
     return out
+
+
+def _archived_start(camp: Campaign, folder: str, turn: int) -> str | None:
+    """The start position (SHA-256 of the start snapshot as first written) of a run of ``turn`` that the rollback
+    with archive ``folder`` undid: its snapshot moved there; None if it is not there."""
+    import hashlib
+    state = camp.root / folder / "state"
+    for p in (state / f"turn-{turn:03d}.fix-1.json", state / f"turn-{turn:03d}.json"):
+        if p.is_file():
+            return hashlib.sha256(p.read_bytes()).hexdigest()
+    return None
 
 
 def _last_undone(camp: Campaign, folder: str, first: int) -> int:
@@ -232,6 +254,25 @@ def audit_problems(camp: Campaign, turn: int, before, record: TurnHistory) -> li
                 flags.append(f"{path}: turn {turn} was adjudicated at {record.stamp} with {pid}'s file (sha256 {h}), "
                              f"a human seat's, but no `intake accepted` line for {pid} turn {turn} took it in "
                              f"(audit.log): it was put in the orders folder by hand")
+    # a turn run again from a position a rolled-back run of it started from: its dice were seen, so other files
+    # need the moderator's forced fix (docs/moderator.md); a seat handed to the computer player, say, is not one
+    # (a start snapshot `pbem adjust` changed is another position, audited as such: not compared)
+    from .intake import start_hash
+    snap = camp.snapshot_path(turn)
+    adjusted = snap.with_name(f"{snap.stem}.fix-1.json").is_file()
+    now = start_hash(camp, turn)
+    seen_from = [] if adjusted else [(at, hashes) for at, hashes, start in record.undone
+                                     if start == "" or (start and start == now)]
+    if len(record.hashes) == len(players):
+        for at, hashes in seen_from:
+            if len(hashes) != len(players):
+                continue
+            for pid, old, new in zip(players, hashes, record.hashes):
+                if old != new and pid not in record.forced:
+                    flags.append(f"{_rel(camp, camp.orders_dir(turn) / f'{pid}.yaml')}: turn {turn} ran again at "
+                                 f"{record.stamp} from the position of its run at {at}, which was rolled back, with "
+                                 f"{pid}'s file sha256 {_shown(new)} where that run had {_shown(old)}, and no forced "
+                                 f"moderator's fix took it (audit.log): other dice for a turn whose dice were seen")
     for seated in record.unseated:
         pid, at = seated.split(" at ", 1)
         flags.append(f"{_rel(camp, camp.orders_dir(turn) / f'{pid}.yaml')}: the computer player played {pid}'s seat "

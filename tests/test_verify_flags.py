@@ -13,6 +13,7 @@ from pbem.cli import app
 from pbem.cycle import config_with, run_turn, set_seat
 from pbem.intake import submit_bytes
 from pbem.moderation import rollback
+from pbem.storage import Campaign
 from pbem.turn import run
 from pbem.verify import verify
 
@@ -89,7 +90,10 @@ def test_the_files_of_a_discarded_timeline_do_not_count_but_the_rolled_back_turn
     send(camp, "athens")  # turn 2: moved to the archive by the rollback to turn 1
     run_turn(camp, NOW, force=True, reports=False)
     rollback(camp, 1, "sparta's file was misread")
-    run_turn(camp, NOW, force=True, reports=False)  # turn 1 again, its files as they were
+    fix = submit_bytes(camp, orders(camp, "sparta", diplomacy=["megara"]), "sparta.yaml", NOW, moderator_fix=True,
+                       force=True)
+    assert fix.accepted, fix.text()
+    run_turn(camp, NOW, force=True, reports=False)  # turn 1 again, fixed: turn 2 starts from a new position
     run_turn(camp, NOW, force=True, reports=False)  # turn 2: athens's file of the old timeline is archived
     verdicts = {v.turn: v for v in verify(camp)}
     assert verdicts[1].ok and verdicts[2].ok, [(v.detail, v.flags) for v in verdicts.values()]
@@ -167,3 +171,41 @@ def test_a_file_changed_after_a_dry_run_and_a_seat_change_are_noted_and_counted(
     r = CliRunner().invoke(app, ["verify", str(camp.root)])
     assert r.exit_code == 0 and f"turn 1: OK ({len(v.notes)} notes): replayed exactly" in r.output, r.output
     assert "set-up: OK: " in r.output  # no notes, no count
+
+
+# -- a turn whose dice were seen, run again from the same position with other files -------------------------------
+
+def test_a_seen_turn_rerun_with_a_computer_players_file_instead_of_no_orders_is_flagged(camp):
+    """Found by a code review: sparta sent nothing, the turn ran and was rolled back; `pbem seat sparta bot` made
+    run-turn write a file for sparta: other dice for a turn whose dice were seen, with no forced fix."""
+    send(camp, "athens")
+    run_turn(camp, NOW, force=True, reports=False)
+    rollback(camp, 1, "ran too early")
+    set_seat(camp, "sparta", "bot")
+    run_turn(camp, NOW, force=True, reports=False)
+    flagged(turn_of(camp, 1), "orders/turn-001/sparta.yaml", "ran again", "where that run had none", "no forced")
+
+
+def test_a_later_seen_turn_rerun_without_its_files_is_flagged_and_with_them_given_back_is_not(camp, tmp_path):
+    """Rolling back further: turn 2 reached again from the same position; run without athens's file (moved to the
+    archive) it gets other dice than the run the players saw; given back with --fix --force it is clean."""
+    import shutil
+    send(camp, "athens")
+    send(camp, "sparta")
+    run_turn(camp, NOW, reports=False)
+    send(camp, "athens", turn=2)
+    run_turn(camp, NOW, force=True, reports=False)
+    saved = tmp_path / "saved"
+    shutil.copytree(camp.root, saved)
+    dest = rollback(camp, 1, "turn 2 ran too early").dest
+    run_turn(camp, NOW, force=True, reports=False)  # turn 1 as it was: turn 2 from the same position
+    run_turn(camp, NOW, force=True, reports=False)  # without athens's file
+    flagged(turn_of(camp, 2), "orders/turn-002/athens.yaml", "ran again", "no forced")
+    other = Campaign(saved)
+    dest = rollback(other, 1, "turn 2 ran too early").dest
+    run_turn(other, NOW, force=True, reports=False)
+    back = (dest / "orders" / "turn-002" / "athens.yaml").read_bytes()
+    assert submit_bytes(other, back, "athens.yaml", NOW, moderator_fix=True, force=True).accepted
+    run_turn(other, NOW, force=True, reports=False)
+    v = turn_of(other, 2)
+    assert v.ok, (v.detail, v.flags)
