@@ -275,3 +275,13 @@ def test_an_archive_made_mid_game_is_private_and_one_made_at_the_end_is_not(tmp_
     finally:
         os.umask(old)
     assert stat.S_IMODE(os.stat(again).st_mode) == 0o644
+
+
+def test_seat_warns_when_handing_a_held_turns_faction_to_the_computer_player(camp):
+    """A seat handed to the computer player after a rollback re-rolls a seen turn (code review): said at once."""
+    from pbem.moderation import rollback
+    from pbem.cycle import run_turn
+    run_turn(camp, NOW, force=True, reports=False)
+    rollback(camp, 1, "ran too early")
+    r = CliRunner().invoke(app, ["seat", str(camp.root), "athens", "bot"])
+    assert r.exit_code == 0 and "warning: game turn 1 was run and rolled back" in r.output, r.output
