@@ -1476,7 +1476,10 @@ def build_context(camp_name: str, turn: int, game_map: GameMap, tables: Tables, 
         if en.event is not None and en.event.get("event") == "diplomacy_roll" and not en.event.get("redacted"):
             ctx["diplomacy"].append({"text": describe(en.event, nm, player),
                                      "turn_of": nm.player(en.event.get("player")),
-                                     "dice": [describe_roll(d, nm) for d in en.dice]})
+                                     # the roll itself is in the sentence ("6 = 6: success"): its die line would
+                                     # say it again; any other die before it (none in the rules today) is shown
+                                     "dice": [describe_roll(d, nm) for d in en.dice
+                                              if (d.get("roll") or {}).get("purpose") != "diplomacy roll"]})
     # every other event, by player-turn and phase
     skip = {"order_done", "order_failed", "player_turn", "turn_end", "diplomacy_roll"}
     blocks: list[dict[str, Any]] = []
