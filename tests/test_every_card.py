@@ -214,7 +214,7 @@ def one_more_roll(card):
     ctx = play(s, card, dice=[1, 1], diplomacy=["megara", "delos", "troy"])
     rolls = events(ctx, "diplomacy_roll")
     assert [r["of"] for r in rolls] == [2, 2], "1 free + 1 for the card"
-    assert "no diplomacy roll left (2 this turn)" in events(ctx, "order_failed")[0]["reason"]
+    assert "no diplomacy roll left (2 this turn: 1 free, +1 from cards you played)" in events(ctx, "order_failed")[0]["reason"]
     played(s, card, "athens")
     # "this turn": the next Diplomacy phase has 1 roll again
     ctx = run_phase("diplomacy", s, "athens", dice=[1], orders=orders("athens", diplomacy=["megara", "delos"]))
@@ -234,7 +234,7 @@ def one_less_roll(card):
                                                                                 -1)
     assert (start["until_turn"], start["until_player"]) == (1, "sparta"), "Sparta's next Diplomacy phase: turn 1"
     assert not of(t1, "diplomacy_roll", "sparta")
-    assert "no diplomacy roll left (0 this turn)" in of(t1, "order_failed", "sparta")[0]["reason"]
+    assert "no diplomacy roll left (0 this turn: 1 free, -1 from cards played against you)" in of(t1, "order_failed", "sparta")[0]["reason"]
     [end] = of(t1, "effect_ends", "sparta")
     assert end["why"] == "used at this Diplomacy phase" and end["until_player"] == "sparta"
     assert [r["of"] for r in of(t2, "diplomacy_roll", "sparta")] == [1]

@@ -43,7 +43,7 @@ def test_R_PH_DIP_one_free_roll_extra_targets_fail():
     ctx = run_phase("diplomacy", s, "athens", dice=[6], orders=dip("megara", "delos"))
     assert s.cities["megara"].controller == "athens" and s.cities["delos"].controller is None
     [f] = events(ctx, "order_failed")
-    assert f["index"] == 1 and "no diplomacy roll left (1 this turn)" in f["reason"]
+    assert f["index"] == 1 and "no diplomacy roll left (1 this turn: 1 free)" in f["reason"]
 
 
 def test_R_PH_DIP_unused_rolls_are_not_made():
@@ -99,7 +99,8 @@ def test_R_PH_DIP_one_less_roll_cards_act_at_the_targets_next_diplomacy_phase_an
         [("diplomacy_rolls", "sparta", -1, 1, "sparta")] * 2
     s.players["sparta"].traits = ["democracy"]  # 1 + 1 - 2 = 0 rolls
     ctx = run_phase("diplomacy", s, "sparta", orders=dip("megara", player="sparta"))
-    assert "no diplomacy roll left (0 this turn)" in events(ctx, "order_failed")[0]["reason"]
+    assert ("no diplomacy roll left (0 this turn: 1 free, +1 from traits and leaders, -2 from cards played against "
+            "you)") in events(ctx, "order_failed")[0]["reason"]
     assert s.effects == [] and len(events(ctx, "effect_ends")) == 2
     ctx = run_phase("diplomacy", s, "sparta", dice=[1], orders=dip("megara", player="sparta"))
     assert len(events(ctx, "diplomacy_roll")) == 1  # used up: the next phase has its rolls back

@@ -30,12 +30,12 @@ from ..events import Ev
 
 def resolve(ctx) -> None:
     cards.play_own_turn_cards(ctx)
-    rolls = count_rolls(ctx)
+    rolls, how = count_rolls(ctx)
     used = 0
     for i, raw in enumerate(ctx.my_orders.diplomacy):
         cid, kind, reason = classify_target(ctx, raw)
         if reason is None and used >= rolls:
-            reason = f"no diplomacy roll left ({rolls} this turn)"
+            reason = f"no diplomacy roll left ({rolls} this turn: {how})"
         if reason is not None:
             ctx.order_failed("diplomacy", i, reason, city=raw)
             continue
@@ -58,7 +58,9 @@ def resolve(ctx) -> None:
         ctx.order_done("diplomacy", i, city=cid, success=success)
 
 
-def count_rolls(ctx) -> int:
+def count_rolls(ctx) -> tuple[int, str]:
+    """The player's rolls this Diplomacy phase, and how they add up in words ("1 free, +2 from traits and leaders,
+    +1 from cards you played, -1 from cards played against you"), for the report of an order beyond them."""
     state, me = ctx.state, ctx.player
     held = total_value(player_effects(state, ctx.tables, me, "diplomacy_rolls"))
     played = ctx.scratch.get("diplomacy_rolls", 0)
@@ -66,7 +68,11 @@ def count_rolls(ctx) -> int:
     for e in [e for e in state.effects if e.kind == "diplomacy_rolls" and e.target == me]:
         against += e.value
         cards.end_effect(ctx, e, "used at this Diplomacy phase")
-    return max(0, 1 + held + played + against)
+    parts = ["1 free"] + [f"{n:+d} from {what}" for n, what in ((held, "traits and leaders"),
+                                                       (played, "cards you played"),
+                                                       (against, "cards played against you")) if n]
+    total = 1 + held + played + against
+    return max(0, total), ", ".join(parts) + (" (never below 0)" if total < 0 else "")
 
 
 def classify_target(ctx, raw: str) -> tuple[str | None, str | None, str | None]:
