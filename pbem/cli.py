@@ -371,7 +371,8 @@ def seat(
         if seat_now == "human":
             typer.echo(f"New secret for {pid} (hand it to the player; the old one no longer works): {secret}")
         from .intake import frozen
-        if seat_now == "bot" and before != "bot" and frozen(camp, camp.current_turn):
+        if seat_now == "bot" and before != "bot" and frozen(camp, camp.current_turn) \
+                and not (camp.orders_dir(camp.current_turn) / f"{pid}.yaml").is_file():  # else it keeps that file
             typer.echo(f"warning: game turn {camp.current_turn} was run and rolled back: a computer player's file for "
                        f"{pid} where the seen run had another gives other dice, and `pbem verify` flags it "
                        f"(docs/moderator.md)", err=True)

@@ -85,9 +85,8 @@ class TurnHistory:
     unseated: list[str] = field(default_factory=list)  # "PLAYER at STAMP": played by the computer player, not so
     # seated by any `seat` line (nor a demo's start)
     seat_changes: list[str] = field(default_factory=list)  # `seat` lines while the turn was current
-    undone: list[tuple[str, list[str], str | None]] = field(default_factory=list)  # each run a rollback undid:
-    # its stamp, hash prefixes and start position (SHA-256 of its start snapshot; "" for the rollback's own turn,
-    # whose start stays; None if unknown)
+    undone: list[list] = field(default_factory=list)  # each run a rollback undid: [its stamp, hash prefixes,
+    # start position (SHA-256 of its start snapshot as first written; None if unknown)]
     forced: set[str] = field(default_factory=set)  # players whose file was taken as a forced moderator's fix
 
 
@@ -108,6 +107,7 @@ def history(camp: Campaign) -> dict[int, TurnHistory]:
     taken: dict[int, dict[str, tuple[str, str]]] = {}  # per turn, in the live timeline
     written: dict[int, set[str]] = {}  # per turn, the computer player's files in the live timeline
     runs: dict[int, list[str]] = {}  # per turn, its adjudications not undone by a rollback
+    own_turns: list[tuple[int, list]] = []  # undone runs of a rollback's own turn, start position not read yet
     current, started = 1, False
     for line in lines:
         stamp = line.split(" ", 1)[0]
@@ -138,12 +138,19 @@ def history(camp: Campaign) -> dict[int, TurnHistory]:
             first = int(m.group(3) or m.group(2))
             last = int(m.group(4) or m.group(3) or 0) or _last_undone(camp, m.group(5), first)
             back = int(m.group(2))
+            # a rollback's own turn keeps its start snapshot, until a deeper rollback moves it to its archive: its
+            # start position is read there then, or from state/ at the end (the position the run started from)
+            for t, entry in [(t, e) for t, e in own_turns if t > back]:
+                entry[2] = _archived_start(camp, m.group(5), t)
+                own_turns.remove((t, entry))
             for t in range(first, last + 1):  # every run undone: its results (and dice) may have been seen
                 if t in out:
                     p = pending.setdefault(t, TurnHistory())
                     p.rollbacks.append(f"{m.group(1)} ({m.group(5)}): {m.group(6)}")
-                    start = "" if t == back else _archived_start(camp, m.group(5), t)
-                    p.undone.append((out[t].stamp, list(out[t].hashes), start))
+                    entry = [out[t].stamp, list(out[t].hashes), None if t == back else _archived_start(camp, m.group(5), t)]
+                    p.undone.append(entry)
+                    if t == back:
+                        own_turns.append((t, entry))
             current = back
             for t in [t for t in runs if t >= back]:
                 del runs[t]
@@ -159,7 +166,7 @@ def history(camp: Campaign) -> dict[int, TurnHistory]:
                 h.dry_runs[:0], h.fixes[:0] = before.dry_runs, before.fixes
                 h.rollbacks[:0], h.dry_hashes[:0] = before.rollbacks, before.dry_hashes
                 h.seat_changes[:0], h.unseated[:0] = before.seat_changes, before.unseated
-                h.undone[:0] = [u for u in before.undone if u not in h.undone]
+                h.undone[:0] = [u for u in before.undone if not any(u is x for x in h.undone)]
                 h.forced |= before.forced
                 h.accepted = {**before.accepted, **h.accepted}
             computer = set((m.group(3) or "").split(",")) - {""}
@@ -182,6 +189,10 @@ def history(camp: Campaign) -> dict[int, TurnHistory]:
                 h.bots |= computer
                 written.setdefault(t, set()).update(computer)
                 h.written |= computer
+    if own_turns:
+        from .intake import start_hash
+        for t, entry in own_turns:  # still in state/: the start it was run from (adjusted: its first version)
+            entry[2] = start_hash(camp, t)
     return out
 
 
@@ -261,8 +272,7 @@ def audit_problems(camp: Campaign, turn: int, before, record: TurnHistory) -> li
     snap = camp.snapshot_path(turn)
     adjusted = snap.with_name(f"{snap.stem}.fix-1.json").is_file()
     now = start_hash(camp, turn)
-    seen_from = [] if adjusted else [(at, hashes) for at, hashes, start in record.undone
-                                     if start == "" or (start and start == now)]
+    seen_from = [] if adjusted else [(at, hashes) for at, hashes, start in record.undone if start and start == now]
     if len(record.hashes) == len(players):
         for at, hashes in seen_from:
             if len(hashes) != len(players):

@@ -285,3 +285,7 @@ def test_seat_warns_when_handing_a_held_turns_faction_to_the_computer_player(cam
     rollback(camp, 1, "ran too early")
     r = CliRunner().invoke(app, ["seat", str(camp.root), "athens", "bot"])
     assert r.exit_code == 0 and "warning: game turn 1 was run and rolled back" in r.output, r.output
+    # a faction whose file the held turn keeps: the computer player writes none, nothing changes, no warning
+    assert submit_bytes(camp, orders(camp, "sparta"), "s.yaml", NOW, moderator_fix=True, force=True).accepted
+    r = CliRunner().invoke(app, ["seat", str(camp.root), "sparta", "bot"])
+    assert r.exit_code == 0 and "warning" not in r.output, r.output

@@ -209,3 +209,26 @@ def test_a_later_seen_turn_rerun_without_its_files_is_flagged_and_with_them_give
     run_turn(other, NOW, force=True, reports=False)
     v = turn_of(other, 2)
     assert v.ok, (v.detail, v.flags)
+
+
+def test_a_rolled_back_turn_reached_from_a_new_position_after_a_deeper_rollback_is_not_flagged(camp):
+    """Found by a code review: turn 2 rolled back to itself and run again, then a rollback to turn 1 with a forced
+    fix: turn 2 starts from a new position (intake reopened it) and its new files are no re-roll."""
+    send(camp, "athens")
+    send(camp, "sparta")
+    run_turn(camp, NOW, reports=False)
+    send(camp, "athens")
+    send(camp, "sparta")
+    run_turn(camp, NOW, reports=False)
+    rollback(camp, 2, "a second look")
+    run_turn(camp, NOW, force=True, reports=False)  # turn 2 as it was
+    rollback(camp, 1, "sparta's file was misread")
+    fix = submit_bytes(camp, orders(camp, "sparta", diplomacy=["megara"]), "sparta.yaml", NOW, moderator_fix=True,
+                       force=True)
+    assert fix.accepted, fix.text()
+    run_turn(camp, NOW, force=True, reports=False)  # turn 1 fixed: turn 2 from a new position, open
+    send(camp, "athens", diplomacy=["argos"])
+    send(camp, "sparta")
+    run_turn(camp, NOW, reports=False)
+    v = turn_of(camp, 2)
+    assert v.ok, (v.detail, v.flags)
