@@ -103,7 +103,11 @@ def run_locked(camp: Campaign, dry_run: bool = False, extra: dict[str, bytes] | 
         camp.write_log(before.turn, log.records)
         result.snapshot = camp.save_state(after)  # the commit point
         bots = f" (computer players {','.join(sorted(extra))})" if extra else ""
-        camp.audit(f"adjudicated turn {before.turn}; orders {','.join(short_hash(h) for h in hashes)}{bots}")
+        # the position it ran from (its start snapshot as it is now, adjustments included): `verify` tells a turn
+        # run again from a seen position (other files there are other dice for a seen turn) from a new one
+        start = hashlib.sha256(camp.snapshot_path(before.turn).read_bytes()).hexdigest()
+        camp.audit(f"adjudicated turn {before.turn}; orders {','.join(short_hash(h) for h in hashes)}{bots}; "
+                   f"start sha256 {start}")
     return result
 
 

@@ -56,7 +56,8 @@ def secret_of(camp: Campaign) -> bytes | None:
 
 
 # each is matched at the start of an audit line, after its time stamp, so no file name can forge one
-ADJUDICATED = re.compile(r"^\S+ adjudicated turn (\d+); orders (\S+)(?: \(computer players (\S+)\))?")
+ADJUDICATED = re.compile(r"^\S+ adjudicated turn (\d+); orders ([^\s;]+)(?: \(computer players ([^\s;)]+)\))?"
+                         r"(?:; start sha256 ([0-9a-f]{64}))?")
 ACCEPTED = re.compile(r"^\S+ intake accepted .* for (\S+) turn (\d+) \(sha256 ([0-9a-f]{12,64})\)( as a moderator's fix)?"
                       r"(?:, forced after (.*))?$")
 # `pbem rollback`: (time stamp, turn, first and last turn whose run was undone (older lines: none), archive folder,
@@ -87,7 +88,9 @@ class TurnHistory:
     seat_changes: list[str] = field(default_factory=list)  # `seat` lines while the turn was current
     undone: list[list] = field(default_factory=list)  # each run a rollback undid: [its stamp, hash prefixes,
     # start position (SHA-256 of its start snapshot as first written; None if unknown)]
-    forced: set[str] = field(default_factory=set)  # players whose file was taken as a forced moderator's fix
+    forced: set[tuple[str, str]] = field(default_factory=set)  # (player, hash prefix) of each file taken as a
+    # forced moderator's fix
+    start: str | None = None  # the SHA-256 of the snapshot its last run started from (older audit lines: none)
 
 
 def history(camp: Campaign) -> dict[int, TurnHistory]:
@@ -130,7 +133,7 @@ def history(camp: Campaign) -> dict[int, TurnHistory]:
             h.accepted[m.group(1)] = bool(m.group(4))
             taken.setdefault(t, {})[m.group(1)] = (stamp, m.group(3))
             if m.group(5):
-                h.forced.add(m.group(1))
+                h.forced.add((m.group(1), m.group(3)))
             if m.group(4):
                 forced = f", forced after {m.group(5)}" if m.group(5) else ""
                 h.fixes.append(f"{m.group(1)}'s file sha256 {m.group(3)} taken as the moderator's fix{forced}")
@@ -147,9 +150,10 @@ def history(camp: Campaign) -> dict[int, TurnHistory]:
                 if t in out:
                     p = pending.setdefault(t, TurnHistory())
                     p.rollbacks.append(f"{m.group(1)} ({m.group(5)}): {m.group(6)}")
-                    entry = [out[t].stamp, list(out[t].hashes), None if t == back else _archived_start(camp, m.group(5), t)]
+                    start = out[t].start or (None if t == back else _archived_start(camp, m.group(5), t))
+                    entry = [out[t].stamp, list(out[t].hashes), start]
                     p.undone.append(entry)
-                    if t == back:
+                    if start is None and t == back:  # an older audit line: read where its snapshot goes
                         own_turns.append((t, entry))
             current = back
             for t in [t for t in runs if t >= back]:
@@ -172,7 +176,7 @@ def history(camp: Campaign) -> dict[int, TurnHistory]:
             computer = set((m.group(3) or "").split(",")) - {""}
             h.unseated += [f"{p} at {stamp}" for p in sorted(computer) if seats.get(p) != "bot"]
             h.bots = {p for p, seat in seats.items() if seat == "bot"} | computer
-            h.stamp, h.hashes = stamp, m.group(2).split(",")
+            h.stamp, h.hashes, h.start = stamp, m.group(2).split(","), m.group(4)
             h.taken = dict(taken.get(t, {}))
             written.setdefault(t, set()).update(computer)
             h.written = set(written[t])
@@ -269,16 +273,18 @@ def audit_problems(camp: Campaign, turn: int, before, record: TurnHistory) -> li
     # need the moderator's forced fix (docs/moderator.md); a seat handed to the computer player, say, is not one
     # (a start snapshot `pbem adjust` changed is another position, audited as such: not compared)
     from .intake import start_hash
+    # (older audit lines name no start: the snapshot as first written stands for it, and a start snapshot
+    # `pbem adjust` changed is then not compared)
     snap = camp.snapshot_path(turn)
-    adjusted = snap.with_name(f"{snap.stem}.fix-1.json").is_file()
-    now = start_hash(camp, turn)
+    adjusted = record.start is None and snap.with_name(f"{snap.stem}.fix-1.json").is_file()
+    now = record.start or start_hash(camp, turn)
     seen_from = [] if adjusted else [(at, hashes) for at, hashes, start in record.undone if start and start == now]
     if len(record.hashes) == len(players):
         for at, hashes in seen_from:
             if len(hashes) != len(players):
                 continue
             for pid, old, new in zip(players, hashes, record.hashes):
-                if old != new and pid not in record.forced:
+                if old != new and not any(p == pid and new.startswith(h[:12]) for p, h in record.forced):
                     flags.append(f"{_rel(camp, camp.orders_dir(turn) / f'{pid}.yaml')}: turn {turn} ran again at "
                                  f"{record.stamp} from the position of its run at {at}, which was rolled back, with "
                                  f"{pid}'s file sha256 {_shown(new)} where that run had {_shown(old)}, and no forced "
@@ -338,6 +344,8 @@ def audit_record(camp: Campaign, turn: int) -> tuple[list[str] | None, dict[str,
         m = ACCEPTED.match(line)
         if m and int(m.group(2)) == turn:
             accepted[m.group(1)] = m.group(3)
+        elif (r := ROLLBACK.match(line)) and int(r.group(2)) < turn:
+            accepted.clear()  # the turn's folder went to the archive: a discarded timeline's files do not count
     return recorded, accepted
 
 

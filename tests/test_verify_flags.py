@@ -232,3 +232,53 @@ def test_a_rolled_back_turn_reached_from_a_new_position_after_a_deeper_rollback_
     run_turn(camp, NOW, reports=False)
     v = turn_of(camp, 2)
     assert v.ok, (v.detail, v.flags)
+
+
+def test_a_seen_turn_rerun_from_its_adjusted_start_with_another_file_is_flagged(camp):
+    """Found by a review: an adjustment made before a turn's first run switched the re-roll check off. The run's
+    start is in its audit line now: the same adjusted start, another file (the computer player's) -> flagged."""
+    from pbem.moderation import adjust
+    adjust(camp, "missed income", gold={"athens": 1})
+    send(camp, "sparta")
+    run_turn(camp, NOW, force=True, reports=False)  # athens sends nothing
+    rollback(camp, 1, "wrong rules call")
+    set_seat(camp, "athens", "bot")
+    run_turn(camp, NOW, force=True, reports=False)
+    flagged(turn_of(camp, 1), "orders/turn-001/athens.yaml", "ran again", "where that run had none")
+
+
+def test_a_file_sent_early_in_a_discarded_timeline_is_no_mismatch(camp):
+    """Found by a review (honest flow): athens sent turn 2's file early; a rollback to turn 1 moved it to the
+    archive; turn 2 then ran with the computer player's file for athens: OK, not a MISMATCH against the old file."""
+    send(camp, "athens")
+    send(camp, "sparta")
+    run_turn(camp, NOW, reports=False)
+    send(camp, "athens")  # turn 2, early
+    rollback(camp, 1, "wrong rules call in turn 1")
+    run_turn(camp, NOW, force=True, reports=False)
+    set_seat(camp, "athens", "bot")
+    send(camp, "sparta")
+    run_turn(camp, NOW, reports=False)
+    v = turn_of(camp, 2)
+    assert v.ok, (v.detail, v.flags)
+
+
+def test_a_forced_fix_covers_its_own_file_not_every_later_one(camp):
+    """Found by a review: a forced fix was remembered per player, so a later, never-forced file of that player
+    (the computer player's, after a seat change) passed as fixed."""
+    send(camp, "athens")
+    send(camp, "sparta")
+    run_turn(camp, NOW, reports=False)
+    send(camp, "sparta")
+    run_turn(camp, NOW, force=True, reports=False)  # turn 2, run A: athens sends nothing
+    rollback(camp, 2, "r1")
+    assert submit_bytes(camp, orders(camp, "athens", diplomacy=["megara"]), "a.yaml", NOW, moderator_fix=True,
+                        force=True).accepted
+    run_turn(camp, NOW, force=True, reports=False)  # run B: athens's file, a forced fix
+    dest = rollback(camp, 1, "r2 deeper").dest
+    run_turn(camp, NOW, force=True, reports=False)  # turn 1 as it was: turn 2 from the same position, locked
+    set_seat(camp, "athens", "bot")
+    back = (dest / "orders" / "turn-002" / "sparta.yaml").read_bytes()
+    assert submit_bytes(camp, back, "sparta.yaml", NOW, moderator_fix=True, force=True).accepted
+    run_turn(camp, NOW, force=True, reports=False)  # run C: the computer player's file for athens, never forced
+    flagged(turn_of(camp, 2), "orders/turn-002/athens.yaml", "ran again", "no forced")
