@@ -142,9 +142,13 @@ def frozen_marker(reason: str, starts: list[str]) -> str:
 def start_hash(camp: Campaign, turn: int) -> str | None:
     """The SHA-256 of ``turn``'s start snapshot as it was first written (before any `pbem adjust`, whose first
     kept file is that original), or None if there is none."""
-    path = camp.snapshot_path(turn)
-    original = path.with_name(f"{path.stem}.fix-1.json")
-    for p in (original, path):
+    return first_version_hash(camp.snapshot_path(turn))
+
+
+def first_version_hash(snapshot: Path) -> str | None:
+    """The SHA-256 of a snapshot file as it was first written: `pbem adjust` keeps that original as
+    ``turn-NNN.fix-1.json`` beside it (a rollback moves both to its archive); None if there is neither."""
+    for p in (snapshot.with_name(f"{snapshot.stem}.fix-1.json"), snapshot):
         if p.is_file():
             return hashlib.sha256(p.read_bytes()).hexdigest()
     return None

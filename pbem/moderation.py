@@ -107,7 +107,7 @@ def rollback(camp: Campaign, turn: int, reason: str) -> RolledBack:
         text = old.read_bytes().decode("utf-8", "replace") if old.is_file() else None  # damaged: still a lock
         starts = seen_starts(text) if text is not None else []
         if text is not None and not starts:
-            return f"rolled back: {' '.join(reason.split())}\n" if t == turn else text
+            return frozen_marker(reason, []) if t == turn else text
         now = start_hash(camp, t) if run else None
         if now is not None and now not in starts:
             starts.append(now)

@@ -203,12 +203,8 @@ def history(camp: Campaign) -> dict[int, TurnHistory]:
 def _archived_start(camp: Campaign, folder: str, turn: int) -> str | None:
     """The start position (SHA-256 of the start snapshot as first written) of a run of ``turn`` that the rollback
     with archive ``folder`` undid: its snapshot moved there; None if it is not there."""
-    import hashlib
-    state = camp.root / folder / "state"
-    for p in (state / f"turn-{turn:03d}.fix-1.json", state / f"turn-{turn:03d}.json"):
-        if p.is_file():
-            return hashlib.sha256(p.read_bytes()).hexdigest()
-    return None
+    from .intake import first_version_hash
+    return first_version_hash(camp.root / folder / "state" / camp.snapshot_path(turn).name)
 
 
 def _last_undone(camp: Campaign, folder: str, first: int) -> int:
@@ -270,11 +266,10 @@ def audit_problems(camp: Campaign, turn: int, before, record: TurnHistory) -> li
                              f"a human seat's, but no `intake accepted` line for {pid} turn {turn} took it in "
                              f"(audit.log): it was put in the orders folder by hand")
     # a turn run again from a position a rolled-back run of it started from: its dice were seen, so other files
-    # need the moderator's forced fix (docs/moderator.md); a seat handed to the computer player, say, is not one
-    # (a start snapshot `pbem adjust` changed is another position, audited as such: not compared)
+    # need the moderator's forced fix (docs/moderator.md); a seat handed to the computer player, say, is not one.
+    # Older audit lines name no start: the snapshot as first written stands for it, and an adjusted one is not
+    # compared
     from .intake import start_hash
-    # (older audit lines name no start: the snapshot as first written stands for it, and a start snapshot
-    # `pbem adjust` changed is then not compared)
     snap = camp.snapshot_path(turn)
     adjusted = record.start is None and snap.with_name(f"{snap.stem}.fix-1.json").is_file()
     now = record.start or start_hash(camp, turn)
