@@ -156,6 +156,7 @@ TARGET_WORDS = {
     "enemy_minor_city": "a minor city another player controls", "besieged_city": "a city under siege",
     "player": "an opponent", "leader": "a leader in play", "own_leader": "one of your leaders in play",
 }
+CITY_TARGET_KINDS = frozenset({"city", "neutral_city", "enemy_city", "enemy_minor_city", "besieged_city"})  # read as a city
 
 
 def _city(ctx: "TurnContext", raw: str) -> str | None:

@@ -41,10 +41,10 @@ import jinja2
 import markupsafe
 
 from . import mapsvg
+from .cards import CITY_TARGET_KINDS
 from .errors import CampaignError, UsageError
 from .gamedata import GameMap, Tables, tables as load_tables
 from .model import Effect, GameState
-from .board import under_siege
 from .movement import effect_in_force
 from .battle import RETREAT_AT
 from .phases.upkeep import DISBANDS_AT
@@ -478,7 +478,7 @@ def order_outcome(r: Rec) -> str:
 
 
 def counted(n: Any, noun: str) -> str:
-    """"1 card", "2 cards" (a value that is not a whole number: "? cards" as given)."""
+    """"1 card", "2 cards"."""
     return f"{n} {noun}" + ("" if n == 1 else "s")
 
 
@@ -525,9 +525,6 @@ def effect_text(e: Any, nm: Namer) -> str:
     return nm.value("effect", e)
 
 
-CARD_CITY_TARGETS = frozenset({"city", "enemy_city", "enemy_minor_city", "neutral_city", "besieged_city"})
-
-
 @describes("card_played")
 def _card_played(r: Rec) -> str:
     nm = r.nm
@@ -536,7 +533,7 @@ def _card_played(r: Rec) -> str:
     target = r.g("target")
     if target:
         r.use("target")  # a card aimed at a city names the city (a home city's id is its player's too)
-        city = card is not None and card.target in CARD_CITY_TARGETS and target in nm.game_map.cities
+        city = card is not None and card.target in CITY_TARGET_KINDS and target in nm.game_map.cities
         text += f" on {nm.city(target) if city else r.thing(target)}"
     side = r.k("side")
     if side:
@@ -1513,8 +1510,7 @@ def build_context(camp_name: str, turn: int, game_map: GameMap, tables: Tables, 
             marks.append("hostile")
         if c.get("razed"):
             marks.append(f"razed x{c['razed']}")
-        if c.get("controller") is not None and (player is None or c.get("controller") == player) \
-                and under_siege(after, game_map, cid):  # one's own cities: every hex around them is in sight
+        if cid in v["besieged"]:  # the view says which (one's own cities; the moderator all)
             marks.append("under siege")
         ctx["cities"].append({"name": nm.city(cid), "hex": game_map.cities[cid].hex,
                               "controller": nm.player(c.get("controller")), "income": c.get("income"),

@@ -57,6 +57,7 @@ import re
 from collections import Counter
 from typing import Any, Iterable, Sequence
 
+from .board import under_siege
 from .gamedata import GameMap
 from .model import TYPE_BY_LETTER, Effect, GameState, UnitType, sorted_ids
 
@@ -193,6 +194,10 @@ def view(state: GameState, game_map: GameMap, player: str | None, records: Seque
         out["units"] = [state.units[u].to_dict() for u in sorted_ids(state.units) if state.units[u].owner == player]
         out["others"] = others_in_sight(state, player, seen)
         out["effects"] = _touching_effects(state, player)
+    # cities under siege: the player's own (every hex around them is in sight); the moderator: all
+    out["besieged"] = [cid for cid in sorted(state.cities) if state.cities[cid].controller is not None
+                       and (player is None or state.cities[cid].controller == player)
+                       and under_siege(state, game_map, cid)]
     if records is not None:
         states = [s for s in (before, state) if s is not None]
         out["events"] = events_for(records, player, game_map=game_map, states=states)
