@@ -250,11 +250,19 @@ def _refusal(st: Status, now: datetime, force: bool) -> str | None:
         return None
     if st.held:
         return f"game turn {st.turn} is {HELD} (`--force`); nothing was run"
-    missing = [p for p in st.missing if st.seats.get(p) != "bot"]
-    if missing and not (st.deadline is not None and now >= st.deadline):
-        when = f"deadline {fmt(st.deadline)}" if st.deadline else "no deadline set"
+    waiting = _waiting(st, now)
+    if waiting:
+        missing, when = waiting
         return (f"game turn {st.turn} is not due: waiting for {', '.join(missing)} ({when}); nothing was run; "
                 f"give --force to run it now")
+    return None
+
+
+def _waiting(st: Status, now: datetime) -> tuple[list[str], str] | None:
+    """The human players the turn waits for and its deadline in words, while it does (None: it is due)."""
+    missing = [p for p in st.missing if st.seats.get(p) != "bot"]
+    if missing and not (st.deadline is not None and now >= st.deadline):
+        return missing, f"deadline {fmt(st.deadline)}" if st.deadline else "no deadline set"
     return None
 
 
@@ -330,11 +338,10 @@ def run_turn(camp: Campaign, now: datetime, force: bool = False, reports: bool =
         if st.held and not force:
             return None, (f"Game turn {st.turn} is {HELD} (`pbem run-turn {camp.root} --force`); "
                           f"nothing was run.\n")
-        why = _refusal(st, now, force)
-        if why:
-            missing = [p for p in st.missing if st.seats.get(p) != "bot"]
-            when = f"; deadline {fmt(st.deadline)}" if st.deadline else "; no deadline set"
-            return None, f"Not due: waiting for {', '.join(missing)}{when}. Use --force to run it now.\n"
+        waiting = None if force else _waiting(st, now)
+        if waiting:  # for cron: said, exit code 0
+            missing, when = waiting
+            return None, f"Not due: waiting for {', '.join(missing)}; {when}. Use --force to run it now.\n"
         warning = _forced_warning(st, force)
         result, nxt = _commit(camp, force, "run-turn", lambda r: next_deadline(camp, now))
         message = warning + summary(result)
