@@ -1386,13 +1386,18 @@ def build_context(camp_name: str, turn: int, game_map: GameMap, tables: Tables, 
         ctx["treasury"] = treasury(v, before, [e for e in events if "event" in e], nm, player)
         ctx["hand"] = [{"name": nm.card(c), "text": tables.cards[c].text if c in tables.cards else "",
                         "when": card_timing(tables.cards[c]) if c in tables.cards else ""} for c in me["hand"]]
-        ctx["traits"] = [{"name": nm.source(t), "text": tables.traits[t].text if t in tables.traits else "",
-                          "where": nm.city(me["home"])} for t in me["traits"]]
-        for cid in sorted(after.controlled_cities(player)):
-            t = v["cities"][cid].get("trait")
-            if t and cid != me["home"]:
-                ctx["traits"].append({"name": nm.source(t), "text": tables.traits[t].text if t in tables.traits
-                                      else "", "where": nm.city(cid)})
+        held = [(t, me["home"]) for t in me["traits"]]
+        held += [(v["cities"][cid]["trait"], cid) for cid in sorted(after.controlled_cities(player))
+                 if cid != me["home"] and v["cities"][cid].get("trait")]
+        ctx["traits"] = []
+        first_at: dict[str, str] = {}
+        for t, cid in held:  # a trait held twice counts once (docs/rules.md): the second says so
+            where = nm.city(cid)
+            if t in first_at:
+                where += f"; also held at {first_at[t]}: counts once"
+            first_at.setdefault(t, nm.city(cid))
+            ctx["traits"].append({"name": nm.source(t), "text": tables.traits[t].text if t in tables.traits
+                                  else "", "where": where})
         ctx["standing"] = standing_orders(me.get("standing"), me["hand"], nm)
         ctx["standing_note"] = STANDING_NOTE
     else:

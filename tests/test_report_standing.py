@@ -54,3 +54,19 @@ def test_no_standing_orders_read_as_the_defaults():
     assert lines["Captured enemy leaders"] == "ransomed (the default)"
     assert lines["Retreats"] == "to the nearest friendly city (no preferences given)"
     assert "standing" not in context(make_state(), None)  # the moderator's report has none of its own
+
+
+def test_a_trait_held_twice_is_listed_twice_and_the_second_says_it_counts_once():
+    """docs/rules.md (decision under R-SET-4): a trait held twice, at home and in a controlled minor city, counts
+    once; the report's TRAITS said nothing, so a player counted it twice (found in a late-game review)."""
+    s = make_state()
+    s.players["athens"].traits = ["wine", "democracy"]
+    s.cities["megara"].controller = "athens"
+    s.cities["megara"].trait = "wine"
+    s.cities["delos"].controller = "athens"
+    s.cities["delos"].trait = "olive_oil"
+    ctx = context(s, "athens")
+    where = [(t["name"], t["where"]) for t in ctx["traits"]]
+    assert where == [("Wine", "Athens"), ("Democracy", "Athens"), ("Olive Oil", "Delos"),
+                     ("Wine", "Megara; also held at Athens: counts once")]
+    assert "Wine (Megara; also held at Athens: counts once):" in text(ctx)
