@@ -5,7 +5,8 @@ One battle, step by step (the dice are rolled in this order, so scripted tests c
 
 1. every attacking unit rolls its die, in the order of the attack's unit list; then every defending unit,
    by unit id, then a neutral city's Army, then the city's garrison;
-2. battle-total bonuses of leaders' skills (Heroism, Brilliance): attacker's, then defender's;
+2. battle-total bonuses of leaders' skills (Heroism, Brilliance) of the leaders in the side's battle hexes:
+   attacker's, then defender's;
 3. cards (R-BAT-5): the attacker's cards not marked ``if_needed`` in the order listed, then the defender's;
    then ``if_needed`` cards, attacker first, then defender, alternately, each only while its side's total is
    not yet the winning one;
@@ -64,26 +65,39 @@ class Situation:
     role: str | None = None  # attack | defense; None outside a battle (navigation)
     city: str | None = None  # the city fought for (attacked, defended or revolting)
     arena: str | None = None  # land | sea
+    hexes: list[str] | None = None  # the side's battle hexes (its leaders there act); None: its units' hexes
+    opp_hexes: list[str] | None = None
 
 
 Acting = list[tuple[str, dict[str, Any], str | None]]
 
 
-def held_effects(ctx: "TurnContext", player: str | None, units: list[Unit], kind: str) -> Acting:
+def held_effects(ctx: "TurnContext", player: str | None, units: list[Unit], kind: str,
+                 hexes: Iterable[str] | None = None) -> Acting:
     """(source label, effect, leader hex or None) for every effect of ``kind`` that ``player`` brings to a
-    battle, whichever side it acts on: the player's traits, then the skills of their leaders in the hexes of
-    their ``units``.  None brings nothing (rebels, a neutral city)."""
-    return held_by_kind(ctx, player, units, (kind,))[kind]
+    battle, whichever side it acts on: the player's traits, then the skills of their leaders standing in the
+    side's battle ``hexes`` (None: the hexes of their ``units``).  None brings nothing (rebels, a neutral
+    city)."""
+    return held_by_kind(ctx, player, units, (kind,), hexes)[kind]
+
+
+def side_leaders_in(state: GameState, player: str, hexes: Iterable[str]) -> list[Unit]:
+    """The player's leaders standing in ``hexes`` (aboard a ship there too), hexes in order, by id within one."""
+    return [u for h in sorted(set(hexes)) for u in state.units_at(h) if u.type is L and u.owner == player]
 
 
 def held_by_kind(ctx: "TurnContext", player: str | None, units: list[Unit],
-                 kinds: Iterable[str]) -> dict[str, Acting]:
-    """``held_effects`` for several kinds at once: {kind: acting}.  The leaders of the units' stacks are looked
-    up once for all kinds."""
+                 kinds: Iterable[str], hexes: Iterable[str] | None = None) -> dict[str, Acting]:
+    """``held_effects`` for several kinds at once: {kind: acting}.  The side's leaders are looked up once for
+    all kinds: those in its battle ``hexes`` when given (a city defended by its garrison alone has no unit, but
+    the leader standing in it leads the defence, R-BAT-2), else those of its units' stacks."""
     if player is None:
         return {kind: [] for kind in kinds}
     state, tables = ctx.state, ctx.tables
-    leaders = fx.stack_leaders(state, [u for u in units if u.owner == player])
+    if hexes is not None:
+        leaders = side_leaders_in(state, player, hexes)
+    else:
+        leaders = fx.stack_leaders(state, [u for u in units if u.owner == player])
     found: dict[str, Acting] = {}
     for kind in kinds:
         out: Acting = [(src.label(), e, None) for src, e in fx.player_effects(state, tables, player, kind)]
@@ -102,7 +116,8 @@ def effects_acting(ctx: "TurnContext", sit: Situation, kind: str,
     ``held_effects`` of the side's player and of the opponent, when the caller has them (they hold while no
     unit moves)."""
     if held is None:
-        held = (held_effects(ctx, sit.player, sit.units, kind), held_effects(ctx, sit.opponent, sit.opp_units, kind))
+        held = (held_effects(ctx, sit.player, sit.units, kind, sit.hexes),
+                held_effects(ctx, sit.opponent, sit.opp_units, kind, sit.opp_hexes))
     cards = ctx.tables.cards
     out: Acting = []
     for brought, played, want in ((held[0], sit.cards, "own"), (held[1], sit.opp_cards, "opponent")):
@@ -197,7 +212,7 @@ class Battle:
     def situation(self, side: Side) -> Situation:
         o = self.other(side)
         return Situation(side.player, side.units, side.cards, o.player, o.units, o.cards, side.role, self.city,
-                         self.arena)
+                         self.arena, side.hexes, o.hexes)
 
 
 def city_defence(state: GameState, game_map: GameMap, city_id: str) -> int:
@@ -288,7 +303,8 @@ def leader_bonuses(ctx: "TurnContext", battle: Battle, side: Side,
         return  # neither player brings a battle-total effect, and no card is played yet
     sit = battle.situation(side)
     for label, e, _ in effects_acting(ctx, Situation(sit.player, sit.units, [], sit.opponent, sit.opp_units, [],
-                                                      sit.role, sit.city, sit.arena), "battle_total", held):
+                                                      sit.role, sit.city, sit.arena, sit.hexes, sit.opp_hexes),
+                                      "battle_total", held):
         if total_applies(ctx, e, sit):
             add_total_bonus(ctx, battle, side, label, e)
 
@@ -358,7 +374,7 @@ def fight(ctx: "TurnContext", battle: Battle, attack_cards: list[CardUse], **rep
     roll_fighters(ctx, d)
     # Nothing moves during steps 2-4: what each side's player and leaders bring (``held_effects``) is gathered
     # once per kind, here; what acts on a side changes only when a card is played.
-    brought = {s.role: held_by_kind(ctx, s.player, s.units, BATTLE_KINDS) for s in (a, d)}
+    brought = {s.role: held_by_kind(ctx, s.player, s.units, BATTLE_KINDS, s.hexes) for s in (a, d)}
 
     def held(side: Side, kind: str) -> tuple[Acting, Acting]:
         return brought[side.role][kind], brought[battle.other(side).role][kind]
@@ -597,7 +613,7 @@ def battle_lost_cards(ctx: "TurnContext", loser: Side, winner: Side, cards: list
 
 
 def side_leaders(state: GameState, side: Side) -> list[Unit]:
-    return [u for h in side.hexes for u in state.units_at(h) if u.type is L and u.owner == side.player]
+    return side_leaders_in(state, side.player, side.hexes) if side.player is not None else []
 
 
 # -- an attack order (R-PH-SEA, R-PH-LAND) ---------------------------------------------------------------
