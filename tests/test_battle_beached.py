@@ -1,5 +1,5 @@
-"""Land attacks on ships beached or docked in a land hex (R-PH-LAND, R-BAT-1, R-BAT-3, R-BAT-4), on the
-tiny map with scripted dice.
+"""Land attacks on ships beached or docked in a land hex (R-PH-LAND, R-BAT-1, R-BAT-3, R-BAT-4), and the
+order checker on them, on the tiny map with scripted dice.
 
 The seed's Land Battle: "Ships in coastal spaces are considered to be beached. They may be attacked this turn."
 and "Beached Ships do not get terrain defense modifiers."  The defenders of a land hex are the defender's
@@ -14,8 +14,16 @@ minor city (City +5) whose one land neighbour is 1006 Sandy Coast, the rest sea.
 """
 from __future__ import annotations
 
-from pbem.board import under_siege
+import shutil
 
+import pytest
+
+from pbem.board import under_siege
+from pbem.checker import check_text
+from pbem.model import Unit, UnitType
+from pbem.storage import Campaign
+
+from demo_campaign import create_demo
 from scenario import TINY, add, events, give, make_state, orders, run_phase
 
 
@@ -312,3 +320,79 @@ def test_R_PH_DIP_REVOLT_a_docked_fleet_does_not_fight_rebels():
     revolt_battle(ctx, "delos", 1)
     b = events(ctx, "battle")[0]
     assert b["defenders"] == [d.id] and f.hex == "1007"
+
+
+# -- the order checker (pbem check) agrees ---------------------------------------------------------------
+
+ATHENS = "campaign: demo\nturn: 1\nplayer: athens\nsecret: b6bf-5bc2-a03d-344d\n"
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory) -> Campaign:
+    return create_demo(tmp_path_factory.mktemp("campaigns") / "demo")
+
+
+def beach_next_to_land(camp: Campaign) -> tuple[str, str]:
+    """(a beach or fishing village hex, a land hex next to it where ships cannot go), both empty, not cities,
+    nearest Athens."""
+    s, gm = camp.load_state(), camp.game_map
+    home, used = gm.cities["athens"].hex, {u.hex for u in s.units.values()}
+    return min((gm.distance(home, b), b, n) for b in gm.terrain if gm.terrain[b].land and gm.ship_may_enter(b)
+               and b not in gm.city_at and b not in used for n in gm.neighbours[b]
+               if gm.terrain[n].land and gm.passable(n) and not gm.ship_may_enter(n) and n not in used)[1:]
+
+
+def placed(demo: Campaign, tmp_path, enemy: list[str], hand=()) -> tuple[Campaign, str, str]:
+    """A copy of the demo with an Athenian Army (ATH-A9) next to a beach holding Spartan units ``enemy``
+    ("fleet": manned, "empty_fleet", "army")."""
+    root = tmp_path / "demo"
+    shutil.copytree(demo.root, root)
+    camp = Campaign.open(root)
+    beach, land = beach_next_to_land(camp)
+    s = camp.load_state()
+    s.add_unit(Unit("ATH-A9", UnitType.ARMY, "athens", land))
+    for i, kind in enumerate(enemy, 1):
+        if kind == "army":
+            s.add_unit(Unit(f"SPA-A{90 + i}", UnitType.ARMY, "sparta", beach))
+        else:
+            s.add_unit(Unit(f"SPA-F{90 + i}", UnitType.FLEET, "sparta", beach))
+            if kind == "fleet":
+                s.add_unit(Unit(f"SPA-R{90 + i}", UnitType.ROWERS, "sparta", beach, carried_by=f"SPA-F{90 + i}"))
+    for k, c in enumerate(hand):  # swapped with a card of the hand, wherever it was (the hand stays its size)
+        mine = s.players["athens"].hand
+        for pile in (s.deck, s.discard, *(p.hand for pid, p in s.players.items() if pid != "athens")):
+            if c in pile:
+                pile[pile.index(c)] = mine[k]
+                break
+        mine[k] = c
+    camp.save_state(s)
+    return Campaign.open(root), beach, land
+
+
+def checked(camp: Campaign, beach: str, cards: str = "") -> list[tuple[str, str]]:
+    r = check_text(ATHENS + f'land_battle:\n  - units: [ATH-A9]\n    target: "{beach}"\n{cards}', "o.yaml", camp)
+    return [(f.severity, f.message) for f in r.findings]
+
+
+def test_R_PH_LAND_checker_accepts_a_land_attack_on_beached_ships(demo, tmp_path):
+    camp, beach, _ = placed(demo, tmp_path, ["fleet"])
+    assert checked(camp, beach) == []
+
+
+def test_R_PH_LAND_checker_keeps_its_hint_where_only_an_unmanned_fleet_is(demo, tmp_path):
+    camp, beach, _ = placed(demo, tmp_path, ["empty_fleet"])
+    r = check_text(ATHENS + f'land_battle:\n  - units: [ATH-A9]\n    target: "{beach}"\n', "o.yaml", camp)
+    [f] = r.findings
+    assert f.message == f"there are no enemy Armies, Rowers or manned ships in {beach} now, so the attack would fail"
+    assert f.hint == "enter the hex in a move to capture undefended units"
+
+
+def test_R_BAT_5_checker_on_attack_beached_ships_in_a_land_attack(demo, tmp_path):
+    card = "    cards: [attack_beached_ships]\n"
+    camp, beach, _ = placed(demo, tmp_path / "ships", ["fleet"], hand=["attack_beached_ships"])
+    assert checked(camp, beach, card) == []
+    camp, beach, _ = placed(demo, tmp_path / "army", ["army"], hand=["attack_beached_ships"])
+    [(severity, message)] = checked(camp, beach, card)
+    assert severity == "warning"  # Athens is not first in turn order: ships may be beached there before its turn
+    assert message == (f"Attack Beached Ships does nothing in this battle (it counts only against ships, and there "
+                       f"are no enemy ships in {beach} now), so the attack would fail")
