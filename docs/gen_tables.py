@@ -45,7 +45,7 @@ def effect_text(e: dict[str, Any], source: str) -> str:
             text += {"attack": ", only attacking a city", "defense": ", only defending a city",
                      "battle": ", only in a battle for a city (attacking or defending it)"}[e["total"]]
         elif e["vs"] == "ships":
-            text += ", only against ships (a sea battle)"
+            text += ", only against ships (in a sea battle, or in a land battle where beached or docked ships defend)"
         return text + (", once per battle, when the leader is in one of the battle's hexes" if e["scope"] == "stack"
                        else ", once, in the battle it is played in")
     if k == "roll_modifier":

@@ -4,14 +4,17 @@ R-PH-LAND, R-PH-DIP-REVOLT).
 One battle, step by step (the dice are rolled in this order, so scripted tests can follow it):
 
 1. every attacking unit rolls its die, in the order of the attack's unit list; then every defending unit,
-   by unit id, then a neutral city's Army, then the city's garrison;
-2. battle-total bonuses of leaders' skills (Heroism, Brilliance): attacker's, then defender's;
+   by unit id, then a neutral city's Army, then the city's garrison.  A land battle's defenders are the
+   Armies and Rowers on land and the ships beached or docked in the hex (``land_defenders``; ships roll as
+   at sea, with no terrain or city modifier; those with no die share the side's fate);
+2. battle-total bonuses of leaders' skills (Heroism, Brilliance) of the leaders in the side's battle hexes:
+   attacker's, then defender's;
 3. cards (R-BAT-5): the attacker's cards not marked ``if_needed`` in the order listed, then the defender's;
    then ``if_needed`` cards, attacker first, then defender, alternately, each only while its side's total is
    not yet the winning one;
 4. the higher total wins; a tie goes to the defender;
-5. the loser rolls 1D6 per unit (casualty roll): 1-4 destroyed (a ship with all aboard), 5-6 retreat one hex,
-   else destroyed (R-BAT-3);
+5. the loser rolls 1D6 per unit, ships included (casualty roll): 1-4 destroyed (a ship with all aboard), 5-6
+   retreat one hex, else destroyed (R-BAT-3); leaders on land follow a land unit's retreat, never a ship's;
 6. a land battle for a city: if no enemy combat unit is left in it, one attacking unit moves in, the city
    changes hands and turns hostile; plunder and destroy as ordered; Treasure pays (R-BAT-4).
 
@@ -28,7 +31,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from . import effects as fx
-from .board import enemy_combat_units, friendly_cities, hostile_to, is_manned, stack_limit, stack_size
+from .board import (enemy_combat_units, friendly_cities, hostile_to, is_combat_unit, is_manned, stack_limit,
+                    stack_size)
 from .cards import leader_named, start_effect
 from .events import Ev
 from .gamedata import GameMap
@@ -64,26 +68,39 @@ class Situation:
     role: str | None = None  # attack | defense; None outside a battle (navigation)
     city: str | None = None  # the city fought for (attacked, defended or revolting)
     arena: str | None = None  # land | sea
+    hexes: list[str] | None = None  # the side's battle hexes (its leaders there act); None: its units' hexes
+    opp_hexes: list[str] | None = None
 
 
 Acting = list[tuple[str, dict[str, Any], str | None]]
 
 
-def held_effects(ctx: "TurnContext", player: str | None, units: list[Unit], kind: str) -> Acting:
+def held_effects(ctx: "TurnContext", player: str | None, units: list[Unit], kind: str,
+                 hexes: Iterable[str] | None = None) -> Acting:
     """(source label, effect, leader hex or None) for every effect of ``kind`` that ``player`` brings to a
-    battle, whichever side it acts on: the player's traits, then the skills of their leaders in the hexes of
-    their ``units``.  None brings nothing (rebels, a neutral city)."""
-    return held_by_kind(ctx, player, units, (kind,))[kind]
+    battle, whichever side it acts on: the player's traits, then the skills of their leaders standing in the
+    side's battle ``hexes`` (None: the hexes of their ``units``).  None brings nothing (rebels, a neutral
+    city)."""
+    return held_by_kind(ctx, player, units, (kind,), hexes)[kind]
+
+
+def side_leaders_in(state: GameState, player: str, hexes: Iterable[str]) -> list[Unit]:
+    """The player's leaders standing in ``hexes`` (aboard a ship there too), hexes in order, by id within one."""
+    return [u for h in sorted(set(hexes)) for u in state.units_at(h) if u.type is L and u.owner == player]
 
 
 def held_by_kind(ctx: "TurnContext", player: str | None, units: list[Unit],
-                 kinds: Iterable[str]) -> dict[str, Acting]:
-    """``held_effects`` for several kinds at once: {kind: acting}.  The leaders of the units' stacks are looked
-    up once for all kinds."""
+                 kinds: Iterable[str], hexes: Iterable[str] | None = None) -> dict[str, Acting]:
+    """``held_effects`` for several kinds at once: {kind: acting}.  The side's leaders are looked up once for
+    all kinds: those in its battle ``hexes`` when given (a city defended by its garrison alone has no unit, but
+    the leader standing in it leads the defence, R-BAT-2), else those of its units' stacks."""
     if player is None:
         return {kind: [] for kind in kinds}
     state, tables = ctx.state, ctx.tables
-    leaders = fx.stack_leaders(state, [u for u in units if u.owner == player])
+    if hexes is not None:
+        leaders = side_leaders_in(state, player, hexes)
+    else:
+        leaders = fx.stack_leaders(state, [u for u in units if u.owner == player])
     found: dict[str, Acting] = {}
     for kind in kinds:
         out: Acting = [(src.label(), e, None) for src, e in fx.player_effects(state, tables, player, kind)]
@@ -102,7 +119,8 @@ def effects_acting(ctx: "TurnContext", sit: Situation, kind: str,
     ``held_effects`` of the side's player and of the opponent, when the caller has them (they hold while no
     unit moves)."""
     if held is None:
-        held = (held_effects(ctx, sit.player, sit.units, kind), held_effects(ctx, sit.opponent, sit.opp_units, kind))
+        held = (held_effects(ctx, sit.player, sit.units, kind, sit.hexes),
+                held_effects(ctx, sit.opponent, sit.opp_units, kind, sit.opp_hexes))
     cards = ctx.tables.cards
     out: Acting = []
     for brought, played, want in ((held[0], sit.cards, "own"), (held[1], sit.opp_cards, "opponent")):
@@ -115,10 +133,12 @@ def effects_acting(ctx: "TurnContext", sit: Situation, kind: str,
 
 
 def _vs_ok(state: GameState, e: dict[str, Any], sit: Situation) -> bool:
+    """Does an effect's ``vs`` (and ``where``) fit the situation?  ``vs: ships``: the opposing side has a ship
+    in the battle — always in a sea battle; in a land battle when beached or docked ships defend (R-PH-LAND)."""
     vs = e.get("vs", "any")
     if vs == "city" and sit.city is None:
         return False
-    if vs == "ships" and sit.arena != "sea":
+    if vs == "ships" and sit.arena != "sea" and not any(u.type.is_ship for u in sit.opp_units):
         return False
     if e.get("where", "any") == "home_city":
         return sit.role == "defense" and sit.city is not None and state.cities[sit.city].home_of == sit.player
@@ -197,7 +217,7 @@ class Battle:
     def situation(self, side: Side) -> Situation:
         o = self.other(side)
         return Situation(side.player, side.units, side.cards, o.player, o.units, o.cards, side.role, self.city,
-                         self.arena)
+                         self.arena, side.hexes, o.hexes)
 
 
 def city_defence(state: GameState, game_map: GameMap, city_id: str) -> int:
@@ -227,10 +247,35 @@ def sea_die(state: GameState, u: Unit) -> int:
 
 
 def land_die(u: Unit) -> int:
-    """Armies roll 1D10, Rowers on land 1D6; units aboard ships are not in a land battle."""
+    """Armies roll 1D10, Rowers on land 1D6; units aboard ships are not in a land battle by themselves."""
     if u.carried_by is not None:
         return 0
     return {A: 10, R: 6}.get(u.type, 0)
+
+
+def in_land_defence(u: Unit) -> bool:
+    """Is ``u`` one of the units that defend a land hex (R-PH-LAND)?  Armies and Rowers on land, and every ship
+    beached or docked there (each ship with what it carries; what is aboard never defends by itself)."""
+    return land_die(u) > 0 or (u.type.is_ship and u.carried_by is None)
+
+
+def land_defence_die(state: GameState, u: Unit) -> int:
+    """A defender's die in a land battle: Armies 1D10, Rowers 1D6 (``land_die``); a beached or docked ship as in
+    a sea battle (``sea_die``: manned Fleet 1D10, Transport with an Army 1D6, other ships none)."""
+    return land_die(u) if not u.type.is_ship else sea_die(state, u)
+
+
+def land_defenders(state: GameState, hex_id: str, player: str) -> list[Unit]:
+    """The units of other players in ``hex_id`` that would defend it against ``player``'s land attack, by id
+    (``in_land_defence``); the defender is the city's controller or the owner of the first that holds it."""
+    return [u for u in state.units_at(hex_id) if u.owner is not None and hostile_to(u, player) and in_land_defence(u)]
+
+
+def holds_ground(state: GameState, u: Unit) -> bool:
+    """Is ``u`` a defender a land attack may be made against?  One with a die, or a ship carrying a unit that
+    blocks entry (Rowers aboard a Transport, R-PH-MOVE).  Decision: the rest (unmanned Fleets, Transports
+    without an Army, with Baggage or Leaders aboard) are not attacked: a move in captures them (R-UNIT-3)."""
+    return bool(land_defence_die(state, u)) or any(is_combat_unit(state, c) for c in cargo_tree(state, u))
 
 
 def unit_fighter(u: Unit, sides: int, fixed: list[tuple[str, int]] | None = None) -> Fighter:
@@ -288,7 +333,8 @@ def leader_bonuses(ctx: "TurnContext", battle: Battle, side: Side,
         return  # neither player brings a battle-total effect, and no card is played yet
     sit = battle.situation(side)
     for label, e, _ in effects_acting(ctx, Situation(sit.player, sit.units, [], sit.opponent, sit.opp_units, [],
-                                                      sit.role, sit.city, sit.arena), "battle_total", held):
+                                                      sit.role, sit.city, sit.arena, sit.hexes, sit.opp_hexes),
+                                      "battle_total", held):
         if total_applies(ctx, e, sit):
             add_total_bonus(ctx, battle, side, label, e)
 
@@ -358,7 +404,7 @@ def fight(ctx: "TurnContext", battle: Battle, attack_cards: list[CardUse], **rep
     roll_fighters(ctx, d)
     # Nothing moves during steps 2-4: what each side's player and leaders bring (``held_effects``) is gathered
     # once per kind, here; what acts on a side changes only when a card is played.
-    brought = {s.role: held_by_kind(ctx, s.player, s.units, BATTLE_KINDS) for s in (a, d)}
+    brought = {s.role: held_by_kind(ctx, s.player, s.units, BATTLE_KINDS, s.hexes) for s in (a, d)}
 
     def held(side: Side, kind: str) -> tuple[Acting, Acting]:
         return brought[side.role][kind], brought[battle.other(side).role][kind]
@@ -452,7 +498,8 @@ def retreat_hex(ctx: "TurnContext", unit: Unit, from_hex: str) -> str | None:
 
 
 def casualties(ctx: "TurnContext", battle: Battle, side: Side) -> dict[str, str]:
-    """The losing side's casualty rolls.  Returns {from hex: first hex retreated to} for leaders to follow."""
+    """The losing side's casualty rolls, ships with their cargo.  Returns {from hex: first hex a land unit retreated
+    to} for leaders on land to follow (a ship's retreat, maybe into the sea, is not theirs to follow)."""
     state = ctx.state
     sit = battle.situation(side)
     went: dict[str, str] = {}
@@ -477,17 +524,18 @@ def casualties(ctx: "TurnContext", battle: Battle, side: Side) -> dict[str, str]
             ctx.emit(Ev.CASUALTY, **base, result="retreat", to=dest)
             ctx.emit(Ev.RETREAT, unit=u.id, owner=u.owner, **{"from": start}, to=dest,
                      carried=[c.id for c in cargo_tree(state, u)])
-            if not went.get(start):
+            if not went.get(start) and not u.type.is_ship:
                 went[start] = dest
     return went
 
 
 def leaders_follow(ctx: "TurnContext", side: Side, went: dict[str, str]) -> None:
-    """Leaders never roll: a leader left in a hex without a combat unit of its own goes where the first unit of
-    its stack retreated to; if none retreated it stays (and may be captured)."""
+    """Leaders never roll: a leader on land left in a hex without a combat unit of its own goes where the first
+    land unit of its stack retreated to; if none retreated it stays (and may be captured).  A leader aboard a
+    ship went with it; one on land never follows a ship (``casualties`` leaves ships' retreats out)."""
     state = ctx.state
     for h, dest in went.items():
-        if not dest or side.player is None:
+        if not dest or side.player is None or not land_ok(ctx.game_map, dest):
             continue
         if any(u.owner == side.player and u.type in (A, R, F) and u.carried_by is None for u in state.units_at(h)):
             continue
@@ -597,7 +645,7 @@ def battle_lost_cards(ctx: "TurnContext", loser: Side, winner: Side, cards: list
 
 
 def side_leaders(state: GameState, side: Side) -> list[Unit]:
-    return [u for h in side.hexes for u in state.units_at(h) if u.type is L and u.owner == side.player]
+    return side_leaders_in(state, side.player, side.hexes) if side.player is not None else []
 
 
 # -- an attack order (R-PH-SEA, R-PH-LAND) ---------------------------------------------------------------
@@ -685,19 +733,25 @@ def resolve_attack(ctx: "TurnContext", section: str, atk: Attack, arena: str) ->
         if not land_ok(gm, target):
             return fail(f"{target} is not a land hex")
         city = foreign_city(state, gm, target, me)
-        land = [u for u in state.units_at(target) if u.owner is not None and hostile_to(u, me) and land_die(u)]
+        # the defenders: Armies and Rowers on land, and the ships beached or docked there (R-PH-LAND)
+        land = land_defenders(state, target, me)
+        holders = [u for u in land if holds_ground(state, u)]
         if city:
             defender = state.cities[city].controller
-        elif land:
-            defender = land[0].owner
+        elif holders:
+            defender = holders[0].owner
         elif target in gm.city_at and state.cities[gm.city_at[target].id].controller == me:
             return fail(f"{gm.city_at[target].name} in {target} is yours now (taken earlier this turn), and no enemy "
                         f"Army or Rowers is there")
         else:
-            return fail(f"there are no enemy Armies or Rowers in {target} (move in to capture undefended units)")
+            return fail(f"there are no enemy Armies, Rowers or manned ships in {target} (move in to capture "
+                        f"undefended units)")
         def_units = [u for u in land if u.owner == defender]
         terr = terrain_defence(state, gm, target)
-        fighters = [unit_fighter(u, land_die(u), [terr] if terr else []) for u in def_units]
+        # beached or docked ships get no terrain and no city defence modifier (the seed: "Beached Ships do not
+        # get terrain defense modifiers"); ships that do not fight have no die and share the side's fate
+        fighters = [unit_fighter(u, land_defence_die(state, u), [] if u.type.is_ship else [terr] if terr else [])
+                    for u in def_units if land_defence_die(state, u)]
         if city:
             mod = city_defence(state, gm, city)
             if defender is None:

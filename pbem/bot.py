@@ -199,6 +199,11 @@ class Bot:
         ships = c.get("fleet", 0) + c.get("transport", 0)
         return c.get("army", 0) + max(0, c.get("rowers", 0) - ships) + 2 * c.get("barbarian", 0) + c.get("pirate", 0)
 
+    def ships_ashore(self, h: str) -> int:
+        """Enemy Fleets seen in a land hex (beached or docked): each defends a land attack with 1D10 and no
+        terrain or city modifier (R-PH-LAND); taken as manned."""
+        return self.foe.get(h, {}).get("fleet", 0) if self.m.terrain[h].land and h in self.seen else 0
+
     def threat_near(self, h: str, radius: int = 2) -> float:
         return sum(self.land_foes(x) for x in self.foe if self.m.distance(h, x) <= radius)
 
@@ -273,13 +278,14 @@ class Bot:
     def defence_stats(self, target: str) -> tuple[float, float]:
         """Mean and variance of the defence total of hex ``target`` as far as we can see or guess."""
         city = self.m.city_at.get(target)
+        ships = self.ships_ashore(target)
         if city is None:
             d = self.m.terrain[target].defense or 0
             k = self.land_foes(target)
-            return k * (D10[0] + d + GUESS_MOD), k * D10[1]
+            return k * (D10[0] + d + GUESS_MOD) + ships * D10[0], (k + ships) * D10[1]
         c = self.cities[city.id]
         d = HOME_CITY_DEFENCE if c["home_of"] else (self.m.terrain[target].defense or 0)
-        mean, var = D6[0] + d, D6[1]  # the garrison
+        mean, var = D6[0] + d + ships * D10[0], D6[1] + ships * D10[1]  # the garrison, docked Fleets
         if c["controller"] is None:
             mean, var = mean + D10[0] + d, var + D10[1]  # a neutral city's Army
         if target in self.seen:

@@ -1456,8 +1456,8 @@ class RuleCheck:
             elif city is not None and not foreign and not self.enemy_fighters_seen(h):
                 self.error(tpath, f"{h} is {city.name}, your own city")
             elif not foreign and h in self.seen and not self.enemy_fighters_seen(h):
-                self.add(self.later, tpath, f"there are no enemy Armies or Rowers in {h} now, so the attack "
-                                            f"would fail", "enter the hex in a move to capture undefended units")
+                self.add(self.later, tpath, f"there are no enemy Armies, Rowers or manned ships in {h} now, so the "
+                                            f"attack would fail", "enter the hex in a move to capture undefended units")
             if foreign:
                 self.cities_attacked.add(city.id)
         else:
@@ -1484,8 +1484,8 @@ class RuleCheck:
             self.check_card(cpath, use, section, a)
             if any(f.severity == ERROR for f in self.findings[before:]):
                 continue
-            why = self.card_does_nothing(self.tables.cards[use.card], land, land and foreign, attackers, h)
-            severity = ERROR
+            why, sure = self.card_does_nothing(self.tables.cards[use.card], land, land and foreign, attackers, h)
+            severity = ERROR if sure else self.later
             # a neutral city out of sight now is still known: its defenders are its own Army and garrison, unless
             # a player before you in turn order takes it first
             neutral = land and foreign and st.cities[city.id].controller is None
@@ -1524,10 +1524,10 @@ class RuleCheck:
                      and u.carried_by is None]
             return (ships[0].owner, [u for u in ships if u.owner == ships[0].owner]) if ships else (None, [])
         city = foreign_city(st, self.map, h, me)
-        fighters = [u for u in st.units_at(h) if u.owner is not None and board.hostile_to(u, me)
-                    and battle.land_die(u)]
-        who = st.cities[city].controller if city else fighters[0].owner if fighters else None
-        return who, [u for u in fighters if u.owner == who]
+        defenders = battle.land_defenders(st, h, me)
+        holders = [u for u in defenders if battle.holds_ground(st, u)]
+        who = st.cities[city].controller if city else holders[0].owner if holders else None
+        return who, [u for u in defenders if u.owner == who]
 
     def battle_seen(self, land: bool, h: str, attackers: list[Unit]) -> battle.Battle:
         """The battle an attack on ``h`` would be, as far as the player sees (no dice rolled), for the adjudicator's
@@ -1538,45 +1538,53 @@ class RuleCheck:
         defense = battle.Side("defense", who, [], units, [h])
         return battle.Battle("land" if land else "sea", h, city, attack, defense)
 
-    def card_does_nothing(self, card: Card, land: bool, city: bool, attackers: list[Unit], h: str) -> str | None:
-        """Why a battle card changes nothing for the attacker here (``pbem.battle.card_fits``), else None."""
+    def card_does_nothing(self, card: Card, land: bool, city: bool, attackers: list[Unit],
+                          h: str) -> tuple[str | None, bool]:
+        """(why a battle card changes nothing for the attacker here (``pbem.battle.card_fits``), else None; whether
+        that is sure: False when it depends on enemy units that players before this one may move)."""
         effects = [e for e in card.effects if e["kind"] in ("battle_total", "roll_modifier")]
         if not effects:
-            return None  # a triggered card (Treasure, Failure)
+            return None, True  # a triggered card (Treasure, Failure)
         arena = "land" if land else "sea"
-        reasons = []
+        reasons: list[tuple[str, bool]] = []
         for e in effects:
             own = e.get("side", "own") == "own"
             role = "attack" if own else "defense"
             vs = e.get("vs", "any")
             if vs == "city" and not city:
-                reasons.append("it counts only in a battle for an enemy or neutral city")
+                reasons.append(("it counts only in a battle for an enemy or neutral city", True))
                 continue
-            if vs == "ships" and land:
-                reasons.append("it counts only against ships, in a sea battle")
+            # against ships: always at sea; on land against ships beached or docked in the hex (R-PH-LAND)
+            if vs == "ships" and land and not self.map.ship_may_enter(h):
+                reasons.append((f"it counts only against ships, and no ship stands in {h} "
+                                f"({self.map.terrain[h].name})", True))
+                continue
+            if vs == "ships" and land and h in self.seen and not self.enemy_ships_seen(h):
+                reasons.append((f"it counts only against ships, and there are no enemy ships in {h} now", False))
                 continue
             if e["kind"] == "battle_total":
                 if e["total"] not in ("battle", role):
-                    reasons.append(f"it adds to the {e['total']} total")
+                    reasons.append((f"it adds to the {e['total']} total", True))
                     continue
                 if e.get("battle", "any") not in ("any", arena):
-                    reasons.append(f"it counts in {e['battle']} battles only")
+                    reasons.append((f"it counts in {e['battle']} battles only", True))
                     continue
-                return None
+                return None, True
             if e["roll"] not in ("battle", "casualty", role):
-                reasons.append(f"it changes {e['roll']} rolls")
+                reasons.append((f"it changes {e['roll']} rolls", True))
                 continue
             if own and attackers and not any(unit_matches(e, u) for u in attackers):
-                reasons.append(f"none of the attackers is {'a Fleet' if e.get('units') == 'fleet' else 'an Army'}"
-                               if e.get("units") in ("fleet", "army") else "no attacker it acts on")
+                reasons.append((f"none of the attackers is {'a Fleet' if e.get('units') == 'fleet' else 'an Army'}"
+                                if e.get("units") in ("fleet", "army") else "no attacker it acts on", True))
                 continue
-            return None
-        return reasons[0] if reasons else None
+            return None, True
+        return reasons[0] if reasons else (None, True)
 
     def enemy_fighters_seen(self, h: str) -> bool:
-        return h in self.seen and any(u.owner != self.me and u.owner is not None and u.carried_by is None
-                                      and u.type in (UnitType.ARMY, UnitType.ROWERS)
-                                      for u in self.state.units_at(h))
+        """Does the player see in ``h`` an enemy unit a land attack is made against (``pbem.battle.holds_ground``:
+        Armies and Rowers on land, manned Fleets, Transports with an Army or Rowers aboard)?"""
+        return h in self.seen and any(battle.holds_ground(self.state, u)
+                                      for u in battle.land_defenders(self.state, h, self.me))
 
     def enemy_ships_seen(self, h: str) -> bool:
         return h in self.seen and any(u.owner != self.me and u.owner is not None and u.type.is_ship
@@ -1596,6 +1604,8 @@ class RuleCheck:
                 reasons.append(f"it counts in {battle} battles only, and {h} is {t.name}")
             elif e.get("vs") == "city" and city is None:
                 reasons.append(f"it counts in battles for a city only, and {h} holds none")
+            elif e.get("vs") == "ships" and "sea" not in arenas:
+                reasons.append(f"it counts against ships only, and no ship stands in {h} ({t.name})")
             elif units == "army" and "land" not in arenas or units in ("fleet", "ships") and "sea" not in arenas:
                 reasons.append(f"it acts on {'Armies' if units == 'army' else 'Fleets'}, which do not fight in "
                                f"{h} ({t.name})")

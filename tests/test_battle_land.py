@@ -315,26 +315,35 @@ def test_R_BAT_4_home_city_captured_and_leader_ransomed_elsewhere():
     assert s.players["athens"].gold == 14 and s.players["sparta"].gold == 6
 
 
-def test_R_BAT_4_city_not_taken_while_enemy_fleet_in_port():
+def test_R_BAT_4_enemy_fleet_in_port_defends_and_once_beaten_the_city_falls():
+    """R-PH-LAND (beached and docked ships defend): the manned Fleet in port rolls 1D10 with no city defence
+    beside the garrison; beaten, it makes its casualty roll (sunk), and with no enemy combat unit left the city
+    is taken.  (Before, the Fleet did not defend and kept the city: "not taken".)"""
     s = make_state()
     s.cities["delos"].controller = "sparta"
     a = add(s, "athens", "army", "1006")
     f = add(s, "sparta", "fleet", "1007")
     add(s, "sparta", "rowers", "1007", carried_by=f.id)
-    ctx = run_phase("land_battle", s, "athens", dice=[10, 1],
+    ctx = run_phase("land_battle", s, "athens", dice=[10, 1, 1, 3],
                     orders=attack("athens", {"units": [a.id], "target": "1007"}))
-    assert battle_event(ctx)["won_by"] == "attacker"
-    assert s.cities["delos"].controller == "sparta" and a.hex == "1006"
-    assert "not taken" in events(ctx, "order_done")[0]["note"]
+    b = battle_event(ctx)
+    assert b["won_by"] == "attacker" and b["defenders"] == [f.id] and b["defence_total"] == 1 + (1 + 5)
+    assert f.id not in s.units
+    assert s.cities["delos"].controller == "athens" and a.hex == "1007"
+    assert events(ctx, "order_done")[0]["note"] is None
 
 
-def test_R_BAT_4_undefended_transport_in_taken_city_is_captured():
+def test_R_BAT_4_undefended_transport_in_a_beaten_city_shares_the_fate_of_its_side():
+    """An empty Transport in the city rolls no die but shares the defenders' fate (casualty roll 6: it retreats
+    to sea) rather than being captured by the Army moving in."""
     s = make_state()
     s.cities["delos"].controller = "sparta"
     a = add(s, "athens", "army", "1006")
     t = add(s, "sparta", "transport", "1007")
-    run_phase("land_battle", s, "athens", dice=[10, 1], orders=attack("athens", {"units": [a.id], "target": "1007"}))
-    assert s.cities["delos"].controller == "athens" and t.owner == "athens"
+    ctx = run_phase("land_battle", s, "athens", dice=[10, 1, 6],
+                    orders=attack("athens", {"units": [a.id], "target": "1007"}))
+    assert battle_event(ctx)["defenders"] == [t.id]
+    assert s.cities["delos"].controller == "athens" and t.owner == "sparta" and t.hex != "1007"
 
 
 def test_R_BAT_4_treasure_card_pays_on_capture():

@@ -100,3 +100,34 @@ def test_R_BAT_2_battle_total_skills_add_1d6(skill):
     assert b["defence"]["bonuses"] == [{"source": b["defence"]["bonuses"][0]["source"], "dice": "1D6", "rolls": [4],
                                         "value": 4}]
     assert b["defence_total"] == 9 and b["won_by"] == "defender", "9 against 5 + 4: a tie"
+
+
+# -- R-BAT-2: the leaders of a side are those in its battle hexes ------------------------------------------
+# (docs/rules.md, Modifiers: the defender's are those in the target hex, so a city defended by its garrison
+# alone is led by the leader standing in it)
+
+def test_R_BAT_2_heroism_of_a_leader_in_a_city_defended_by_its_garrison_alone():
+    s = make_state()
+    s.cities["megara"].controller = "sparta"
+    add(s, "sparta", "leader", "0506", skills=["heroism"])
+    a = add(s, "athens", "army", "0405")
+    # ATH 10; garrison 3 + 5; Heroism 1D6 = 4: 12 > 10
+    ctx = run_phase("land_battle", s, "athens", dice=[10, 3, 4, 2],
+                    orders=orders("athens", land_battle=[{"units": [a.id], "target": "0506"}]))
+    [b] = events(ctx, "battle")
+    [bonus] = b["defence"]["bonuses"]
+    assert (bonus["source"], bonus["rolls"]) == ("Heroism (skill, SPA-L1)", [4])
+    assert (b["attack_total"], b["defence_total"], b["won_by"]) == (10, 12, "defender")
+    assert s.cities["megara"].controller == "sparta"
+
+
+def test_R_BAT_2_a_leaders_roll_modifier_does_not_act_on_the_garrison():
+    s = make_state()
+    s.cities["megara"].controller = "sparta"
+    add(s, "sparta", "leader", "0506", skills=["courage"])
+    a = add(s, "athens", "army", "0405")
+    ctx = run_phase("land_battle", s, "athens", dice=[10, 3, 2],
+                    orders=orders("athens", land_battle=[{"units": [a.id], "target": "0506"}]))
+    [b] = events(ctx, "battle")
+    assert b["defence"]["units"][0]["modifiers"] == [{"source": "city defence", "value": 5}]
+    assert b["defence_total"] == 8 and s.cities["megara"].controller == "athens"

@@ -1,6 +1,6 @@
 """Land Battle (R-PH-LAND, R-BAT-1..5): the player's Armies and Rowers attack an adjacent hex with enemy Armies
-or Rowers, or an enemy or neutral city (garrison 1D6 + the city's defence modifier; a neutral city also holds
-one Army).  A city left without enemy combat units is taken, and may be plundered and destroyed (R-BAT-4).
+or Rowers or enemy ships beached or docked there, or an enemy or neutral city (garrison 1D6 + the city's defence
+modifier; a neutral city also holds one Army).  A city left without enemy combat units is taken, and may be plundered and destroyed (R-BAT-4).
 The engine is ``pbem.battle``."""
 from __future__ import annotations
 
