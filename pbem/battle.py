@@ -819,35 +819,40 @@ def resolve_attack(ctx: "TurnContext", section: str, atk: Attack, arena: str) ->
 
 def revolt_battle(ctx: "TurnContext", city_id: str, rebels: int) -> bool:
     """``rebels`` rebel units (no owner, 1D10 each as an Army, +1 against a hostile city) attack the
-    controller's Armies and Rowers in the city.  The garrison does not defend against rebels; defenders get the city's defence modifier; the
-    controller's standing defence cards may be played.  Losing rebels vanish; losing defenders make casualty
-    rolls.  Returns True if no Army or Rowers of the controller is left in the city (Decision: leaders,
-    baggage and ships do not hold a city).  No dice are rolled when the city holds no defender."""
+    controller's units in the city as a land battle: its Armies and Rowers ashore and its ships docked there
+    (``in_land_defence``; ships as at sea, no modifier).  The garrison does not defend against rebels; Armies and
+    Rowers get the city's defence modifier; the controller's standing defence cards may be played.  Losing rebels
+    vanish; losing defenders make casualty rolls.  Returns True if no unit of the controller holds the city
+    afterwards (a combat unit: an Army or Rowers ashore, a manned Fleet, a Transport with an Army or Rowers
+    aboard; Decision: leaders, baggage and empty ships do not hold a city).  No dice are rolled when no unit
+    holds it."""
     state, gm = ctx.state, ctx.game_map
     h = gm.cities[city_id].hex
     controller = state.cities[city_id].controller
 
-    def holders() -> list[Unit]:
-        return [u for u in state.units_at(h) if u.owner == controller and controller is not None and land_die(u)]
+    def holds() -> bool:
+        return controller is not None and any(u.owner == controller and is_combat_unit(state, u)
+                                              for u in state.units_at(h))
 
-    defenders = holders()
-    if not defenders:
+    if not holds():
         ctx.emit(Ev.BATTLE, battle="revolt", attacker=None, defender=controller, target=h, city=city_id,
                  attackers=[], defenders=[], attack_total=0, defence_total=0, winner=None, won_by="attacker",
                  tie=False, rebels=rebels,
                  attack={"player": None, "units": [], "bonuses": [], "total": 0, "hexes": [h]},
                  defence={"player": controller, "units": [], "bonuses": [], "total": 0, "hexes": [h]},
-                 cards=[], note="no Army or Rowers defends the city")
+                 cards=[], note="no unit of the controller holds the city")
         return True
+    defenders = [u for u in state.units_at(h) if u.owner == controller and in_land_defence(u)]
     terr = terrain_defence(state, gm, h)
     hostile = [("hostile city", 1)] if state.cities[city_id].hostile else []  # rebels attack as in R-BAT-1
     attack = Side("attack", None, [Fighter(f"rebel {i}", "rebel", h, 10, None, list(hostile))
                                    for i in range(1, rebels + 1)], [], [h])
-    defense = Side("defense", controller, [unit_fighter(u, land_die(u), [terr] if terr else []) for u in defenders],
-                   defenders, [h])
+    defense = Side("defense", controller,
+                   [unit_fighter(u, land_defence_die(state, u), [] if u.type.is_ship else [terr] if terr else [])
+                    for u in defenders if land_defence_die(state, u)], defenders, [h])
     battle = Battle("revolt", h, city_id, attack, defense)
     winner = fight(ctx, battle, [], rebels=rebels)
     if winner == "attacker":
         went = casualties(ctx, battle, defense)
         leaders_follow(ctx, defense, went)
-    return not holders()
+    return not holds()

@@ -309,17 +309,21 @@ def test_R_BAT_5_a_sea_only_card_stays_sea_only_against_beached_ships():
 
 # -- R-PH-DIP-REVOLT: unchanged, ships do not fight rebels -------------------------------------------------
 
-def test_R_PH_DIP_REVOLT_a_docked_fleet_does_not_fight_rebels():
+def test_R_PH_DIP_REVOLT_a_docked_fleet_fights_rebels_beside_the_army():
+    """Rebels fight the controller's units in the city as a land battle, so a docked Fleet defends beside the
+    Army (1D10, no city modifier; the Army 1D10 + 5) and, beaten, makes its casualty roll."""
     from pbem.battle import revolt_battle
     from scenario import context
     s = make_state()
     s.cities["delos"].controller = "sparta"
     d = add(s, "sparta", "army", "1007")
     f = fleet(s, "sparta", "1007")
-    ctx = context(s, "athens", dice=[9, 2, 1])
-    revolt_battle(ctx, "delos", 1)
+    ctx = context(s, "athens", dice=[10, 2, 1, 1, 2])  # a rebel 10; Army 2 + 5, Fleet 1: 8; casualties 1, 2
+    assert revolt_battle(ctx, "delos", 1) is True  # nothing of Sparta's holds Delos any more
     b = events(ctx, "battle")[0]
-    assert b["defenders"] == [d.id] and f.hex == "1007"
+    assert b["defenders"] == [d.id, f.id] and (b["attack_total"], b["defence_total"]) == (10, 8)
+    assert [u["modifiers"] for u in b["defence"]["units"]] == [[{"source": "city defence", "value": 5}], []]
+    assert d.id not in s.units and f.id not in s.units
 
 
 # -- the order checker (pbem check) agrees ---------------------------------------------------------------

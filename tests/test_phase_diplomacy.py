@@ -138,8 +138,10 @@ def test_R_PH_DIP_REVOLT_standing_order_executions_false_keeps_the_card():
     assert s.cities["megara"].controller is None and s.players["sparta"].hand == ["executions"]
 
 
-def test_R_PH_DIP_REVOLT_calls_the_revolt_battle_only_when_the_controller_has_units_there(monkeypatch):
-    """The contract with pbem.battle: revolt_battle(ctx, city, rebels) -> True if the city is lost."""
+def test_R_PH_DIP_REVOLT_calls_the_revolt_battle_when_the_controller_has_units_there(monkeypatch):
+    """The contract with pbem.battle: revolt_battle(ctx, city, rebels) -> True if the city is lost (it decides
+    which units hold the city, and rolls no die when none does); the city then goes neutral.  A city with no
+    unit of its controller at all goes neutral with no battle."""
     calls = []
 
     def fake(result):
@@ -163,7 +165,7 @@ def test_R_PH_DIP_REVOLT_calls_the_revolt_battle_only_when_the_controller_has_un
     s = make_state()
     s.cities["megara"].controller = "sparta"
     calls.clear()
-    run_phase("diplomacy", s, "athens", dice=[6, 2], orders=dip("megara"))
+    run_phase("diplomacy", s, "athens", dice=[6, 2], orders=dip("megara"))  # no unit there: no battle at all
     assert calls == [] and s.cities["megara"].controller is None
 
 

@@ -12,14 +12,32 @@ def revolt_at_delos(s, dice):
                      orders=orders("sparta", cards=[{"card": "revolt", "target": "delos"}]))
 
 
-def test_R_PH_DIP_REVOLT_a_manned_fleet_in_port_holds_the_city():
+def test_R_PH_DIP_REVOLT_a_manned_fleet_in_port_fights_the_rebels_and_holds_the_city_if_it_wins():
+    """Decision (R-PH-DIP-REVOLT with R-PH-LAND): the rebels fight the controller's units in the city as a land
+    battle, ships docked there included (1D10 for a manned Fleet, no city modifier); a manned Fleet that wins
+    holds the city.  Before beached ships could be fought on land, a docked Fleet held a city unfought."""
     s = make_state()
     s.cities["delos"].controller = "athens"
     f = add(s, "athens", "fleet", "1007")
     add(s, "athens", "rowers", "1007", carried_by=f.id)
-    ctx = revolt_at_delos(s, dice=[2])  # 1D3 = 2 rebels; no Army or Rowers ashore to fight them
-    assert s.cities["delos"].controller == "athens"
+    ctx = revolt_at_delos(s, dice=[2, 3, 3, 7])  # 1D3 = 2 rebels roll 3 + 3; the Fleet 7 (no modifier)
+    [b] = events(ctx, "battle")
+    assert (b["battle"], b["attack_total"], b["defence_total"], b["won_by"]) == ("revolt", 6, 7, "defender")
+    assert [u["modifiers"] for u in b["defence"]["units"]] == [[]]
+    assert s.cities["delos"].controller == "athens" and f.id in s.units
     assert not events(ctx, "neutralised")
+
+
+def test_R_PH_DIP_REVOLT_a_docked_fleet_beaten_by_the_rebels_sinks_and_the_city_goes_neutral():
+    s = make_state()
+    s.cities["delos"].controller = "athens"
+    f = add(s, "athens", "fleet", "1007")
+    r = add(s, "athens", "rowers", "1007", carried_by=f.id)
+    ctx = revolt_at_delos(s, dice=[2, 6, 5, 4, 3])  # rebels 6 + 5 against 4; casualty roll 3: destroyed
+    [b] = events(ctx, "battle")
+    assert b["won_by"] == "attacker"
+    assert f.id not in s.units and r.id not in s.units  # the Fleet sinks with its Rowers
+    assert s.cities["delos"].controller is None and events(ctx, "neutralised")
 
 
 def test_R_PH_DIP_REVOLT_a_city_gone_neutral_keeps_no_players_units():

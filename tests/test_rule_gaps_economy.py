@@ -95,22 +95,33 @@ def test_R_PH_DIP_the_checker_flags_a_revolt_card_on_a_home_city(demo, tmp_path,
 
 @pytest.mark.parametrize("aboard", ["army", "rowers", None])
 def test_R_PH_DIP_REVOLT_a_transport_in_port_holds_the_city_only_with_an_army_or_rowers_aboard(aboard):
-    """docs/rules.md R-PH-DIP-REVOLT, Decision: the units that hold a city include "a Transport with an Army or
-    Rowers aboard (in port, they keep the city; the rebels cannot reach them)".  Delos is Sparta's, its only
-    Spartan unit a Transport in port; Athens' diplomacy roll 6 makes it revolt (1D3 = 2 rebels).  With an Army
-    or Rowers aboard, Sparta keeps Delos and its units; an empty Transport does not hold it: Delos goes neutral
-    and the rebels seize the ship.  Kills DIP4 (a loaded Transport in port does not hold the city)."""
+    """docs/rules.md R-PH-DIP-REVOLT, Decision: the units that hold a city include a Transport with an Army or
+    Rowers aboard, and the rebels fight the controller's units there as a land battle, docked ships included.
+    Delos is Sparta's, its only Spartan unit a Transport in port; Athens' diplomacy roll 6 makes it revolt
+    (1D3 = 2 rebels, rolling 1 + 1).  With an Army aboard the Transport rolls 1D6 = 4 and wins: Sparta keeps
+    Delos.  With Rowers aboard it holds the city but rolls nothing: the rebels win, its casualty roll 5 sends it
+    out to sea with its Rowers, and Delos goes neutral.  An empty Transport does not hold the city: no battle,
+    Delos goes neutral and the rebels seize the ship.  Kills DIP4 (a loaded Transport in port does not hold the
+    city)."""
     s = make_state()
     s.cities["delos"].controller = "sparta"
     t = add(s, "sparta", "transport", "1007")
     cargo = add(s, "sparta", aboard, "1007", carried_by=t.id) if aboard else None
-    ctx = run_phase("diplomacy", s, "athens", dice=[6, 2], orders=orders("athens", diplomacy=["delos"]))
+    dice = {"army": [6, 2, 1, 1, 4], "rowers": [6, 2, 1, 1, 5], None: [6, 2]}[aboard]
+    ctx = run_phase("diplomacy", s, "athens", dice=dice, orders=orders("athens", diplomacy=["delos"]))
     [r] = events(ctx, "revolt")
     assert r["city"] == "delos" and r["rebels"] == 2 and not r["negated"]
-    if aboard:
+    [b] = events(ctx, "battle")
+    if aboard == "army":
+        assert (b["attack_total"], b["defence_total"], b["won_by"]) == (2, 4, "defender")
         assert s.cities["delos"].controller == "sparta" and not events(ctx, "neutralised")
         assert t.id in s.units and cargo.id in s.units and cargo.carried_by == t.id
+    elif aboard == "rowers":
+        assert (b["attack_total"], b["defence_total"], b["won_by"]) == (2, 0, "attacker")
+        assert t.hex != "1007" and cargo.carried_by == t.id and cargo.hex == t.hex  # out to sea, Rowers aboard
+        assert s.cities["delos"].controller is None and events(ctx, "neutralised")
     else:
+        assert b["defenders"] == [] and b["note"] == "no unit of the controller holds the city"
         assert s.cities["delos"].controller is None and t.id not in s.units
         [n] = events(ctx, "neutralised")
         assert n["city"] == "delos" and n["was"] == "sparta"

@@ -116,31 +116,15 @@ def revolt(ctx, cid: str, cause: str) -> None:
     rebels = ctx.dice.d3("rebels", city=cid)
     ctx.emit(Ev.REVOLT, city=cid, controller=controller, cause=cause, negated=False, rebels=rebels)
     h = ctx.game_map.cities[cid].hex
-    held = False
-    if any(u.owner == controller for u in state.units_at(h)):
-        from ..battle import revolt_battle  # the land battle of R-BAT-1, R-BAT-3
-        held = not revolt_battle(ctx, cid, rebels)
-    # Decision: the rebels fight Armies and Rowers; a manned Fleet or a Transport with an Army in port also
-    # holds the city (R-PH-DIP-REVOLT: "holds no units of its controller"), leaders and baggage do not.
-    if not held and any(u.owner == controller and holds_city(state, u) for u in state.units_at(h)):
-        held = True
-    if not held:
+    from ..battle import revolt_battle  # the land battle of R-BAT-1, R-BAT-3
+    # R-PH-DIP-REVOLT: "holds no units of its controller": Decision, the units that hold a city are its combat
+    # units (Armies and Rowers ashore, manned Fleets, Transports with an Army or Rowers); the rebels fight them
+    # (with no unit of the controller in the city at all there is no battle to tell of)
+    if not any(u.owner == controller for u in state.units_at(h)) or revolt_battle(ctx, cid, rebels):
         city.controller = None
         city.hostile = False
         ctx.emit(Ev.NEUTRALISED, city=cid, was=controller)
         clear_neutral_city(ctx, h, controller)
-
-
-def holds_city(state, u) -> bool:
-    from ..board import is_manned
-    from ..model import UnitType
-    if u.type in (UnitType.ARMY, UnitType.ROWERS):
-        return u.carried_by is None or not state.units[u.carried_by].type.is_ship
-    if u.type is UnitType.FLEET:
-        return is_manned(state, u)
-    if u.type is UnitType.TRANSPORT:
-        return any(c.type in (UnitType.ARMY, UnitType.ROWERS) for c in state.cargo(u.id))
-    return False
 
 
 def clear_neutral_city(ctx, h: str, former: str) -> None:
