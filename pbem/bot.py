@@ -422,10 +422,100 @@ class Bot:
             elif rival and kinds == {"income_block"} and card.target in ("enemy_city", "city") \
                     and self.cities.get(rival, {}).get("controller") == rival:
                 play = {"card": c, "target": rival}
+            elif kinds == {"cannot_move_or_attack"} and card.target == "player" and self.threat():
+                play = {"card": c, "target": self.threat()}
+            elif kinds <= {"remove_baggage", "starvation_counter", "navigation_roll"} \
+                    and self.stack_target(card) is not None:
+                # (not yet Plague and Desertions: their upkeep rolls show the target's traits to everyone,
+                # which tests/test_fog_regressions.py's sweep flags; see the report to the lead)
+                play = {"card": c, "target": self.stack_target(card)}
+            elif kinds == {"leader_removed"} and card.target == "leader" and self.enemy_leader() is not None:
+                play = {"card": c, "target": self.enemy_leader()}
             if play is not None:
                 cards.append(play)
                 self.hand.remove(c)
         return cards
+
+    def threat(self) -> str | None:
+        """The opponent with the most Armies in sight within two hexes of our cities (at least two)."""
+        near: dict[str, float] = {}
+        for e in self.v["others"]:
+            p = e.get("owner")
+            if p is None or p == self.pid or p not in self.rivals:
+                continue
+            if any(self.m.distance(e["hex"], ch) <= 2 for ch in sorted(self.own_city_hexes)):
+                near[p] = near.get(p, 0) + e["counts"].get("army", 0) + e["counts"].get("rowers", 0)
+        best = max(sorted(near), key=lambda p: near[p], default=None)
+        return best if best is not None and near[best] >= 2 else None
+
+    def stack_target(self, card) -> str | None:
+        """Where a card that acts on the units of a city, stack or hex does most harm to others' units in sight
+        (and none to ours): Plague, Desertions, Starvation, Short Supplies, Storms."""
+        kinds = {e["kind"] for e in card.effects}
+        mine = {u["hex"] for u in self.units.values()}
+        per_hex: dict[str, list[dict]] = {}
+        for e in self.v["others"]:
+            if e.get("owner") not in (None, self.pid):
+                per_hex.setdefault(e["hex"], []).append(e)
+        best = None
+        for h in sorted(per_hex):
+            es = per_hex[h]
+            if h in mine or len(es) != 1:
+                continue
+            c = es[0]["counts"]
+            city = self.m.city_at.get(h)
+            armies = c.get("army", 0) + c.get("rowers", 0)
+            if "navigation_roll" in kinds:
+                worth = c.get("fleet", 0) + c.get("transport", 0) + c.get("army", 0) * bool(c.get("transport"))
+                ok = card.target == "hex" and not self.m.ship_may_stop(h) is False
+            elif "remove_baggage" in kinds:
+                worth, ok = c.get("baggage", 0), card.target == "stack"
+            elif "starvation_counter" in kinds:
+                worth = armies
+                ok = card.target == "besieged_city" and city is not None \
+                    and self.cities[city.id]["controller"] == es[0]["owner"] \
+                    and any(self.units[u]["hex"] in self.m.neighbours[h] for u in sorted(self.units)
+                            if self.units[u]["type"] == "army")
+            else:  # upkeep_roll
+                worth = armies
+                ok = card.target == "stack" or (card.target == "city" and city is not None)
+            if ok and worth >= 2 and (best is None or worth > best[0]):
+                best = (worth, h)
+        if best is None:
+            return None
+        city = self.m.city_at.get(best[1])
+        return city.id if card.target in ("city", "besieged_city") and city is not None else best[1]
+
+    def enemy_leader(self) -> str | None:
+        """The name of an enemy leader in sight with the largest stack, for Assassination or Exiled."""
+        best = None
+        for e in self.v["others"]:
+            if e.get("owner") in (None, self.pid) or not e.get("leaders"):
+                continue
+            key = (e["counts"].get("army", 0), e["leaders"][0])
+            if best is None or key > best[0]:
+                best = (key, e["leaders"][0])
+        return None if best is None else best[1]
+
+    def card_worth(self, c: str) -> int:
+        """How much the bot would miss card ``c`` (0: it has no use for it), for the ``discard`` lists."""
+        card = self.t.cards[c]
+        kinds = {e["kind"] for e in card.effects}
+        tm = card.timing
+        if kinds & {"control_city", "revolt", "gold", "draw_cards", "diplomacy_rolls", "razed_counters",
+                    "income_block"}:
+            return 3
+        if tm.get("phase") in ("battle", "land_battle", "sea_battle") and kinds <= {"battle_total", "roll_modifier"}:
+            sea = all(e.get("battle") == "sea" or e.get("units") in ("fleet", "ships") or e.get("vs") == "ships"
+                      for e in card.effects)
+            if sea and not any(self.manned(f) for f in self.mine("fleet")):
+                return 0
+            return 2
+        if kinds & {"cannot_move_or_attack", "upkeep_roll", "remove_baggage", "starvation_counter",
+                    "navigation_roll", "cannot_attack"} or (kinds == {"leader_removed"} and card.target == "leader"
+                                                             and tm.get("trigger", "none") == "none"):
+            return 1
+        return 0
 
     # -- diplomacy -----------------------------------------------------------------------------------
     def near_key(self, cid: str) -> int:
@@ -529,11 +619,24 @@ class Bot:
         defence = [c for c in self.hand if self.t.cards[c].timing.get("phase") == "battle"
                    and self.t.cards[c].timing.get("role") in ("defense", "any")
                    and self.t.cards[c].timing.get("turn") in ("other", "any")
-                   and self.t.cards[c].timing.get("trigger", "none") == "none"]
+                   and self.t.cards[c].timing.get("trigger", "none") == "none" and self.card_worth(c) > 0]
         o["standing"] = {"defence_cards": [{"card": c, "if_needed": True} for c in defence[:3]],
                          "executions": True, "captured_leaders": "ransom"}
         if not o["standing"]["defence_cards"]:
             del o["standing"]["defence_cards"]
+        # reactions when an attack on us is declared (Hesitation: the attacking stack may not attack)
+        reactions = [c for c in self.hand if self.t.cards[c].timing.get("trigger") == "attack"
+                     and self.t.cards[c].timing.get("turn") in ("other", "any")]
+        if reactions:
+            o["standing"]["reactions"] = reactions[:1]
+        # over the hand limit the newest cards would go (R-PH-DRAW): name the ones we have least use for
+        kept = set(defence[:3]) | set(reactions[:1])
+        spare = sorted((c for c in self.hand if c not in kept), key=lambda c: (self.card_worth(c), c))
+        if spare:
+            o["discard"] = spare
+            dead = [c for c in spare if self.card_worth(c) == 0]
+            if dead:
+                o["standing"]["discard"] = dead
         return o
 
     def in_force(self, kind: str) -> list[Effect]:
@@ -676,7 +779,7 @@ class Bot:
                 if not leg1:
                     rest = chunk + rest
                     continue
-                going = self.take_companions(extras, len(chunk))
+                going = self.take_companions(extras, chunk)
                 first.append({"units": chunk + going, "path": leg1, "partial": True})
                 for a in chunk:
                     after_first[a] = leg1[-1]
@@ -719,6 +822,10 @@ class Bot:
                 attack["cards"] = [{"card": c, "if_needed": True} for c in usable]
                 for c in usable:
                     hand.remove(c)
+            if self.foreign_city(th):  # Treasure: gold when we capture a city, played only if we do (R-BAT-5)
+                for c in [c for c in hand if self.t.cards[c].timing.get("trigger") == "city_captured"][:1]:
+                    attack.setdefault("cards", []).append(c)
+                    hand.remove(c)
             attacks.append(attack)
             busy.update(units)
         self.hand = hand
@@ -757,7 +864,7 @@ class Bot:
         leg1, leg2 = self.legs(h, self.path_to(h, goal), len(armies), mp)
         if not leg1:
             return False
-        going = self.take_companions(extras, len(armies))
+        going = self.take_companions(extras, armies)
         first.append({"units": armies + going, "path": leg1, "partial": True})
         for a in armies:
             after_first[a] = leg1[-1]
@@ -831,11 +938,13 @@ class Bot:
                 out.append(u["id"])
         return out
 
-    def take_companions(self, extras: list[str], n_armies: int) -> list[str]:
-        taken, bag = [], 0
+    def take_companions(self, extras: list[str], armies: list[str]) -> list[str]:
+        """Of ``extras``, what goes with ``armies``: the leaders, and loose Baggage up to what the Armies have
+        room for (4 each, less what they carry already, R-UNIT-1)."""
+        taken, bag = [], sum(1 for u in self.units.values() if u["type"] == "baggage" and u.get("carried_by") in armies)
         for uid in list(extras):
             if self.units[uid]["type"] == "baggage":
-                if bag >= 4 * n_armies:
+                if bag >= BAGGAGE_PER_ARMY * len(armies):
                     continue
                 bag += 1
             taken.append(uid)

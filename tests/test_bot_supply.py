@@ -72,3 +72,26 @@ def test_a_long_march_leaves_with_baggage():
     left = 8 - sum(1 for m in data.get("first_move", []) for u in m["units"]
                    if state.units[u].type is UnitType.BAGGAGE)
     assert left >= b.siege_stock(home)
+
+
+def test_an_army_carrying_baggage_takes_only_what_it_has_room_for():
+    """An Army that already carries 3 Baggage leaves a city with 6 loose ones: it takes one more (R-UNIT-1, 4 at
+    most).  Found by `pbem check` on a demo game: 'no room for SPA-B91: an Army carries at most 4 Baggage'."""
+    state = new_game(ALL, seed=3)
+    me = "athens"
+    state.cities["megara"].controller = me
+    mh = AEGEAN.cities["megara"].hex
+    a = Unit(state.new_unit_id("ATH", UnitType.ARMY), UnitType.ARMY, me, mh)
+    g = Unit(state.new_unit_id("ATH", UnitType.ARMY), UnitType.ARMY, me, mh)
+    state.add_unit(g)
+    state.add_unit(a)
+    for _ in range(3):
+        b = Unit(state.new_unit_id("ATH", UnitType.BAGGAGE), UnitType.BAGGAGE, me, mh)
+        b.carried_by = a.id
+        state.add_unit(b)
+    for _ in range(8):
+        state.add_unit(Unit(state.new_unit_id("ATH", UnitType.BAGGAGE), UnitType.BAGGAGE, me, mh))
+    b = Bot(view(state, AEGEAN, me), AEGEAN, T, bot_dice("x", 2, me))
+    extras = b.companions(mh)
+    taken = b.take_companions(extras, [a.id])
+    assert sum(1 for u in taken if state.units[u].type is UnitType.BAGGAGE) == 1
