@@ -74,7 +74,10 @@ SHIP_MP = {"transport": BASE_MP[UnitType.TRANSPORT], "fleet": BASE_MP[UnitType.F
 SEA_REACH = 22  # the farthest a sea path is looked for (movement points: two moves and then some)
 LAND_WALK = 8  # a landing beach is at most two moves' walk from the target
 SEA_ODDS = 0.75  # attack ships only when clearly favoured
-SEA_PENALTY = 1.0  # a voyage is chosen over a march only when it is this much better (turns)
+SEA_PENALTY = 1.0
+STARVING_BOLDNESS = 0.1
+SIEGE_STOCK = 2  # loose Baggage kept per garrison Army in our cities, eaten only under siege
+BAGGAGE_PER_ARMY = 4  # all an Army carries (R-UNIT-1): four Upkeep phases away from our cities  # Armies with starvation counters and no Baggage attack at odds this much lower  # a voyage is chosen over a march only when it is this much better (turns)
 
 
 def cheapest(start: str, steps: Callable[[str], Iterable[tuple[str, int]]],
@@ -161,6 +164,12 @@ class Bot:
         self.sea_battles: list[dict] = []
         self.truce = False  # a Truce in force at our player-turn (``orders``): no battle, no Fleet sortie
         self.shipped: set[str] = set()  # Armies that go by sea this turn
+        self.own_city_hexes = {game_map.cities[cid].hex for cid in self.mine_cities}
+        self._supplied: dict[str, bool] = {}
+        self.aim: dict[str, str | None] = {}  # Army -> the target hex it marches on this turn (None: to supply)
+        self.frozen = False  # Political Rivalry or Social Division in force on us this player-turn (``orders``)
+        self.gold_now = self.gold  # what is left when the Recruit phase comes (``orders``)
+        self.fed: set[str] = set()  # Armies whose stack carries Baggage for every Army (R-PH-UPK)
 
     # -- helpers -----------------------------------------------------------------------------------
     def mine(self, utype: str) -> list[dict]:
@@ -209,6 +218,52 @@ class Bot:
 
     def besieged(self, h: str) -> bool:
         return any(x in self.blocked for x in (h, *self.m.neighbours[h]))
+
+    def supplied(self, h: str) -> bool:
+        """An Army or Rowers in ``h`` is paid its upkeep (R-PH-UPK): our city in or next to it, not razed and not
+        under siege as far as we can see."""
+        found = self._supplied.get(h)
+        if found is None:
+            found = any(x in self.own_city_hexes and not self.cities[self.m.city_at[x].id]["razed"]
+                        and not self.besieged(x) for x in (h, *self.m.neighbours[h]))
+            self._supplied[h] = found
+        return found
+
+    def food(self, h: str, armies: list[str], loose: bool = True) -> int:
+        """Baggage that feeds ``armies`` of the stack in ``h`` (what they carry, and the loose Baggage there
+        when ``loose``): one Baggage feeds one Army or Rowers one Upkeep phase (R-PH-UPK)."""
+        mine = set(armies)
+        return sum(1 for u in self.units.values() if u["type"] == "baggage" and u["hex"] == h
+                   and (u.get("carried_by") in mine or (loose and not u.get("carried_by"))))
+
+    def hungry(self, a: str) -> int:
+        """The starvation counters our Army ``a`` will have after this turn's Upkeep phase, which comes before
+        our moves: those on it, and one more if it stands out of supply without Baggage now (R-PH-UPK)."""
+        u = self.units[a]
+        return u.get("starvation", 0) + (0 if a in self.fed or self.supplied(u["hex"]) else 1)
+
+    def stocks_baggage(self, h: str, n: int) -> bool:
+        """Our city at ``h`` may recruit Baggage for ``n`` Armies this turn, and we can pay it."""
+        city = self.m.city_at.get(h)
+        if city is None or h not in self.own_city_hexes:
+            return False
+        c = self.cities[city.id]
+        return not (c["razed"] or c["hostile"] or self.besieged(h)) and self.gold_now >= 10 + BAGGAGE_PER_ARMY * n
+
+    def supply_near(self, start: str, n: int, within: int | None = None, toward: str | None = None) -> str | None:
+        """A hex in supply that ``n`` of our Armies at ``start`` reach by land (within ``within`` movement points)
+        and fit in: the nearest to ``toward`` if given, else the nearest; None if there is none."""
+        dist, _ = self.paths_from(start)
+        best = None
+        for x, d in dist.items():
+            if within is not None and d > within or not self.supplied(x) or self.limit(x) <= 0:
+                continue
+            if x != start and self.room(x) < n:
+                continue
+            key = (self.m.distance(x, toward) if toward else 0, d, x)
+            if best is None or key < best:
+                best = key
+        return None if best is None else best[2]
 
     def paths_from(self, start: str) -> tuple[dict[str, int], dict[str, str]]:
         """Cheapest land paths from ``start`` (movement points), around enemies and foreign cities."""
@@ -373,10 +428,100 @@ class Bot:
             elif rival and kinds == {"income_block"} and card.target in ("enemy_city", "city") \
                     and self.cities.get(rival, {}).get("controller") == rival:
                 play = {"card": c, "target": rival}
+            elif kinds == {"cannot_move_or_attack"} and card.target == "player" and self.threat():
+                play = {"card": c, "target": self.threat()}
+            elif kinds <= {"remove_baggage", "starvation_counter", "navigation_roll"} \
+                    and self.stack_target(card) is not None:
+                # (not yet Plague and Desertions: their upkeep rolls show the target's traits to everyone,
+                # which tests/test_fog_regressions.py's sweep flags; see the report to the lead)
+                play = {"card": c, "target": self.stack_target(card)}
+            elif kinds == {"leader_removed"} and card.target == "leader" and self.enemy_leader() is not None:
+                play = {"card": c, "target": self.enemy_leader()}
             if play is not None:
                 cards.append(play)
                 self.hand.remove(c)
         return cards
+
+    def threat(self) -> str | None:
+        """The opponent with the most Armies in sight within two hexes of our cities (at least two)."""
+        near: dict[str, float] = {}
+        for e in self.v["others"]:
+            p = e.get("owner")
+            if p is None or p == self.pid or p not in self.rivals:
+                continue
+            if any(self.m.distance(e["hex"], ch) <= 2 for ch in sorted(self.own_city_hexes)):
+                near[p] = near.get(p, 0) + e["counts"].get("army", 0) + e["counts"].get("rowers", 0)
+        best = max(sorted(near), key=lambda p: near[p], default=None)
+        return best if best is not None and near[best] >= 2 else None
+
+    def stack_target(self, card) -> str | None:
+        """Where a card that acts on the units of a city, stack or hex does most harm to others' units in sight
+        (and none to ours): Plague, Desertions, Starvation, Short Supplies, Storms."""
+        kinds = {e["kind"] for e in card.effects}
+        mine = {u["hex"] for u in self.units.values()}
+        per_hex: dict[str, list[dict]] = {}
+        for e in self.v["others"]:
+            if e.get("owner") not in (None, self.pid):
+                per_hex.setdefault(e["hex"], []).append(e)
+        best = None
+        for h in sorted(per_hex):
+            es = per_hex[h]
+            if h in mine or len(es) != 1:
+                continue
+            c = es[0]["counts"]
+            city = self.m.city_at.get(h)
+            armies = c.get("army", 0) + c.get("rowers", 0)
+            if "navigation_roll" in kinds:
+                worth = c.get("fleet", 0) + c.get("transport", 0) + c.get("army", 0) * bool(c.get("transport"))
+                ok = card.target == "hex" and not self.m.ship_may_stop(h) is False
+            elif "remove_baggage" in kinds:
+                worth, ok = c.get("baggage", 0), card.target == "stack"
+            elif "starvation_counter" in kinds:
+                worth = armies
+                ok = card.target == "besieged_city" and city is not None \
+                    and self.cities[city.id]["controller"] == es[0]["owner"] \
+                    and any(self.units[u]["hex"] in self.m.neighbours[h] for u in sorted(self.units)
+                            if self.units[u]["type"] == "army")
+            else:  # upkeep_roll
+                worth = armies
+                ok = card.target == "stack" or (card.target == "city" and city is not None)
+            if ok and worth >= 2 and (best is None or worth > best[0]):
+                best = (worth, h)
+        if best is None:
+            return None
+        city = self.m.city_at.get(best[1])
+        return city.id if card.target in ("city", "besieged_city") and city is not None else best[1]
+
+    def enemy_leader(self) -> str | None:
+        """The name of an enemy leader in sight with the largest stack, for Assassination or Exiled."""
+        best = None
+        for e in self.v["others"]:
+            if e.get("owner") in (None, self.pid) or not e.get("leaders"):
+                continue
+            key = (e["counts"].get("army", 0), e["leaders"][0])
+            if best is None or key > best[0]:
+                best = (key, e["leaders"][0])
+        return None if best is None else best[1]
+
+    def card_worth(self, c: str) -> int:
+        """How much the bot would miss card ``c`` (0: it has no use for it), for the ``discard`` lists."""
+        card = self.t.cards[c]
+        kinds = {e["kind"] for e in card.effects}
+        tm = card.timing
+        if kinds & {"control_city", "revolt", "gold", "draw_cards", "diplomacy_rolls", "razed_counters",
+                    "income_block"}:
+            return 3
+        if tm.get("phase") in ("battle", "land_battle", "sea_battle") and kinds <= {"battle_total", "roll_modifier"}:
+            sea = all(e.get("battle") == "sea" or e.get("units") in ("fleet", "ships") or e.get("vs") == "ships"
+                      for e in card.effects)
+            if sea and not any(self.manned(f) for f in self.mine("fleet")):
+                return 0
+            return 2
+        if kinds & {"cannot_move_or_attack", "upkeep_roll", "remove_baggage", "starvation_counter",
+                    "navigation_roll", "cannot_attack"} or (kinds == {"leader_removed"} and card.target == "leader"
+                                                             and tm.get("trigger", "none") == "none"):
+            return 1
+        return 0
 
     # -- diplomacy -----------------------------------------------------------------------------------
     def near_key(self, cid: str) -> int:
@@ -439,7 +584,7 @@ class Bot:
         o: dict[str, Any] = {}
         upkeep = len(self.mine("army")) + len(self.mine("rowers"))
         income = self.income()
-        gold_now = self.gold + income - upkeep  # what is left when the Recruit phase comes
+        gold_now = self.gold_now = self.gold + income - upkeep  # what is left when the Recruit phase comes
         neutral, hostile, enemy_minor = self.diplomacy_targets()
         # cards first: they may take neutral cities off the diplomacy list
         cards = self.play_cards(neutral, enemy_minor)
@@ -453,7 +598,7 @@ class Bot:
         if dip:
             o["diplomacy"] = dip
         # war: which Armies march where, who attacks; lasting effects may forbid moves or battles
-        frozen = any(e.target == self.pid for e in self.in_force("cannot_move_or_attack"))
+        frozen = self.frozen = any(e.target == self.pid for e in self.in_force("cannot_move_or_attack"))
         self.truce = bool(self.in_force("truce"))
         if frozen:  # Political Rivalry, Social Division: no move, no attack
             marches, attacks, second = [], [], []
@@ -480,11 +625,24 @@ class Bot:
         defence = [c for c in self.hand if self.t.cards[c].timing.get("phase") == "battle"
                    and self.t.cards[c].timing.get("role") in ("defense", "any")
                    and self.t.cards[c].timing.get("turn") in ("other", "any")
-                   and self.t.cards[c].timing.get("trigger", "none") == "none"]
+                   and self.t.cards[c].timing.get("trigger", "none") == "none" and self.card_worth(c) > 0]
         o["standing"] = {"defence_cards": [{"card": c, "if_needed": True} for c in defence[:3]],
                          "executions": True, "captured_leaders": "ransom"}
         if not o["standing"]["defence_cards"]:
             del o["standing"]["defence_cards"]
+        # reactions when an attack on us is declared (Hesitation: the attacking stack may not attack)
+        reactions = [c for c in self.hand if self.t.cards[c].timing.get("trigger") == "attack"
+                     and self.t.cards[c].timing.get("turn") in ("other", "any")]
+        if reactions:
+            o["standing"]["reactions"] = reactions[:1]
+        # over the hand limit the newest cards would go (R-PH-DRAW): name the ones we have least use for
+        kept = set(defence[:3]) | set(reactions[:1])
+        spare = sorted((c for c in self.hand if c not in kept), key=lambda c: (self.card_worth(c), c))
+        if spare:
+            o["discard"] = spare
+            dead = [c for c in spare if self.card_worth(c) == 0]
+            if dead:
+                o["standing"]["discard"] = dead
         return o
 
     def in_force(self, kind: str) -> list[Effect]:
@@ -537,6 +695,7 @@ class Bot:
         size = {h: len(a) for h, a in stacks}
         reaches = {(h, cid): self.reach(h, self.m.cities[cid].hex) for h in free for cid in targets}
         chosen: list[str] = []
+        enough: dict[str, bool] = {}  # chosen target -> enough Armies assigned to take it
         while free:
             best = None
             for cid in targets:
@@ -561,10 +720,10 @@ class Bot:
                 turns = ready / (2 * mp) + (0 if got >= need else 3 + (need - got))
                 score = turns + need * 0.3 - value * 1.5
                 if best is None or score < best[0]:
-                    best = (score, cid, used)
+                    best = (score, cid, used, got >= need)
             if best is None:
                 break
-            _, cid, used = best
+            _, cid, used, enough[cid] = best
             chosen.append(cid)
             for h in used:
                 assigned[h] = cid
@@ -577,16 +736,41 @@ class Bot:
         # 2. moves: each stack to a free hex next to its target, in as many pieces as the hexes hold
         after_first: dict[str, str] = dict(shipped)  # army id -> hex after the first move
         for h, armies in stacks:
+            if self.food(h, armies) >= len(armies):
+                self.fed.update(armies)
+        for h, armies in stacks:
             for a in armies:
                 after_first[a] = h
             cid = assigned.get(h)
             if cid is None:
                 continue
             th = self.m.cities[cid].hex
-            if self.m.distance(h, th) == 1:
-                continue  # already there
+            fed = self.food(h, armies) >= len(armies)
             dist, _ = self.paths_from(h)
             goals = sorted((dist[n], n) for n in self.m.neighbours[th] if n in dist and self.limit(n) > 0)
+            if not fed and goals:
+                # without Baggage a stack waits in supply (R-PH-UPK): it gathers near a target it is not yet
+                # strong enough for, and stops short of a target it cannot reach in the first move, at a
+                # hex in supply from which the next first move reaches it (then it attacks at once)
+                if not enough.get(cid, True):
+                    spot = self.supply_near(h, len(armies), toward=th)
+                elif goals[0][0] > mp:
+                    spot = self.staging(h, th, len(armies), mp)
+                    if spot is None and self.stocks_baggage(h, len(armies)):
+                        spot = h  # a long march: it leaves next turn with the Baggage bought here now
+                else:
+                    spot = None
+                if spot is not None:
+                    if spot != h:
+                        self.march(h, spot, armies, extras=self.companions(h), mp=mp, first=first, second=second,
+                                   after_first=after_first)
+                    for a in armies:
+                        self.aim[a] = None
+                    continue
+            for a in armies:
+                self.aim[a] = th
+            if self.m.distance(h, th) == 1:
+                continue  # already there
             rest = list(armies)
             extras = self.companions(h)
             for _, goal in goals:
@@ -601,7 +785,7 @@ class Bot:
                 if not leg1:
                     rest = chunk + rest
                     continue
-                going = self.take_companions(extras, len(chunk))
+                going = self.take_companions(extras, chunk)
                 first.append({"units": chunk + going, "path": leg1, "partial": True})
                 for a in chunk:
                     after_first[a] = leg1[-1]
@@ -630,6 +814,9 @@ class Bot:
                     groups.setdefault(ah, []).append(a)
             if not groups:
                 continue
+            if any(self.hungry(a) and a not in self.fed and not self.supplied(ah)
+                   for ah, g in groups.items() for a in g):
+                need_odds -= STARVING_BOLDNESS  # staying costs them: an upkeep roll each turn (R-PH-UPK)
             counts = {gh: len(v) for gh, v in groups.items()}
             usable = [c for c in self.attack_cards_for(th, hand)][:2]
             chance = win_chance(self.attack_stats(counts, th, usable), self.defence_stats(th))
@@ -641,9 +828,14 @@ class Bot:
                 attack["cards"] = [{"card": c, "if_needed": True} for c in usable]
                 for c in usable:
                     hand.remove(c)
+            if self.foreign_city(th):  # Treasure: gold when we capture a city, played only if we do (R-BAT-5)
+                for c in [c for c in hand if self.t.cards[c].timing.get("trigger") == "city_captured"][:1]:
+                    attack.setdefault("cards", []).append(c)
+                    hand.remove(c)
             attacks.append(attack)
             busy.update(units)
         self.hand = hand
+        self.back_to_supply(after_first, busy, second, mp)
         # 4. Armies landed in the first move walk on towards their target
         for arm, L, th in self._walks:
             arm = [a for a in arm if a not in busy]
@@ -657,6 +849,71 @@ class Bot:
                 self.planned[leg1[-1]] = self.planned.get(leg1[-1], 0) + len(arm)
         return first, attacks, second
 
+    def staging(self, h: str, th: str, n: int, mp: int) -> str | None:
+        """A hex in supply that ``n`` Armies at ``h`` reach and from which one move takes them next to ``th``
+        (the nearest to ``h``), or None."""
+        dist, _ = self.paths_from(h)
+        best = None
+        for x in sorted(dist):
+            if self.m.distance(x, th) > mp + 1 or not self.supplied(x) or self.limit(x) <= 0 \
+                    or (x != h and self.room(x) < n):
+                continue
+            near, _ = self.paths_from(x)
+            if any(near.get(g, mp + 1) <= mp for g in self.m.neighbours[th] if self.limit(g) > 0):
+                if best is None or (dist[x], x) < best:
+                    best = (dist[x], x)
+        return None if best is None else best[1]
+
+    def march(self, h: str, goal: str, armies: list[str], extras: list[str], mp: int, first: list[dict],
+              second: list[dict], after_first: dict[str, str]) -> bool:
+        """``armies`` of the stack at ``h`` march on ``goal`` (both moves, as far as they get)."""
+        leg1, leg2 = self.legs(h, self.path_to(h, goal), len(armies), mp)
+        if not leg1:
+            return False
+        going = self.take_companions(extras, armies)
+        first.append({"units": armies + going, "path": leg1, "partial": True})
+        for a in armies:
+            after_first[a] = leg1[-1]
+        self.planned[leg1[-1]] = self.planned.get(leg1[-1], 0) + len(armies)
+        if leg2:
+            leaders = [u for u in going if self.units[u]["type"] == "leader"]
+            second.append({"units": armies + leaders, "path": leg2, "partial": True})
+            self.planned[leg2[-1]] = self.planned.get(leg2[-1], 0) + len(armies)
+        return True
+
+    def back_to_supply(self, after_first: dict[str, str], busy: set[str], second: list[dict], mp: int) -> None:
+        """Armies that fight no battle this turn and would end it out of supply with no Baggage go back into
+        supply in the second move when they can (R-PH-UPK: else an upkeep roll, 1 in 6 and worse with each
+        starvation counter, disbands them).  A fresh stack on its way to a target far from any supply goes on."""
+        end = dict(after_first)
+        for m in second:
+            for u in m["units"]:
+                if u in end:
+                    end[u] = m["path"][-1]
+        groups: dict[str, list[str]] = {}
+        for a in sorted(after_first, key=id_order):
+            if a in busy or a in self.fed or a not in self.units or self.units[a]["type"] != "army" \
+                    or self.supplied(end[a]) or a in self.shipped:
+                continue
+            aim = self.aim.get(a)
+            if not self.hungry(a) and aim is not None and self.staging(after_first[a], aim, 1, mp) is None:
+                continue
+            groups.setdefault(after_first[a], []).append(a)
+        for h in sorted(groups):
+            armies = groups[h]
+            spot = self.supply_near(h, len(armies), within=mp)
+            if spot is None or spot == h:
+                continue
+            path = self.path_to(h, spot)
+            moving = set(armies)
+            for m in list(second):
+                if moving & set(m["units"]):
+                    m["units"] = [u for u in m["units"] if u not in moving]
+                    if not any(self.units[u]["type"] == "army" for u in m["units"]):
+                        second.remove(m)
+            second.append({"units": armies, "path": path, "partial": True})
+            self.planned[spot] = self.planned.get(spot, 0) + len(armies)
+
     def attack_cards_for(self, th: str, hand: list[str]) -> list[str]:
         saved, self.hand = self.hand, hand
         try:
@@ -664,23 +921,36 @@ class Bot:
         finally:
             self.hand = saved
 
+    def siege_stock(self, h: str) -> int:
+        """Loose Baggage kept in our city at ``h`` for its garrison: a city under siege feeds no upkeep, and a
+        besieged city recruits nothing (R-PH-UPK, R-PH-REC), so it is laid in before."""
+        if h not in self.own_city_hexes:
+            return 0
+        return SIEGE_STOCK * min(self.garrison(h), len(self.armies_at(h)) or 1)
+
     def companions(self, h: str) -> list[str]:
-        """Leaders with battle skills and loose Baggage in ``h`` that go with the first stack leaving it."""
+        """Leaders with battle skills and loose Baggage in ``h`` that go with the first stack leaving it (the
+        garrison's siege stock stays)."""
         out = []
+        bags = [u for u in self.at(h) if u["type"] == "baggage"]
+        keep = {u["id"] for u in sorted(bags, key=lambda u: id_order(u["id"]))[:self.siege_stock(h)]}
         for u in sorted(self.at(h), key=lambda u: id_order(u["id"])):
             if u["type"] == "baggage":
-                out.append(u["id"])
+                if u["id"] not in keep:
+                    out.append(u["id"])
             elif u["type"] == "leader" and any(
                     e["kind"] in ("roll_modifier", "battle_total") for s in u.get("skills", [])
                     for e in self.t.skills[s].effects):
                 out.append(u["id"])
         return out
 
-    def take_companions(self, extras: list[str], n_armies: int) -> list[str]:
-        taken, bag = [], 0
+    def take_companions(self, extras: list[str], armies: list[str]) -> list[str]:
+        """Of ``extras``, what goes with ``armies``: the leaders, and loose Baggage up to what the Armies have
+        room for (4 each, less what they carry already, R-UNIT-1)."""
+        taken, bag = [], sum(1 for u in self.units.values() if u["type"] == "baggage" and u.get("carried_by") in armies)
         for uid in list(extras):
             if self.units[uid]["type"] == "baggage":
-                if bag >= 4 * n_armies:
+                if bag >= BAGGAGE_PER_ARMY * len(armies):
                     continue
                 bag += 1
             taken.append(uid)
@@ -1044,19 +1314,29 @@ class Bot:
             self.planned[self.m.cities[cid].hex] = self.planned.get(self.m.cities[cid].hex, 0) + 1
             gold -= 2
             armies += 1
-        # spare gold: Baggage where Armies march from, to feed them away from friendly cities (R-PH-UPK):
-        # two per marching Army, picked up by the stacks that leave the city next
-        marching: dict[str, int] = {}
+        # spare gold: Baggage in the cities Armies will leave from next, four for each (all an Army carries):
+        # away from our cities it feeds them instead of an upkeep roll (R-PH-UPK).  Baggage recruited now
+        # cannot go with this turn's marches (their orders name the units of the view), so it is stocked for
+        # the Armies that stay: spare ones and the one recruited here.
+        leaving: dict[str, int] = {}
+        taken: dict[str, int] = {}
         for m in marches:
-            h = self.units[m["units"][0]]["hex"]
-            marching[h] = marching.get(h, 0) + sum(1 for u in m["units"] if self.units[u]["type"] == "army")
-        for cid in self.mine_cities:
+            for u in m["units"]:
+                unit = self.units.get(u)
+                if unit is not None and unit["type"] == "army":
+                    leaving[unit["hex"]] = leaving.get(unit["hex"], 0) + 1
+                elif unit is not None and unit["type"] == "baggage" and not unit.get("carried_by"):
+                    taken[unit["hex"]] = taken.get(unit["hex"], 0) + 1
+        new_army = {e["city"] for e in out if e.get("unit") == "army"}
+        reserve = max(0, armies - income) + 4  # next turn's upkeep beyond the income, and a little
+        for cid in self.mine_cities if not self.frozen else ():  # frozen: Baggage is bought when they march
             h = self.m.cities[cid].hex
             c = self.cities[cid]
-            if h not in marching or c["razed"] or c["hostile"] or self.besieged(h):
+            if c["razed"] or c["hostile"] or self.besieged(h):
                 continue
-            loose = sum(1 for u in self.at(h) if u["type"] == "baggage")
-            n = min(6, 2 * marching[h] - loose, gold - 12)
+            staying = max(0, len(self.armies_at(h)) - self.garrison(h) - leaving.get(h, 0)) + (cid in new_army)
+            loose = sum(1 for u in self.at(h) if u["type"] == "baggage") - taken.get(h, 0)
+            n = min(6, BAGGAGE_PER_ARMY * staying + self.siege_stock(h) - loose, gold - reserve)
             if n <= 0:
                 continue
             for e in out:

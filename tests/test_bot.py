@@ -108,7 +108,9 @@ def test_bots_play_a_real_game_to_the_end():
     landed = sum(1 for _, _, records, _ in turns for r in records
                  if r.get("event") == "moved" and any("-A" in u for u in r.get("unloaded", ())))
     sea_attacks = sum(len(o.sea_battle) for _, orders, _, _ in turns for o in orders.values())
-    sunk = sum(1 for _, _, records, _ in turns for r in records if r.get("event") == "sunk")
+    # the bots' own voyages (navigation at the end of the Second Move), not the Storms they play on others' ships
+    sunk = sum(1 for _, _, records, _ in turns for r in records
+               if r.get("event") == "sunk" and r.get("phase") == "second_move")
     assert landed >= 20, "landings"
     assert sea_attacks >= 2, "sea battles"
     assert sunk < 5, "ships sunk by navigation rolls"
@@ -122,7 +124,7 @@ def test_a_bot_with_a_full_home_city_marches_out_and_recruits_elsewhere():
     state.players[me].gold = 40
     state.cities["megara"].controller = me
     data = write_orders(view(state, AEGEAN, me), AEGEAN, T, "x", state.turn, "s")
-    assert {"city": "megara", "unit": "army"} in data["recruit"]
+    assert any(r["city"] == "megara" and r.get("unit") == "army" for r in data["recruit"])  # (and Baggage)
     assert all(r["city"] != me or "unit" not in r for r in data["recruit"])  # no room at home
     armies = {u.id for u in state.units_at(home) if u.type is UnitType.ARMY}
     moved = {uid for m in data.get("first_move", []) for uid in m["units"]}

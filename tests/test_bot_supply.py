@@ -1,0 +1,97 @@
+"""The computer player keeps its Armies fed (R-PH-UPK): in supply when not fighting, Baggage for marches."""
+from pbem.bot import Bot, bot_dice, write_orders
+from pbem.gamedata import load_map, tables
+from pbem.model import Unit, UnitType
+from pbem.selfplay import new_game
+from pbem.visibility import view
+
+AEGEAN = load_map()
+T = tables()
+ALL = ["athens", "sparta", "thebes", "corinth"]
+
+
+def _ends(data, uid):
+    """Where ``uid`` ends the turn by the bot's move orders (None: it does not move)."""
+    end = None
+    for section in ("first_move", "second_move"):
+        for m in data.get(section, []):
+            if uid in m["units"]:
+                end = m["path"][-1]
+    return end
+
+
+def _supplied(state, me, h):
+    return any(x in AEGEAN.city_at and state.cities[AEGEAN.city_at[x].id].controller == me
+               for x in (h, *AEGEAN.neighbours[h]))
+
+
+def test_a_starving_army_that_does_not_attack_ends_its_turn_in_supply():
+    """ATH-A9 stands at 1211, next to neutral Megara, which it alone cannot take, two hexes from Athens, with a
+    starvation counter and no Baggage: it ends the turn next to Athens (the old bot left it camped there)."""
+    state = new_game(ALL, seed=3)
+    me = "athens"
+    a = Unit(state.new_unit_id("ATH", UnitType.ARMY), UnitType.ARMY, me, "1211")
+    a.starvation = 1
+    state.add_unit(a)
+    assert not _supplied(state, me, "1211")
+    data = write_orders(view(state, AEGEAN, me), AEGEAN, T, "x", 2, "s")
+    assert not any(a.id in b["units"] for b in data.get("land_battle", []))
+    end = _ends(data, a.id)
+    assert end is not None and _supplied(state, me, end), data
+
+
+def test_a_city_that_recruits_an_army_stocks_baggage_for_it():
+    """Megara recruits an Army with gold to spare: it also lays in four Baggage for it to march with (what an
+    Army carries) and two for its garrison under siege.  The old bot bought Baggage only where stacks were
+    leaving this turn, which cannot take it along (their orders name the units they see)."""
+    state = new_game(ALL, seed=3)
+    me = "athens"
+    state.cities["megara"].controller = me
+    state.players[me].gold = 60
+    data = write_orders(view(state, AEGEAN, me), AEGEAN, T, "x", 2, "s")
+    entry = next(r for r in data["recruit"] if r["city"] == "megara")
+    assert entry.get("unit") == "army" and entry.get("baggage", 0) >= 4, data["recruit"]
+
+
+def test_a_long_march_leaves_with_baggage():
+    """Armies that set off for a target two moves away or more out of supply take Baggage, four each at most."""
+    state = new_game(ALL, seed=3)
+    me = "athens"
+    home = AEGEAN.cities[me].hex
+    for _ in range(8):
+        state.add_unit(Unit(state.new_unit_id("ATH", UnitType.BAGGAGE), UnitType.BAGGAGE, me, home))
+    state.players[me].gold = 60
+    b = Bot(view(state, AEGEAN, me), AEGEAN, T, bot_dice("x", 2, me))
+    data = b.orders()
+    for m in data.get("first_move", []):
+        armies = [u for u in m["units"] if state.units[u].type is UnitType.ARMY]
+        bags = [u for u in m["units"] if state.units[u].type is UnitType.BAGGAGE]
+        if armies:
+            assert len(bags) <= 4 * len(armies)
+    # the garrison keeps its siege stock
+    left = 8 - sum(1 for m in data.get("first_move", []) for u in m["units"]
+                   if state.units[u].type is UnitType.BAGGAGE)
+    assert left >= b.siege_stock(home)
+
+
+def test_an_army_carrying_baggage_takes_only_what_it_has_room_for():
+    """An Army that already carries 3 Baggage leaves a city with 6 loose ones: it takes one more (R-UNIT-1, 4 at
+    most).  Found by `pbem check` on a demo game: 'no room for SPA-B91: an Army carries at most 4 Baggage'."""
+    state = new_game(ALL, seed=3)
+    me = "athens"
+    state.cities["megara"].controller = me
+    mh = AEGEAN.cities["megara"].hex
+    a = Unit(state.new_unit_id("ATH", UnitType.ARMY), UnitType.ARMY, me, mh)
+    g = Unit(state.new_unit_id("ATH", UnitType.ARMY), UnitType.ARMY, me, mh)
+    state.add_unit(g)
+    state.add_unit(a)
+    for _ in range(3):
+        b = Unit(state.new_unit_id("ATH", UnitType.BAGGAGE), UnitType.BAGGAGE, me, mh)
+        b.carried_by = a.id
+        state.add_unit(b)
+    for _ in range(8):
+        state.add_unit(Unit(state.new_unit_id("ATH", UnitType.BAGGAGE), UnitType.BAGGAGE, me, mh))
+    b = Bot(view(state, AEGEAN, me), AEGEAN, T, bot_dice("x", 2, me))
+    extras = b.companions(mh)
+    taken = b.take_companions(extras, [a.id])
+    assert sum(1 for u in taken if state.units[u].type is UnitType.BAGGAGE) == 1
