@@ -430,10 +430,8 @@ class Bot:
                 play = {"card": c, "target": rival}
             elif kinds == {"cannot_move_or_attack"} and card.target == "player" and self.threat():
                 play = {"card": c, "target": self.threat()}
-            elif kinds <= {"remove_baggage", "starvation_counter", "navigation_roll"} \
+            elif kinds <= {"remove_baggage", "starvation_counter", "navigation_roll", "upkeep_roll"} \
                     and self.stack_target(card) is not None:
-                # (not yet Plague and Desertions: their upkeep rolls show the target's traits to everyone,
-                # which tests/test_fog_regressions.py's sweep flags; see the report to the lead)
                 play = {"card": c, "target": self.stack_target(card)}
             elif kinds == {"leader_removed"} and card.target == "leader" and self.enemy_leader() is not None:
                 play = {"card": c, "target": self.enemy_leader()}

@@ -161,6 +161,13 @@ def mods_text(mods: Any) -> str:
     return ",".join(out)
 
 
+def hidden_mods_text(r: "Rec") -> str:
+    """", and any modifiers of theirs, which you do not see": another player's roll seen without their traits
+    and leaders' skills (``visibility.events_for``)."""
+    r.use("modifiers_hidden")
+    return ", and any modifiers of theirs, which you do not see" if r.g("modifiers_hidden") else ""
+
+
 def side_lines(side: Any, role: str, nm: "Namer", viewer: str | None) -> list[str]:
     """One side of a battle, from the BATTLE record's ``attack``/``defence`` report: each die and modifier."""
     if not isinstance(side, dict):
@@ -298,7 +305,8 @@ class Rec:
         mods, total = self.g("modifiers"), self.g("total")
         self.use("modifiers", "total")
         show = total is not None and (mods or not total_if_modified)
-        return f"{what} roll for {self.units()}: {self.k('roll')}{mods_text(mods)}{' = ' + str(total) if show else ''}"
+        return (f"{what} roll for {self.units()}: {self.k('roll')}{mods_text(mods)}{hidden_mods_text(self)}"
+                f"{' = ' + str(total) if show else ''}")
 
     def lost_with(self) -> str:
         """", with <the other units lost>" where more than the record's unit was lost, else ''."""
@@ -702,6 +710,7 @@ def upkeep_roll_text(r: Rec) -> str:
             if r.kind != "starvation":
                 sources.insert(0, "starvation counters")
             body += f" {signed(rest)} ({', '.join(sources[:-1])} or {sources[-1]})"
+    body += hidden_mods_text(r)
     if total is None:
         return f"; upkeep roll {body}"
     meaning = f"{UPKEEP_LIMIT} or more disbands" if total >= UPKEEP_LIMIT else f"under {UPKEEP_LIMIT}"

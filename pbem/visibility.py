@@ -583,6 +583,8 @@ def events_for(records: Sequence[dict[str, Any]], player: str | None, game_map: 
                 c = _unnamed(c, know)  # other units' ids only in a battle the player fought
             if "gold" in c and c.get("who", c.get("player")) != player:
                 del c["gold"]  # a treasury total is for its owner's eyes only
+            if isinstance(c.get("roll"), int) and ("total" in c or "modifiers" in c) and not c.get("in_battle"):
+                _hide_their_modifiers(c, player)
             if c.get("event") == "diplomacy_roll" and c.get("player") != player:
                 c.pop("n", None)  # how many rolls another player has this turn hints at their traits and skills
                 c.pop("of", None)
@@ -592,6 +594,22 @@ def events_for(records: Sequence[dict[str, Any]], player: str | None, game_map: 
         elif d == "public":
             out.append(_redact(r, know, minimal=True))
     return out
+
+
+def _hide_their_modifiers(rec: dict[str, Any], player: str) -> None:
+    """A roll of another player's unit that ``player`` sees whole outside a battle they fought (the upkeep roll a
+    Plague or Desertions of theirs forces, the navigation roll of their Storms) shows the die, the cards'
+    modifiers (cards played are public) and what came of it, but not the owner's traits and leaders' skills,
+    which are the owner's secret, nor the total that would give them away (nor that there are none):
+    ``modifiers_hidden`` says so."""
+    owner = rec.get("who", rec.get("owner"))
+    if owner is None or owner == player:
+        return
+    mods = rec.get("modifiers")
+    if isinstance(mods, list):
+        rec["modifiers"] = [m for m in mods if isinstance(m, dict) and str(m.get("source", "")).endswith("(card)")]
+    rec.pop("total", None)
+    rec["modifiers_hidden"] = True
 
 
 def _units_owned_at(records: Sequence[dict[str, Any]], player: str,

@@ -265,7 +265,12 @@ def test_sweep_a_bot_game_shows_no_player_another_units_id_or_bonus_outside_his_
                     continue
                 text = repr({k: v for k, v in r.items() if k not in ("player",)})
                 found = set(re.findall(r"[A-Z]{2,4}-[A-Z]+\d+", text)) & secrets
-                if found or (r.get("player") != p and ("(skill" in text or "(trait" in text)):
+                # a trait or skill named outside a battle fought: a leak, unless it is the reader's own (a record
+                # of his own phase about nobody else's unit, or a roll of his own unit in another's phase: a
+                # Plague played on him); a roll of another's unit forced in his phase shows none of theirs
+                subject = r.get("who", r.get("owner"))
+                theirs = subject not in (None, p) if r.get("player") == p else subject != p
+                if found or (theirs and ("(skill" in text or "(trait" in text)):
                     leaks.append(f"turn {before.turn} {p}: {sorted(found)} in {r}")
     assert not leaks, f"{len(leaks)} leaks, e.g.:\n" + "\n".join(leaks[:5])
 
@@ -284,3 +289,44 @@ def test_a_diplomacy_roll_on_a_players_city_does_not_show_him_how_many_rolls_the
               if r.get("event") == "diplomacy_roll"]
     assert own and own[0]["n"] == 1 and own[0]["of"] == 1
     assert theirs and theirs[0]["roll"] == 2 and "n" not in theirs[0] and "of" not in theirs[0]
+
+
+@pytest.mark.parametrize("card, trait, kind, target, where", [
+    ("plague", "stoicism", "starvation", "megara", "0506"),   # All units in city make an upkeep roll at +2
+    ("desertions", "stoicism", "starvation", "0506", "0506"),  # All units in stack make an upkeep roll
+    ("storms", "sea_worthy", "navigation", "0202", "0202"),    # All ships in target square: a navigation roll
+])
+def test_a_card_forcing_another_players_roll_does_not_show_their_traits(card, trait, kind, target, where):
+    """Found while the computer player learned to play Plague and Desertions: the upkeep roll they force on
+    another player's units was shown to the card's player whole, with the owner's own modifiers ("Stoicism
+    (trait)"), a home trait that is the owner's secret.  The card's player sees the die, the card's modifier and
+    what came of it; the owner's traits and skills and the total are left out, and the report says so."""
+    from pbem import report
+    s = make_state(gold=10)
+    s.players["sparta"].traits = [trait]
+    s.cities["megara"].controller = "sparta"
+    if kind == "navigation":
+        f = add(s, "sparta", "fleet", where)
+        add(s, "sparta", "rowers", where, carried_by=f.id)
+        add(s, "athens", "army", "0203")
+    else:
+        add(s, "sparta", "army", where)
+        add(s, "athens", "army", "0405")
+    give(s, "athens", card)
+    before = s.copy()
+    ctx = run_phase("diplomacy", s, "athens", dice=[3],
+                    orders=orders("athens", cards=[{"card": card, "target": target}]))
+    [whole] = [r for r in ctx.log.records if r.get("event") == kind]
+    assert whole["total"] != whole["roll"]  # the owner's trait counted (the moderator's log has it all)
+    seen = events_for(ctx.log.records, "athens", game_map=TINY, states=[before, s])
+    [rec] = [r for r in seen if r.get("event") == kind]
+    assert "total" not in rec and rec["modifiers_hidden"] is True
+    assert all(m["source"].endswith("(card)") for m in rec.get("modifiers", []))
+    name = TABLES.traits[trait].name
+    assert name not in repr(seen)
+    nm = report.Namer(TINY, TABLES, {p: {"name": s.players[p].name} for p in s.turn_order})
+    text = report.describe(rec, nm, "athens")
+    assert "and any modifiers of theirs, which you do not see" in text and name not in text
+    own = events_for(ctx.log.records, "sparta", game_map=TINY, states=[before, s])
+    [theirs] = [r for r in own if r.get("event") == kind]
+    assert theirs["total"] == whole["total"] and "modifiers_hidden" not in theirs  # the owner sees it all
