@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import os
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -444,6 +445,17 @@ def submit_path(camp: Campaign, path: Path, now: datetime, late_ok: bool = False
     return submit_bytes(camp, raw, source, now, late_ok, moderator_fix, force)
 
 
+def holds_campaign(entry: Path) -> Path | None:
+    """The first campaign folder (one with a campaign.yaml) at or under ``entry`` of a drop folder, links not
+    followed; None if there is none (a file, a link, an ordinary folder)."""
+    if entry.is_symlink() or not entry.is_dir():
+        return None
+    for top, _dirs, files in os.walk(entry):  # os.walk follows no links
+        if "campaign.yaml" in files:
+            return Path(top)
+    return None
+
+
 def ingest(camp: Campaign, drop: Path, now: datetime, late_ok: bool = False) -> list[Answer]:
     """Every file in the drop folder, oldest first: answered, then moved to accepted/ or refused/."""
     from .errors import UsageError
@@ -453,15 +465,24 @@ def ingest(camp: Campaign, drop: Path, now: datetime, late_ok: bool = False) -> 
                          f"{camp.root} {drop}`)")
     if not drop.is_dir():
         raise UsageError(f"--from {drop}: no such folder")
-    root, d = camp.root.resolve(), drop.resolve()
-    if d == root or root in d.parents:
-        raise UsageError(f"--from {drop}: the drop folder may not be the campaign folder or inside it")
+    for root, d in ((camp.root.resolve(), drop.resolve()),  # links followed, and as written (a link to the
+                    (Path(os.path.abspath(camp.root)), Path(os.path.abspath(drop)))):  # campaign in the drop)
+        if d == root or root in d.parents:
+            raise UsageError(f"--from {drop}: the drop folder may not be the campaign folder or inside it")
+        if d in root.parents:  # intake would move the campaign itself into refused/
+            raise UsageError(f"--from {drop}: the campaign folder {camp.root} is inside the drop folder; use a drop "
+                             f"folder that holds only the players' files (nothing was taken)")
     # where the files go: a file (or a link) named accepted or refused that is in the way is answered like any
     # other unusable file, first, and moved aside into refused/, so it cannot stop intake
     blockers = [drop / sub for sub in ("accepted", "refused")
                 if (drop / sub).is_symlink() or (drop / sub).exists() and not (drop / sub).is_dir()]
     # every entry is answered, hidden files and folders too (refused), so the sender always hears back
     entries = [p for p in drop.iterdir() if p.name not in ("accepted", "refused")]
+    for p in entries:  # the moderator's own folder put there by mistake: never moved
+        held = holds_campaign(p)
+        if held is not None:
+            raise UsageError(f"--from {drop}: {held} is a campaign folder; move it out of the drop folder "
+                             f"(nothing was taken)")
     entries.sort(key=lambda p: (p.lstat().st_mtime, p.name))
     answers = []
     for p in blockers + entries:
