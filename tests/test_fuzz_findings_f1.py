@@ -75,3 +75,56 @@ def test_another_campaign_folder_in_the_drop_folder_is_never_moved(camp, tmp_pat
     one_line_exit_2(r, "is a campaign folder", str(drop / "stuff" / "other"))
     assert files_of(drop) == before
     assert not (camp.root / "replies").exists()
+
+
+# -- 2. a value its tag cannot make (`!!bool abc`) crashed every reader: PyYAML raised KeyError, IndexError...
+
+@pytest.mark.parametrize("value, words", [
+    ("!!bool abc", "!!bool 'abc' is not true or false"),
+    ("!!bool 1", "!!bool '1' is not true or false"),
+    ("!!int abc", "!!int 'abc' is not a whole number"),
+    ("!!int +", "!!int '+' is not a whole number"),
+    ("!!int 0x", "!!int '0x' is not a whole number"),
+    ("!!float abc", "!!float 'abc' is not a number"),
+    ("!!null abc", "!!null 'abc' is not empty"),
+])
+def test_a_value_its_tag_cannot_make_is_a_yaml_error_with_its_place(value, words):
+    with pytest.raises(yamlio.YamlError) as exc:
+        yamlio.parse(f"campaign: test\nturn: {value}\n", "o.yaml")
+    assert str(exc.value).startswith("o.yaml:2:7: bad value: ") and words in str(exc.value)
+    with pytest.raises(yamlio.YamlError, match=r"^o.yaml:1:1: bad value"):
+        yamlio.parse(f"{value}: 1\n", "o.yaml")  # a key too
+
+
+def test_good_tagged_values_still_read():
+    assert yamlio.parse("a: !!bool yes\nb: !!int 1_0\nc: !!null ~\nd: !!float 1.5\ne: !!null\n", "o").data == \
+        {"a": True, "b": 10, "c": None, "d": 1.5, "e": None}
+
+
+def test_a_bad_tagged_value_is_answered_in_check_submit_and_ingest(camp, tmp_path):
+    f = tmp_path / "athens.yaml"
+    f.write_bytes(order_text(camp, "athens").replace(b"turn: 1", b"turn: !!bool abc"))
+    r = pbem("check", f)
+    assert r.exit_code == 2 and f"{f}:2:7: error: bad value: !!bool 'abc'" in r.output, r.output
+    r = pbem("submit", camp.root, f)
+    assert r.exit_code == 1 and "REFUSED" in r.output and "bad value" in r.output and isinstance(r.exception, SystemExit), r.output
+    drop = tmp_path / "drop"
+    drop.mkdir()
+    shutil.copy(f, drop / "athens.yaml")
+    r = pbem("ingest", camp.root, "--from", drop)
+    assert r.exit_code == 1 and "bad value" in r.output and isinstance(r.exception, SystemExit), r.output
+    assert (drop / "refused" / "athens.yaml").is_file() and not (drop / "athens.yaml").exists()
+
+
+@pytest.mark.parametrize("name, command", [("campaign.yaml", "show"), ("map.yaml", "show"),
+                                           ("secret/players.yaml", "seat")])
+def test_a_bad_tagged_value_in_a_campaign_file_stops_the_command_with_its_place(camp, name, command):
+    path = camp.root / name
+    text = path.read_text()
+    key = next(line.split(":")[0] for line in text.splitlines()
+               if line.strip()[:1].isalpha() and ": " in line)  # the first key with a value: "name", "  athens"
+    path.write_text(text.replace(f"{key}: ", f"{key}: !!bool abc\n{key.replace(key.strip(), '_was')}: ", 1))
+    before = files_of(camp.root)
+    r = pbem(command, camp.root, *(["athens", "bot"] if command == "seat" else []))
+    one_line_exit_2(r, f"{path}:", "bad value: !!bool 'abc'")
+    assert files_of(camp.root) == before
