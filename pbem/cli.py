@@ -268,8 +268,34 @@ def check(
     Exit 0: clean (warnings allowed); 1: findings; 2: the file or campaign cannot be used."""
     from .checker import main as check_main
     out, code = check_main(orders_file, campaign, format)
-    typer.echo(out, nl=False)
+    typer.echo(safe_json(out) if format == "json" else safe_text(out), nl=False)
     raise typer.Exit(code)
+
+
+def safe_text(out: str) -> str:
+    """Text of a file a player wrote, as pbem prints it: every control, format or lone surrogate character (a
+    ``"\\ud800"`` escape in a YAML value, an ESC, a bidi override) escaped line by line, as in intake's answers,
+    so the output can always be written and never drives the terminal."""
+    from .storage import printable
+    return "\n".join(printable(line) for line in out.split("\n"))
+
+
+def safe_json(out: str) -> str:
+    """JSON text with every such character left as a ``\\uXXXX`` escape (json.dumps keeps them raw with
+    ensure_ascii=False): the same JSON, printable and always encodable.  Outside strings JSON text holds only
+    printable ASCII and newlines, so every one of them is inside a string, where an escape means the same."""
+    if all(ch.isprintable() or ch == "\n" for ch in out):
+        return out
+
+    def esc(ch: str) -> str:
+        if ch == "\n" or ch.isprintable():
+            return ch
+        code = ord(ch)
+        if code > 0xFFFF:  # a UTF-16 pair, as JSON writes it
+            code -= 0x10000
+            return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+        return f"\\u{code:04x}"
+    return "".join(esc(ch) for ch in out)
 
 
 @app.command()

@@ -128,3 +128,24 @@ def test_a_bad_tagged_value_in_a_campaign_file_stops_the_command_with_its_place(
     r = pbem(command, camp.root, *(["athens", "bot"] if command == "seat" else []))
     one_line_exit_2(r, f"{path}:", "bad value: !!bool 'abc'")
     assert files_of(camp.root) == before
+
+
+# -- 3. `pbem check` crashed (UnicodeEncodeError, exit 1) printing a lone surrogate from a value
+
+@pytest.mark.parametrize("value, shown", [("\\ud800x", "\\ud800x"), ("\\x1b[31mx\\u202e", "\\x1b[31mx\\u202e")])
+def test_check_prints_unprintable_characters_of_a_value_escaped(tmp_path, value, shown):
+    import json
+    import subprocess
+    import sys
+    f = tmp_path / "o.yaml"
+    f.write_text(f'campaign: test\nturn: 1\nplayer: athens\nsecret: x\ndiplomacy: ["{value}"]\n')
+    for fmt in ("text", "json"):  # a process of its own: stdout as a terminal or pipe encodes it, strict UTF-8
+        r = subprocess.run([sys.executable, "-m", "pbem", "check", str(f), "--format", fmt], capture_output=True)
+        assert r.returncode == 1 and b"Traceback" not in r.stderr and r.stderr == b"", r.stderr
+        out = r.stdout.decode("utf-8")
+        assert out.isascii(), out
+        if fmt == "text":
+            assert f"'{shown}' is not a city id" in out, out
+        else:
+            found = json.loads(out)["findings"]
+            assert any(value.encode().decode("unicode_escape") in x["message"] for x in found), found
