@@ -2,6 +2,7 @@
 exit code 2 with a one-line message.  No rules logic lives here."""
 from __future__ import annotations
 
+import re
 import sys
 
 # Ctrl-C while the modules below load: one line, exit code 130, no traceback.  The `pbem` script's
@@ -457,9 +458,11 @@ def _pairs(items: list[str] | None, what: str, number: bool = False) -> dict:
             raise UsageError(f"--{what} {item!r}: write KEY=VALUE")
         if number:
             v = value.strip()
-            if not (v[:1] in ("+", "-") and v[1:].isdigit()):
+            if not re.fullmatch(r"[+-][0-9]+", v):  # ASCII digits: '²'.isdigit() is true, and int() refuses it
                 raise UsageError(f"--{what} {item!r}: write the change with its sign, like {key.strip()}=+5 to add "
                                  f"or {key.strip()}=-3 to take away")
+            if len(v.lstrip("+-0")) > 9:  # past any treasury (and int() refuses 4300 digits)
+                raise UsageError(f"--{what} {key.strip()}: the change is too large")
             out[key.strip()] = int(v)
         else:
             out[key.strip()] = value.strip()

@@ -149,3 +149,55 @@ def test_check_prints_unprintable_characters_of_a_value_escaped(tmp_path, value,
         else:
             found = json.loads(out)["findings"]
             assert any(value.encode().decode("unicode_escape") in x["message"] for x in found), found
+
+
+# -- 4. deadlines and gold changes: digits of other scripts, years out of range, dates pbem cannot store
+
+@pytest.mark.parametrize("when, words", [
+    ("+²d", "write a date like"), ("+٣d", "write a date like"), ("+٣h", "write a date like"),
+    ("0001-01-01T00:00+01:00", "the year must be between 2000 and 2999"),
+    ("9999-12-31T23:59-01:00", "the year must be between 2000 and 2999"),
+    ("0999-06-01", "the year must be between 2000 and 2999"),
+    ("3000-01-01", "the year must be between 2000 and 2999"),
+    ("20261201", "write a date like 2026-12-01"),  # compact: refused, not taken as 00:00
+    ("２０２６-12-01", "write a date like"),
+    ("+99999999d", "too far in the future"),
+    ("+" + "9" * 5000 + "d", "too far in the future"),
+])
+def test_a_deadline_pbem_cannot_take_is_one_line_and_changes_nothing(camp, when, words):
+    before = files_of(camp.root)
+    r = pbem("deadline", camp.root, when)
+    one_line_exit_2(r, words)
+    assert files_of(camp.root) == before
+
+
+@pytest.mark.parametrize("when, stored", [
+    ("2026-12-01", "2026-12-01T23:59Z"), ("2026-12-01T18:00", "2026-12-01T18:00Z"),
+    ("2026-12-01 18:00 UTC", "2026-12-01T18:00Z"), ("2026-12-01T18:00+01:00", "2026-12-01T17:00Z"),
+    ("2026-12-01T18:00:30Z", "2026-12-01T18:00Z"), ("2999-12-31", "2999-12-31T23:59Z"),
+])
+def test_every_deadline_taken_is_stored_so_that_pbem_reads_it_back(camp, when, stored):
+    r = pbem("deadline", camp.root, when)
+    assert r.exit_code == 0, r.output
+    assert yamlio.load(camp.root / "campaign.yaml").data["deadline"] == stored
+    assert pbem("status", camp.root).exit_code == 0
+
+
+@pytest.mark.parametrize("written", ["0001-01-01T00:00+01:00", "9999-12-31T23:59-01:00", "0999-06-01T23:59Z"])
+def test_an_unusable_deadline_typed_into_campaign_yaml_stops_status_and_submit_with_one_line(camp, tmp_path, written):
+    path = camp.root / "campaign.yaml"
+    path.write_text(path.read_text().replace("deadline: null", f"deadline: '{written}'"))
+    f = tmp_path / "athens.yaml"
+    f.write_bytes(order_text(camp, "athens"))
+    before = files_of(camp.root)
+    for args in (["status", camp.root], ["submit", camp.root, f]):
+        one_line_exit_2(pbem(*args), f"{path}: deadline '{written}'", "fix it with `pbem deadline`")
+    assert files_of(camp.root) == before
+
+
+@pytest.mark.parametrize("gold, words", [("athens=+²", "with its sign"), ("athens=-٣", "with its sign"),
+                                         ("athens=+" + "9" * 5000, "too large")])
+def test_a_gold_change_in_other_digits_or_too_long_is_one_line(camp, gold, words):
+    before = files_of(camp.root)
+    one_line_exit_2(pbem("adjust", camp.root, "--reason", "r", "--gold", gold), "--gold", words)
+    assert files_of(camp.root) == before
