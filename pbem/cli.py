@@ -410,7 +410,10 @@ def seat(
 def bot(
     campaign_dir: Annotated[Path, typer.Argument(metavar="DIR", help="The campaign folder.")],
     player: Annotated[str, typer.Argument(help="The faction to write orders for.")],
-    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write the order file here (default: print it).")] = None,
+    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write the order file here; `-o -` "
+                                                   "or no -o: print it.")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Replace a file that exists already (say one you "
+                                                        "edited).")] = False,
 ) -> None:
     """Write the computer player's order file for one faction, from that faction's fogged view only (its
     secret reads `withheld`, as in stored files: submit it with --fix, or write the player's secret in)."""
@@ -425,24 +428,43 @@ def bot(
             raise UsageError(f"player {player!r} is not in this campaign ({', '.join(state.turn_order)})")
         # the very file run-turn stores for a computer seat (secret withheld), so `verify` takes it as the
         # computer player's when the moderator submits it with --fix
-        text = bot_file(camp, state, pid).decode("utf-8")
-        if output:
+        to_file = output is not None and str(output) != "-"
+        if to_file:
             _outside(camp, output)
+            if output.exists() and not force:  # it may be one the moderator edited: never lost unasked
+                raise UsageError(f"{output}: exists already; give --force to replace it, or -o to name another "
+                                 f"file (-o - prints the orders)")
+        text = bot_file(camp, state, pid).decode("utf-8")
+        if to_file:
             atomic_write(output, text)
             typer.echo(f"Orders for {pid}, turn {state.turn}, written to {output}")
         else:
-            typer.echo(text, nl=False)
+            print_whole(text, "the orders")
     guarded(body)
 
 
+def print_whole(text: str, what: str) -> None:
+    """Print ``text`` and make sure it was written (a full disk behind a redirection fails at the flush): never
+    report success for output that was lost.  A closed pipe (`| head`) stays quiet, as everywhere."""
+    from .errors import PbemError
+    try:
+        typer.echo(text, nl=False)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        raise PbemError(f"standard output: {exc.strerror or exc}; {what} were not written whole") from None
+
+
 def _outside(camp, path: Path) -> None:
-    """Refuse to write a file the user named inside the campaign folder (it could replace campaign data)."""
+    """Refuse to write a file the user named inside the campaign folder (it could replace campaign data), or
+    in place of anything but a plain file: a link, a device, a pipe (see ``moderation.writable_target``)."""
     from .errors import UsageError
+    from .moderation import writable_target
     root, target = camp.root.resolve(), Path(path).resolve()
     if target == root or root in target.parents:
         raise UsageError(f"{path}: write it outside the campaign folder")
-    if target.is_dir():
-        raise UsageError(f"{path}: is a folder; name a file")
+    writable_target(Path(path))
     if not target.parent.is_dir():  # a typo in a path makes no folders: the same for every command
         raise UsageError(f"{path}: the folder {Path(path).parent} does not exist")
 
@@ -526,10 +548,13 @@ def archive(
 ) -> None:
     """Pack the campaign into one .tar.gz (player secrets left out)."""
     def body() -> None:
+        from .errors import UsageError
         from .moderation import archive as do_archive, live_secret_files
         from .storage import Campaign
         camp = Campaign.open(campaign_dir)
         if output is not None:
+            if str(output) == "-":
+                raise UsageError("-o -: an archive is written to a file, whole or not at all; name the file")
             _outside(camp, output)
         with camp.lock():
             out = do_archive(camp, output, reveal_seed, replace=force, abandon=abandon)

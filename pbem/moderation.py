@@ -305,6 +305,18 @@ def live_secret_files(camp: Campaign) -> list[Path]:
     return found
 
 
+def writable_target(out: Path) -> None:
+    """Refuse to write a file the user named (``-o``) in place of anything but a plain file: the file is
+    written beside it and renamed over it, which would turn a link, a device (`-o /dev/null` as root) or a pipe
+    into a plain file."""
+    if out.is_symlink():
+        raise UsageError(f"{out}: is a link; name a plain file (the link would be replaced, not written through)")
+    if out.is_dir():
+        raise UsageError(f"{out}: is a folder; name a file")
+    if out.exists() and not out.is_file():
+        raise UsageError(f"{out}: is not a regular file (a device, pipe or socket); name a plain file")
+
+
 def default_archive(camp: Campaign) -> Path:
     return camp.root.parent / f"{camp.root.name}-archive.tar.gz"
 
@@ -318,9 +330,8 @@ def archive(camp: Campaign, out: Path | None = None, reveal_seed: bool = False, 
     out = Path(out) if out else default_archive(camp)
     if not out.parent.is_dir():
         raise UsageError(f"{out}: the folder {out.parent} does not exist")
-    if out.is_dir():
-        raise UsageError(f"{out}: is a folder; name a file")
-    if (out.exists() or out.is_symlink()) and not replace:
+    writable_target(out)
+    if out.exists() and not replace:
         raise UsageError(f"{out}: exists already; give --force to replace it, or -o to name another file")
     if abandon and not reveal_seed:
         raise UsageError("--abandon goes with --reveal-seed (closing a campaign stopped before its end)")

@@ -201,3 +201,60 @@ def test_a_gold_change_in_other_digits_or_too_long_is_one_line(camp, gold, words
     before = files_of(camp.root)
     one_line_exit_2(pbem("adjust", camp.root, "--reason", "r", "--gold", gold), "--gold", words)
     assert files_of(camp.root) == before
+
+
+# -- 5. bot -o and archive -o replaced FIFOs, devices and links with a plain file, and said "written"
+
+def specials(tmp_path):
+    fifo, target, link = tmp_path / "fifo1", tmp_path / "target1", tmp_path / "link1"
+    os.mkfifo(fifo)
+    target.write_text("mine")
+    link.symlink_to(target)
+    return {fifo: "is not a regular file", link: "is a link"}
+
+
+@pytest.mark.parametrize("command", [["bot", "{c}", "athens"], ["archive", "{c}", "--force"]])
+def test_an_output_that_is_not_a_plain_file_is_refused_and_left_alone(camp, tmp_path, command):
+    import stat
+    for path, words in specials(tmp_path).items():
+        before = files_of(camp.root)
+        r = pbem(*[a.format(c=camp.root) for a in command], "-o", path)
+        one_line_exit_2(r, str(path), words)
+        assert files_of(camp.root) == before
+    assert stat.S_ISFIFO(os.lstat(tmp_path / "fifo1").st_mode) and (tmp_path / "link1").is_symlink()
+    assert (tmp_path / "target1").read_text() == "mine"
+
+
+def test_bot_prints_with_dash_and_replaces_a_file_only_with_force(camp, tmp_path):
+    r = pbem("bot", camp.root, "athens", "-o", "-")
+    assert r.exit_code == 0 and r.output.startswith("# written by the computer player\ncampaign: test"), r.output
+    out = tmp_path / "athens.yaml"
+    out.write_text("edited by the moderator")
+    one_line_exit_2(pbem("bot", camp.root, "athens", "-o", out), "exists already", "--force")
+    assert out.read_text() == "edited by the moderator"
+    r = pbem("bot", camp.root, "athens", "-o", out, "--force")
+    assert r.exit_code == 0 and out.read_text().startswith("# written by the computer player"), r.output
+    one_line_exit_2(pbem("archive", camp.root, "-o", "-"), "-o -", "name the file")
+    assert not (camp.root.parent / "-").exists()
+
+
+def test_bot_says_when_its_printed_orders_could_not_be_written(camp, monkeypatch, capsys):
+    import errno
+    import sys
+
+    import typer
+    from pbem import cli
+
+    class Full:
+        def write(self, text):
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+        def flush(self):
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(sys, "stdout", Full())
+    with pytest.raises(typer.Exit) as exc:
+        cli.bot(camp.root, "athens", None, False)
+    assert exc.value.exit_code == 2
+    err = capsys.readouterr().err
+    assert err == "pbem: standard output: No space left on device; the orders were not written whole\n", err
