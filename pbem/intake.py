@@ -198,6 +198,19 @@ def scan_header(text: str) -> dict[str, str]:
     return found
 
 
+def ready(camp: Campaign) -> None:
+    """Read every campaign file intake and the order checker use (config and deadline, snapshot, map, tables,
+    secrets), so that a damaged one stops the command (``PbemError``: one line, exit code 2) before any file
+    is answered, audited or moved.  Else the checker would report the campaign's fault as the player's file's,
+    and the player's good file would be refused.  The reads are cached, so a second file costs nothing."""
+    from .checker import Game
+    Game.of(camp)  # the snapshot, the map and the tables, as the checker reads them
+    camp.player_secrets()
+    campaign_deadline(camp)
+    from .cycle import seats
+    seats(camp)
+
+
 def dry_runs(camp: Campaign, turn: int) -> int:
     """How many dry runs of ``turn`` audit.log records (`pbem adjudicate --dry-run` shows the turn's dice)."""
     try:
@@ -213,6 +226,7 @@ def submit_bytes(camp: Campaign, raw: bytes, source: str, now: datetime, late_ok
 
     The sender is authenticated first, from the header lines alone (``scan_header``, a constant-time compare of
     the secret); only then is the file parsed, once, and checked."""
+    ready(camp)
     name = source
     bad = check_name(name)
     if bad:
@@ -460,6 +474,7 @@ def ingest(camp: Campaign, drop: Path, now: datetime, late_ok: bool = False) -> 
     """Every file in the drop folder, oldest first: answered, then moved to accepted/ or refused/."""
     from .errors import UsageError
     drop = Path(drop)
+    ready(camp)  # a damaged campaign file: nothing is answered or moved
     if drop.exists() and not drop.is_dir():
         raise UsageError(f"--from {drop}: is a file, not a folder (to take one file use `pbem submit "
                          f"{camp.root} {drop}`)")

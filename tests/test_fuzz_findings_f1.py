@@ -258,3 +258,26 @@ def test_bot_says_when_its_printed_orders_could_not_be_written(camp, monkeypatch
     assert exc.value.exit_code == 2
     err = capsys.readouterr().err
     assert err == "pbem: standard output: No space left on device; the orders were not written whole\n", err
+
+
+# -- 6. a damaged campaign file was blamed on the player: "REFUSED ... the order checker found 1 error(s)"
+
+@pytest.mark.parametrize("damage, words", [
+    (lambda c: (c.root / "map.yaml").unlink(), "map.yaml: no such file"),
+    (lambda c: (c.root / "map.yaml").write_text("- 1\n"), "map.yaml:1"),
+    (lambda c: (c.root / "secret" / "players.yaml").write_text("- 1\n"), "players.yaml"),
+])
+def test_a_damaged_campaign_file_stops_submit_and_ingest_and_nothing_is_written_or_moved(camp, tmp_path, damage,
+                                                                                         words):
+    f = tmp_path / "athens.yaml"
+    f.write_bytes(order_text(camp, "athens"))
+    damage(camp)
+    drop = tmp_path / "drop"
+    drop.mkdir()
+    (drop / "athens.yaml").write_bytes(f.read_bytes())
+    (drop / ".hidden.yaml").write_bytes(b"x")  # refused whatever the campaign: not even this one is answered
+    before, dropped = files_of(camp.root), files_of(drop)
+    one_line_exit_2(pbem("submit", camp.root, f), words)
+    one_line_exit_2(pbem("ingest", camp.root, "--from", drop), words)
+    assert files_of(camp.root) == before and files_of(drop) == dropped
+    assert sorted(p.name for p in drop.iterdir()) == [".hidden.yaml", "athens.yaml"]
