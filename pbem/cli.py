@@ -135,6 +135,7 @@ def new(
     """Create a campaign: home cities, starting forces, leaders, traits, deck, hands, turn order (R-SET-1..6)."""
     def body() -> None:
         from .campaign import create
+        _once(option, "option", key=lambda item: item.partition("=")[0].strip().replace("-", "_"))
         created = create(campaign_dir, players.split(","), seed, map_file, option or [], name)
         camp = created.campaign
         state = camp.load_state()
@@ -469,6 +470,17 @@ def _outside(camp, path: Path) -> None:
         raise UsageError(f"{path}: the folder {Path(path).parent} does not exist")
 
 
+def _once(items: list[str] | None, what: str, key=lambda item: item.strip()) -> None:
+    """Refuse an option repeated for the same thing (``key``): `--remove U --remove U`, `--option last_turn=1
+    --option last_turn=2`; the last would win silently."""
+    from .errors import UsageError
+    seen: set = set()
+    for item in items or []:
+        if key(item) in seen:
+            raise UsageError(f"--{what} {key(item)} is given twice; give each once")
+        seen.add(key(item))
+
+
 def _pairs(items: list[str] | None, what: str, number: bool = False) -> dict:
     """KEY=VALUE options; ``number``: a change written with its sign (+5, -3), so `athens=5` (set to 5? add 5?)
     is never guessed."""
@@ -478,6 +490,8 @@ def _pairs(items: list[str] | None, what: str, number: bool = False) -> dict:
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
             raise UsageError(f"--{what} {item!r}: write KEY=VALUE")
+        if key.strip() in out:  # which one was meant (or the sum)? never guessed, never one silently dropped
+            raise UsageError(f"--{what} {key.strip()} is given twice; give each once")
         if number:
             v = value.strip()
             if not re.fullmatch(r"[+-][0-9]+", v):  # ASCII digits: '²'.isdigit() is true, and int() refuses it
@@ -530,6 +544,7 @@ def adjust(
         from .storage import Campaign
         camp = Campaign.open(campaign_dir)
         ctl = {k: (None if v.lower() == "neutral" else v) for k, v in _pairs(control, "control").items()}
+        _once(remove, "remove")
         with camp.lock():
             done = do_adjust(camp, reason, _pairs(gold, "gold", number=True), _pairs(move, "move"), remove or [], ctl)
         typer.echo("Adjusted: " + "; ".join(done))

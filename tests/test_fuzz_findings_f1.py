@@ -281,3 +281,23 @@ def test_a_damaged_campaign_file_stops_submit_and_ingest_and_nothing_is_written_
     one_line_exit_2(pbem("ingest", camp.root, "--from", drop), words)
     assert files_of(camp.root) == before and files_of(drop) == dropped
     assert sorted(p.name for p in drop.iterdir()) == [".hidden.yaml", "athens.yaml"]
+
+
+# -- 7. an option repeated for the same thing: the last one won silently
+
+@pytest.mark.parametrize("args, words", [
+    (["--gold", "athens=+1", "--gold", "athens=+2"], "--gold athens is given twice"),
+    (["--move", "ATH-A1=1313", "--move", "ATH-A1=1212"], "--move ATH-A1 is given twice"),
+    (["--remove", "ATH-A1", "--remove", "ATH-A1"], "--remove ATH-A1 is given twice"),
+    (["--control", "megara=athens", "--control", "megara=neutral"], "--control megara is given twice"),
+])
+def test_adjust_refuses_the_same_thing_given_twice(camp, args, words):
+    before = files_of(camp.root)
+    one_line_exit_2(pbem("adjust", camp.root, "--reason", "r", *args), words)
+    assert files_of(camp.root) == before
+
+
+def test_new_refuses_an_option_given_twice(tmp_path):
+    r = pbem("new", tmp_path / "c", "--players", "athens,sparta", "--option", "last_turn=1", "--option", "last-turn=2")
+    one_line_exit_2(r, "--option last_turn is given twice")
+    assert not (tmp_path / "c").exists()
