@@ -74,6 +74,15 @@ def fail(message: str, code: int = 2) -> None:
     raise typer.Exit(code)
 
 
+def open_campaign(campaign_dir: Path):
+    """The campaign folder a command was given, opened (``Campaign.open``); a file named there is called one."""
+    from .errors import CampaignError
+    from .storage import Campaign
+    if campaign_dir.exists() and not campaign_dir.is_dir():
+        raise CampaignError(f"{campaign_dir}: is a file, not a campaign folder")
+    return Campaign.open(campaign_dir)
+
+
 def first_turn(turn: int | None, what: str = "--turn") -> None:
     """A game turn given on the command line: turns start at 1."""
     if turn is not None and turn < 1:
@@ -164,10 +173,9 @@ def show(
 ) -> None:
     """Print the state of a campaign readably: everything (moderator) or one player's view."""
     def body() -> None:
-        from .storage import Campaign
         from .textview import show as show_text
         first_turn(turn)
-        camp = Campaign.open(campaign_dir)
+        camp = open_campaign(campaign_dir)
         typer.echo(show_text(camp, player, turn), nl=False)  # a player's kit is shown as its player sees it
     guarded(body)
 
@@ -185,8 +193,7 @@ def adjudicate(
     def body() -> None:
         from datetime import datetime, timezone
         from .errors import UsageError
-        from .storage import Campaign
-        camp = Campaign.open(campaign_dir)
+        camp = open_campaign(campaign_dir)
         if dry_run:
             if force:
                 raise UsageError("--force goes without --dry-run (a dry run needs no due turn)")
@@ -210,11 +217,10 @@ def report(
     """Write the turn reports: report.html, report.txt, map.svg, map.png and report.pdf per player."""
     def body() -> None:
         from .report import main as report_main
-        from .storage import Campaign
         from .cycle import ReportsInterrupted
         if turn != 0:
             first_turn(turn)
-        camp = Campaign.open(campaign_dir)
+        camp = open_campaign(campaign_dir)
         with camp.lock():
             try:
                 out = report_main(campaign_dir, turn, player)
@@ -232,8 +238,7 @@ def status(
     def body() -> None:
         from datetime import datetime, timezone
         from .cycle import status as get_status
-        from .storage import Campaign
-        camp = Campaign.open(campaign_dir)
+        camp = open_campaign(campaign_dir)
         typer.echo(get_status(camp).render(datetime.now(timezone.utc)), nl=False)
     guarded(body)
 
@@ -247,8 +252,7 @@ def deadline(
     def body() -> None:
         from datetime import datetime, timezone
         from .cycle import fmt, set_deadline
-        from .storage import Campaign
-        camp = Campaign.open(campaign_dir)
+        camp = open_campaign(campaign_dir)
         now = datetime.now(timezone.utc)
         with camp.lock():
             when_dt = set_deadline(camp, when, now)
@@ -268,8 +272,18 @@ def check(
 ) -> None:
     """Check an order file before sending it: every mistake at once, with file:line:column and a hint.
     Exit 0: clean (warnings allowed); 1: findings; 2: the file or campaign cannot be used."""
+    if format not in ("text", "json"):
+        fail(f"check: --format {format!r}: write text or json")
     from .checker import main as check_main
-    out, code = check_main(orders_file, campaign, format)
+    if campaign is not None and campaign.exists() and not campaign.is_dir():  # as the checker says a campaign error
+        import json
+        from .checker import ERROR, Finding, Report
+        report = Report(str(orders_file), [Finding(ERROR, str(campaign), None, None, "",
+                                                   f"{campaign}: is a file, not a campaign folder")], usable=False)
+        out, code = (json.dumps(report.to_dict(), indent=1, ensure_ascii=False) + "\n" if format == "json"
+                     else report.to_text()), report.exit_code
+    else:
+        out, code = check_main(orders_file, campaign, format)
     typer.echo(safe_json(out) if format == "json" else safe_text(out), nl=False)
     raise typer.Exit(code)
 
@@ -316,10 +330,9 @@ def submit(
         from datetime import datetime, timezone
         from .errors import UsageError
         from .intake import reply, submit_path
-        from .storage import Campaign
         if force and not fix:
             raise UsageError("--force goes with --fix (a moderator's fix after a dry run of the turn)")
-        camp = Campaign.open(campaign_dir)
+        camp = open_campaign(campaign_dir)
         missing = [f for f in files if not f.exists() and not f.is_symlink()]
         if missing:  # the moderator's typo, not a player's file: nothing is answered or audited
             raise UsageError(f"{missing[0]}: no such file; nothing was submitted")
@@ -348,8 +361,7 @@ def ingest(
     def body() -> int:
         from datetime import datetime, timezone
         from .intake import ingest as do_ingest
-        from .storage import Campaign
-        camp = Campaign.open(campaign_dir)
+        camp = open_campaign(campaign_dir)
         with camp.lock():
             answers = do_ingest(camp, drop, datetime.now(timezone.utc), late_ok)
         for a in answers:
@@ -370,8 +382,7 @@ def run_turn(
     def body() -> None:
         from datetime import datetime, timezone
         from .cycle import run_turn as do_run
-        from .storage import Campaign
-        camp = Campaign.open(campaign_dir)
+        camp = open_campaign(campaign_dir)
         _, message = do_run(camp, datetime.now(timezone.utc), force, reports=not no_reports)
         typer.echo(message, nl=False)
     guarded(body, commits_turn=True)
@@ -386,8 +397,7 @@ def seat(
     """Hand a faction to the computer player, say one in civil disorder, or back to a human (audited)."""
     def body() -> None:
         from .cycle import seats, set_seat
-        from .storage import Campaign
-        camp = Campaign.open(campaign_dir)
+        camp = open_campaign(campaign_dir)
         pid, seat_now = player.strip().lower(), who.strip().lower()
         with camp.lock():
             before = seats(camp).get(pid, "human")
@@ -421,8 +431,8 @@ def bot(
     def body() -> None:
         from .cycle import bot_file
         from .errors import UsageError
-        from .storage import Campaign, atomic_write
-        camp = Campaign.open(campaign_dir)
+        from .storage import atomic_write
+        camp = open_campaign(campaign_dir)
         state = camp.load_state()
         pid = player.strip().lower()
         if pid not in state.players:
@@ -514,9 +524,8 @@ def rollback(
     """Go back to the start of an earlier turn; later files are moved to archive/, never deleted."""
     def body() -> None:
         from .moderation import rollback as do_rollback
-        from .storage import Campaign
         first_turn(turn, "turn")
-        camp = Campaign.open(campaign_dir)
+        camp = open_campaign(campaign_dir)
         with camp.lock():
             done = do_rollback(camp, turn, reason)
         typer.echo(f"Back at the start of game turn {turn}; later turns kept in {done.dest}")
@@ -541,8 +550,7 @@ def adjust(
     """Correct the current snapshot by hand (audited; the previous file is kept)."""
     def body() -> None:
         from .moderation import adjust as do_adjust
-        from .storage import Campaign
-        camp = Campaign.open(campaign_dir)
+        camp = open_campaign(campaign_dir)
         ctl = {k: (None if v.lower() == "neutral" else v) for k, v in _pairs(control, "control").items()}
         _once(remove, "remove")
         with camp.lock():
@@ -565,8 +573,7 @@ def archive(
     def body() -> None:
         from .errors import UsageError
         from .moderation import archive as do_archive, live_secret_files
-        from .storage import Campaign
-        camp = Campaign.open(campaign_dir)
+        camp = open_campaign(campaign_dir)
         if output is not None:
             if str(output) == "-":
                 raise UsageError("-o -: an archive is written to a file, whole or not at all; name the file")
@@ -594,10 +601,9 @@ def verify(
 ) -> None:
     """Replay adjudicated turns and check they come out exactly as stored (R-TURN-6). Exit 1 on a mismatch."""
     def body() -> int:
-        from .storage import Campaign
         from .verify import verify as do_verify
         first_turn(turn)
-        camp = Campaign.open(campaign_dir)
+        camp = open_campaign(campaign_dir)
         verdicts = do_verify(camp, turn, key, fingerprint)
         for v in verdicts:
             what = "seed" if v.turn == -1 else "set-up" if v.turn == 0 else f"turn {v.turn}"
@@ -618,10 +624,9 @@ def turn_key_cmd(
     """Print the key of an adjudicated turn: publish it and anyone with the archive can check that turn's dice
     (`pbem verify --turn T --key KEY`) without learning any other turn's."""
     def body() -> None:
-        from .storage import Campaign
         from .verify import published_key
         first_turn(turn, "turn")
-        camp = Campaign.open(campaign_dir)
+        camp = open_campaign(campaign_dir)
         with camp.lock():
             key = published_key(camp, turn)
             camp.audit(f"turn key of turn {turn} published")

@@ -92,6 +92,9 @@ def check_name(name: str) -> str | None:
     if name.startswith("."):
         return "the file name starts with a dot (a hidden file); send a plain file name like athens-turn3.yaml"
     for ch in name:
+        if "\udc80" <= ch <= "\udcff":  # how Python reads a byte of a name that is not UTF-8
+            return (f"the file name is not UTF-8 text (it holds the byte 0x{ord(ch) - 0xdc00:02x}); send a plain "
+                    f"file name like athens-turn3.yaml")
         if unicodedata.category(ch)[0] == "C":
             return f"the file name holds a control character ({ch!r}); send a plain file name like athens-turn3.yaml"
     odd = sorted({ch for ch in name if not ch.isalnum() and unicodedata.category(ch)[0] not in "LMN"
@@ -160,7 +163,11 @@ FROZEN = ".frozen"
 
 # a top-level header line as the template writes it: `player: athens`, `secret: 1a2b-...  # a comment`; the
 # value plain, or in quotes without escapes.  Anything else on a line that starts with the key is unreadable.
-_HEADER_LINE = re.compile(r"^(player|secret)[ \t]*:(.*)$", re.M)
+_HEADER_LINE = re.compile(r"^(['\"]?)(player|secret)\1[ \t]*:(.*)$", re.M)  # the key may be in plain quotes
+# a header key written in a way the scan does not read: as an explicit key (`? secret`), or quoted with escapes
+_ODD_HEADER = re.compile(r"""^(?:\?[ \t]*['"]?(player|secret)\b|"[^"\n]*\\[^"\n]*"[ \t]*:)""", re.M)
+# every line end YAML knows: CR LF, a CR alone (old Mac files), NEL and the Unicode line and paragraph separators
+_LINE_ENDS = re.compile("\r\n?|[\x85\u2028\u2029]")
 _HEADER_VALUE = re.compile(r"""[ \t]*(?:(?P<plain>[^\s#'"\[\]{}&*!|>%@`,\\][^#\\]*?)|'(?P<single>[^'\n\\]*)'"""
                            r"""|"(?P<double>[^"\n\\]*)")?[ \t]*(?:[ \t]#.*)?""")
 MAX_HEADER_VALUE = 200
@@ -180,8 +187,14 @@ def scan_header(text: str) -> dict[str, str]:
     longer than ``MAX_HEADER_VALUE`` raises ``HeaderError``; a missing key is left out.  Once the file is
     authenticated and parsed, intake checks that the parsed values are the ones scanned here."""
     found: dict[str, str] = {}
+    if not text.isascii() or "\r" in text:  # lines as the YAML parser (and so the order checker) sees them
+        text = _LINE_ENDS.sub("\n", text)
+    odd = _ODD_HEADER.search(text)
+    if odd:
+        what = f"`? {odd.group(1)}`, an explicit key," if odd.group(1) else "a key in quotes with escapes"
+        raise HeaderError(f"{what} on line {text.count(chr(10), 0, odd.start()) + 1}: write the key plainly")
     for m in _HEADER_LINE.finditer(text):
-        key, rest = m.group(1), m.group(2).rstrip("\r")
+        key, rest = m.group(2), m.group(3)
         if key in found:
             raise HeaderError(f"`{key}:` is given twice")
         if rest and rest[0] not in " \t":

@@ -301,3 +301,66 @@ def test_new_refuses_an_option_given_twice(tmp_path):
     r = pbem("new", tmp_path / "c", "--players", "athens,sparta", "--option", "last_turn=1", "--option", "last-turn=2")
     one_line_exit_2(r, "--option last_turn is given twice")
     assert not (tmp_path / "c").exists()
+
+
+# -- 8. smaller: headers the checker reads and intake did not, file names, a file for a campaign folder, --format
+
+@pytest.mark.parametrize("header", ['"secret": {s}', "'secret' : {s}", '"secret": "{s}"'])
+def test_a_header_key_in_quotes_is_read_as_the_checker_reads_it(camp, header):
+    from pbem.intake import submit_bytes
+    raw = order_text(camp, "athens")
+    secret = camp.player_secrets()["athens"]
+    raw = raw.replace(f"secret: {secret}".encode(), header.format(s=secret).encode())
+    a = submit_bytes(camp, raw, "athens.yaml", NOW)
+    assert a.accepted, a.text()
+    assert secret.encode() not in (camp.orders_dir(1) / "athens.yaml").read_bytes()
+
+
+def test_an_explicit_header_key_is_refused_saying_what_to_write(camp):
+    from pbem.intake import submit_bytes
+    secret = camp.player_secrets()["athens"]
+    raw = order_text(camp, "athens").replace(f"secret: {secret}".encode(), f"? secret\n: {secret}".encode())
+    a = submit_bytes(camp, raw, "athens.yaml", NOW)
+    assert not a.accepted and "`? secret`, an explicit key, on line 4: write the key plainly" in a.text(), a.text()
+    assert "no secret" not in a.text()
+
+
+@pytest.mark.parametrize("end", ["\r", "\x85", "\u2028", "\u2029", "\r\n"])
+def test_files_with_other_line_ends_are_taken_as_the_checker_takes_them(camp, tmp_path, end):
+    from pbem.intake import submit_bytes
+    raw = order_text(camp, "athens", diplomacy=["megara"]).decode().replace("\n", end).encode()
+    f = tmp_path / "athens.yaml"
+    f.write_bytes(raw)
+    assert pbem("check", f, "--campaign", camp.root).exit_code == 0
+    a = submit_bytes(camp, raw, "athens.yaml", NOW)
+    assert a.accepted, a.text()
+    stored = (camp.orders_dir(1) / "athens.yaml").read_bytes()
+    assert camp.player_secrets()["athens"].encode() not in stored and b"secret: withheld" in stored
+
+
+def test_a_file_name_that_is_not_utf8_is_called_so(camp):
+    from pbem.intake import submit_bytes
+    a = submit_bytes(camp, order_text(camp, "athens"), b"sp\xffarta.yaml".decode("utf-8", "surrogateescape"), NOW)
+    assert not a.accepted and "the file name is not UTF-8 text (it holds the byte 0xff)" in a.text(), a.text()
+    assert "control character" not in a.text()
+
+
+@pytest.mark.parametrize("command", [["show"], ["status"], ["adjust", "--reason", "r", "--gold", "athens=+1"]])
+def test_a_file_given_for_a_campaign_folder_is_called_a_file(tmp_path, command):
+    f = tmp_path / "passwd"
+    f.write_text("root:x:0:0\n")
+    one_line_exit_2(pbem(command[0], f, *command[1:]), f"{f}: is a file, not a campaign folder")
+    assert f.read_text() == "root:x:0:0\n"
+
+
+def test_check_against_a_file_for_a_campaign_and_an_unknown_format(tmp_path):
+    import json
+    f = tmp_path / "passwd"
+    f.write_text("root:x:0:0\n")
+    orders = tmp_path / "o.yaml"
+    orders.write_text("campaign: test\nturn: 1\nplayer: athens\nsecret: x\n")
+    r = pbem("check", orders, "--campaign", f)
+    assert r.exit_code == 2 and f"{f}: is a file, not a campaign folder" in r.output, r.output
+    r = pbem("check", orders, "--campaign", f, "--format", "json")
+    assert r.exit_code == 2 and "is a file, not a campaign folder" in json.loads(r.output)["findings"][0]["message"]
+    one_line_exit_2(pbem("check", orders, "--format", "xml"), "--format 'xml': write text or json")
