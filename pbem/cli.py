@@ -104,11 +104,11 @@ def guarded(fn: Callable[[], int | None], commits_turn: bool = False) -> None:
         fail(str(exc), exc.exit_code)
     except KeyboardInterrupt:
         fail(INTERRUPTED_TURN if commits_turn else "interrupted", 130)
+    except BrokenPipeError:  # `pbem show ... | head`: before OSError, of which it is one
+        raise typer.Exit(0)
     except OSError as exc:  # a file or folder the user named (or the campaign's) cannot be used
         where = exc.filename or "a file"
         fail(f"{where}: {exc.strerror or exc}", 2)
-    except BrokenPipeError:
-        raise typer.Exit(0)
     if code:
         raise typer.Exit(code)
 

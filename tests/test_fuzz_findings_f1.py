@@ -364,3 +364,16 @@ def test_check_against_a_file_for_a_campaign_and_an_unknown_format(tmp_path):
     r = pbem("check", orders, "--campaign", f, "--format", "json")
     assert r.exit_code == 2 and "is a file, not a campaign folder" in json.loads(r.output)["findings"][0]["message"]
     one_line_exit_2(pbem("check", orders, "--format", "xml"), "--format 'xml': write text or json")
+
+
+def test_a_closed_pipe_is_quiet_and_not_called_a_file_that_cannot_be_used(capsys):
+    """`pbem new ... | head -1` said `pbem: a file: Broken pipe`, exit 2: BrokenPipeError is an OSError, and
+    the OSError branch came first."""
+    import typer
+    from pbem.cli import guarded
+
+    def body():
+        raise BrokenPipeError(32, "Broken pipe")
+    with pytest.raises(typer.Exit) as exc:
+        guarded(body)
+    assert exc.value.exit_code == 0 and capsys.readouterr().err == ""
