@@ -447,7 +447,11 @@ def bot(
                                  f"file (-o - prints the orders)")
         text = bot_file(camp, state, pid).decode("utf-8")
         if to_file:
-            atomic_write(output, text)
+            try:
+                atomic_write(output, text)
+            except OSError as exc:  # a full disk: named, and never "written"
+                raise UsageError(f"{output}: cannot be written ({exc.strerror or exc}); nothing was written") \
+                    from None
             typer.echo(f"Orders for {pid}, turn {state.turn}, written to {output}")
         else:
             print_whole(text, "the orders")

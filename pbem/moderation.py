@@ -353,12 +353,20 @@ def archive(camp: Campaign, out: Path | None = None, reveal_seed: bool = False, 
     fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent)
     os.close(fd)
     try:
-        with tarfile.open(tmp, "w:gz") as tar:
-            tar.add(camp.root, arcname=camp.root.name, filter=keep)
+        with open(tmp, "wb") as fh:
+            with tarfile.open(fileobj=fh, mode="w:gz") as tar:
+                tar.add(camp.root, arcname=camp.root.name, filter=keep)
+            fh.flush()
+            os.fsync(fh.fileno())  # a full disk says so here, not after "Archived to"
         # over (or closed with its seed revealed): a file to hand on, made as any other file is; mid-game it holds
         # every hidden fact, for a neutral referee only: private (mkstemp makes it 0o600)
         os.chmod(tmp, default_mode() if state.finished or reveal_seed or closed(camp.root) else 0o600)
         os.replace(tmp, out)
+    except OSError as exc:
+        Path(tmp).unlink(missing_ok=True)
+        if exc.filename and exc.filename not in (tmp, str(out)):  # a campaign file that cannot be read: named
+            raise
+        raise CampaignError(f"{out}: cannot be written ({exc.strerror or exc}); no archive was made") from None
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise

@@ -377,3 +377,22 @@ def test_a_closed_pipe_is_quiet_and_not_called_a_file_that_cannot_be_used(capsys
     with pytest.raises(typer.Exit) as exc:
         guarded(body)
     assert exc.value.exit_code == 0 and capsys.readouterr().err == ""
+
+
+@pytest.mark.parametrize("command", ["bot", "archive"])
+def test_a_full_disk_is_named_and_never_reported_as_written(camp, tmp_path, monkeypatch, command):
+    import errno
+    real_fsync = os.fsync
+
+    def full(fd):
+        if os.path.realpath(f"/proc/self/fd/{fd}").startswith(str(tmp_path / "out")):
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return real_fsync(fd)
+    monkeypatch.setattr(os, "fsync", full)
+    (tmp_path / "out").mkdir()
+    out = tmp_path / "out" / "f"
+    args = ["bot", camp.root, "athens", "-o", out] if command == "bot" else ["archive", camp.root, "-o", out]
+    r = pbem(*args)
+    one_line_exit_2(r, f"{out}: cannot be written (No space left on device)")
+    assert "written to" not in r.output and "Archived" not in r.output
+    assert list((tmp_path / "out").iterdir()) == []  # no temporary file left either
