@@ -2,6 +2,7 @@
 exit code 2 with a one-line message.  No rules logic lives here."""
 from __future__ import annotations
 
+import re
 import sys
 
 # Ctrl-C while the modules below load: one line, exit code 130, no traceback.  The `pbem` script's
@@ -73,6 +74,15 @@ def fail(message: str, code: int = 2) -> None:
     raise typer.Exit(code)
 
 
+def open_campaign(campaign_dir: Path):
+    """The campaign folder a command was given, opened (``Campaign.open``); a file named there is called one."""
+    from .errors import CampaignError
+    from .storage import Campaign
+    if campaign_dir.exists() and not campaign_dir.is_dir():
+        raise CampaignError(f"{campaign_dir}: is a file, not a campaign folder")
+    return Campaign.open(campaign_dir)
+
+
 def first_turn(turn: int | None, what: str = "--turn") -> None:
     """A game turn given on the command line: turns start at 1."""
     if turn is not None and turn < 1:
@@ -94,11 +104,11 @@ def guarded(fn: Callable[[], int | None], commits_turn: bool = False) -> None:
         fail(str(exc), exc.exit_code)
     except KeyboardInterrupt:
         fail(INTERRUPTED_TURN if commits_turn else "interrupted", 130)
+    except BrokenPipeError:  # `pbem show ... | head`: before OSError, of which it is one
+        raise typer.Exit(0)
     except OSError as exc:  # a file or folder the user named (or the campaign's) cannot be used
         where = exc.filename or "a file"
         fail(f"{where}: {exc.strerror or exc}", 2)
-    except BrokenPipeError:
-        raise typer.Exit(0)
     if code:
         raise typer.Exit(code)
 
@@ -134,6 +144,7 @@ def new(
     """Create a campaign: home cities, starting forces, leaders, traits, deck, hands, turn order (R-SET-1..6)."""
     def body() -> None:
         from .campaign import create
+        _once(option, "option", key=lambda item: item.partition("=")[0].strip().replace("-", "_"))
         created = create(campaign_dir, players.split(","), seed, map_file, option or [], name)
         camp = created.campaign
         state = camp.load_state()
@@ -162,10 +173,9 @@ def show(
 ) -> None:
     """Print the state of a campaign readably: everything (moderator) or one player's view."""
     def body() -> None:
-        from .storage import Campaign
         from .textview import show as show_text
         first_turn(turn)
-        camp = Campaign.open(campaign_dir)
+        camp = open_campaign(campaign_dir)
         typer.echo(show_text(camp, player, turn), nl=False)  # a player's kit is shown as its player sees it
     guarded(body)
 
@@ -183,8 +193,7 @@ def adjudicate(
     def body() -> None:
         from datetime import datetime, timezone
         from .errors import UsageError
-        from .storage import Campaign
-        camp = Campaign.open(campaign_dir)
+        camp = open_campaign(campaign_dir)
         if dry_run:
             if force:
                 raise UsageError("--force goes without --dry-run (a dry run needs no due turn)")
@@ -208,11 +217,10 @@ def report(
     """Write the turn reports: report.html, report.txt, map.svg, map.png and report.pdf per player."""
     def body() -> None:
         from .report import main as report_main
-        from .storage import Campaign
         from .cycle import ReportsInterrupted
         if turn != 0:
             first_turn(turn)
-        camp = Campaign.open(campaign_dir)
+        camp = open_campaign(campaign_dir)
         with camp.lock():
             try:
                 out = report_main(campaign_dir, turn, player)
@@ -230,8 +238,7 @@ def status(
     def body() -> None:
         from datetime import datetime, timezone
         from .cycle import status as get_status
-        from .storage import Campaign
-        camp = Campaign.open(campaign_dir)
+        camp = open_campaign(campaign_dir)
         typer.echo(get_status(camp).render(datetime.now(timezone.utc)), nl=False)
     guarded(body)
 
@@ -245,8 +252,7 @@ def deadline(
     def body() -> None:
         from datetime import datetime, timezone
         from .cycle import fmt, set_deadline
-        from .storage import Campaign
-        camp = Campaign.open(campaign_dir)
+        camp = open_campaign(campaign_dir)
         now = datetime.now(timezone.utc)
         with camp.lock():
             when_dt = set_deadline(camp, when, now)
@@ -266,10 +272,46 @@ def check(
 ) -> None:
     """Check an order file before sending it: every mistake at once, with file:line:column and a hint.
     Exit 0: clean (warnings allowed); 1: findings; 2: the file or campaign cannot be used."""
+    if format not in ("text", "json"):
+        fail(f"check: --format {format!r}: write text or json")
     from .checker import main as check_main
-    out, code = check_main(orders_file, campaign, format)
-    typer.echo(out, nl=False)
+    if campaign is not None and campaign.exists() and not campaign.is_dir():  # as the checker says a campaign error
+        import json
+        from .checker import ERROR, Finding, Report
+        report = Report(str(orders_file), [Finding(ERROR, str(campaign), None, None, "",
+                                                   f"{campaign}: is a file, not a campaign folder")], usable=False)
+        out, code = (json.dumps(report.to_dict(), indent=1, ensure_ascii=False) + "\n" if format == "json"
+                     else report.to_text()), report.exit_code
+    else:
+        out, code = check_main(orders_file, campaign, format)
+    typer.echo(safe_json(out) if format == "json" else safe_text(out), nl=False)
     raise typer.Exit(code)
+
+
+def safe_text(out: str) -> str:
+    """Text of a file a player wrote, as pbem prints it: every control, format or lone surrogate character (a
+    ``"\\ud800"`` escape in a YAML value, an ESC, a bidi override) escaped line by line, as in intake's answers,
+    so the output can always be written and never drives the terminal."""
+    from .storage import printable
+    return "\n".join(printable(line) for line in out.split("\n"))
+
+
+def safe_json(out: str) -> str:
+    """JSON text with every such character left as a ``\\uXXXX`` escape (json.dumps keeps them raw with
+    ensure_ascii=False): the same JSON, printable and always encodable.  Outside strings JSON text holds only
+    printable ASCII and newlines, so every one of them is inside a string, where an escape means the same."""
+    if all(ch.isprintable() or ch == "\n" for ch in out):
+        return out
+
+    def esc(ch: str) -> str:
+        if ch == "\n" or ch.isprintable():
+            return ch
+        code = ord(ch)
+        if code > 0xFFFF:  # a UTF-16 pair, as JSON writes it
+            code -= 0x10000
+            return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+        return f"\\u{code:04x}"
+    return "".join(esc(ch) for ch in out)
 
 
 @app.command()
@@ -288,10 +330,9 @@ def submit(
         from datetime import datetime, timezone
         from .errors import UsageError
         from .intake import reply, submit_path
-        from .storage import Campaign
         if force and not fix:
             raise UsageError("--force goes with --fix (a moderator's fix after a dry run of the turn)")
-        camp = Campaign.open(campaign_dir)
+        camp = open_campaign(campaign_dir)
         missing = [f for f in files if not f.exists() and not f.is_symlink()]
         if missing:  # the moderator's typo, not a player's file: nothing is answered or audited
             raise UsageError(f"{missing[0]}: no such file; nothing was submitted")
@@ -320,8 +361,7 @@ def ingest(
     def body() -> int:
         from datetime import datetime, timezone
         from .intake import ingest as do_ingest
-        from .storage import Campaign
-        camp = Campaign.open(campaign_dir)
+        camp = open_campaign(campaign_dir)
         with camp.lock():
             answers = do_ingest(camp, drop, datetime.now(timezone.utc), late_ok)
         for a in answers:
@@ -342,8 +382,7 @@ def run_turn(
     def body() -> None:
         from datetime import datetime, timezone
         from .cycle import run_turn as do_run
-        from .storage import Campaign
-        camp = Campaign.open(campaign_dir)
+        camp = open_campaign(campaign_dir)
         _, message = do_run(camp, datetime.now(timezone.utc), force, reports=not no_reports)
         typer.echo(message, nl=False)
     guarded(body, commits_turn=True)
@@ -358,8 +397,7 @@ def seat(
     """Hand a faction to the computer player, say one in civil disorder, or back to a human (audited)."""
     def body() -> None:
         from .cycle import seats, set_seat
-        from .storage import Campaign
-        camp = Campaign.open(campaign_dir)
+        camp = open_campaign(campaign_dir)
         pid, seat_now = player.strip().lower(), who.strip().lower()
         with camp.lock():
             before = seats(camp).get(pid, "human")
@@ -383,41 +421,78 @@ def seat(
 def bot(
     campaign_dir: Annotated[Path, typer.Argument(metavar="DIR", help="The campaign folder.")],
     player: Annotated[str, typer.Argument(help="The faction to write orders for.")],
-    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write the order file here (default: print it).")] = None,
+    output: Annotated[Optional[Path], typer.Option("--output", "-o", help="Write the order file here; `-o -` "
+                                                   "or no -o: print it.")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Replace a file that exists already (say one you "
+                                                        "edited).")] = False,
 ) -> None:
     """Write the computer player's order file for one faction, from that faction's fogged view only (its
     secret reads `withheld`, as in stored files: submit it with --fix, or write the player's secret in)."""
     def body() -> None:
         from .cycle import bot_file
         from .errors import UsageError
-        from .storage import Campaign, atomic_write
-        camp = Campaign.open(campaign_dir)
+        from .storage import atomic_write
+        camp = open_campaign(campaign_dir)
         state = camp.load_state()
         pid = player.strip().lower()
         if pid not in state.players:
             raise UsageError(f"player {player!r} is not in this campaign ({', '.join(state.turn_order)})")
         # the very file run-turn stores for a computer seat (secret withheld), so `verify` takes it as the
         # computer player's when the moderator submits it with --fix
-        text = bot_file(camp, state, pid).decode("utf-8")
-        if output:
+        to_file = output is not None and str(output) != "-"
+        if to_file:
             _outside(camp, output)
-            atomic_write(output, text)
+            if output.exists() and not force:  # it may be one the moderator edited: never lost unasked
+                raise UsageError(f"{output}: exists already; give --force to replace it, or -o to name another "
+                                 f"file (-o - prints the orders)")
+        text = bot_file(camp, state, pid).decode("utf-8")
+        if to_file:
+            try:
+                atomic_write(output, text)
+            except OSError as exc:  # a full disk: named, and never "written"
+                raise UsageError(f"{output}: cannot be written ({exc.strerror or exc}); nothing was written") \
+                    from None
             typer.echo(f"Orders for {pid}, turn {state.turn}, written to {output}")
         else:
-            typer.echo(text, nl=False)
+            print_whole(text, "the orders")
     guarded(body)
 
 
+def print_whole(text: str, what: str) -> None:
+    """Print ``text`` and make sure it was written (a full disk behind a redirection fails at the flush): never
+    report success for output that was lost.  A closed pipe (`| head`) stays quiet, as everywhere."""
+    from .errors import PbemError
+    try:
+        typer.echo(text, nl=False)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        raise
+    except OSError as exc:
+        raise PbemError(f"standard output: {exc.strerror or exc}; {what} were not written whole") from None
+
+
 def _outside(camp, path: Path) -> None:
-    """Refuse to write a file the user named inside the campaign folder (it could replace campaign data)."""
+    """Refuse to write a file the user named inside the campaign folder (it could replace campaign data), or
+    in place of anything but a plain file: a link, a device, a pipe (see ``moderation.writable_target``)."""
     from .errors import UsageError
+    from .moderation import writable_target
     root, target = camp.root.resolve(), Path(path).resolve()
     if target == root or root in target.parents:
         raise UsageError(f"{path}: write it outside the campaign folder")
-    if target.is_dir():
-        raise UsageError(f"{path}: is a folder; name a file")
+    writable_target(Path(path))
     if not target.parent.is_dir():  # a typo in a path makes no folders: the same for every command
         raise UsageError(f"{path}: the folder {Path(path).parent} does not exist")
+
+
+def _once(items: list[str] | None, what: str, key=lambda item: item.strip()) -> None:
+    """Refuse an option repeated for the same thing (``key``): `--remove U --remove U`, `--option last_turn=1
+    --option last_turn=2`; the last would win silently."""
+    from .errors import UsageError
+    seen: set = set()
+    for item in items or []:
+        if key(item) in seen:
+            raise UsageError(f"--{what} {key(item)} is given twice; give each once")
+        seen.add(key(item))
 
 
 def _pairs(items: list[str] | None, what: str, number: bool = False) -> dict:
@@ -429,11 +504,15 @@ def _pairs(items: list[str] | None, what: str, number: bool = False) -> dict:
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
             raise UsageError(f"--{what} {item!r}: write KEY=VALUE")
+        if key.strip() in out:  # which one was meant (or the sum)? never guessed, never one silently dropped
+            raise UsageError(f"--{what} {key.strip()} is given twice; give each once")
         if number:
             v = value.strip()
-            if not (v[:1] in ("+", "-") and v[1:].isdigit()):
+            if not re.fullmatch(r"[+-][0-9]+", v):  # ASCII digits: '²'.isdigit() is true, and int() refuses it
                 raise UsageError(f"--{what} {item!r}: write the change with its sign, like {key.strip()}=+5 to add "
                                  f"or {key.strip()}=-3 to take away")
+            if len(v.lstrip("+-0")) > 9:  # past any treasury (and int() refuses 4300 digits)
+                raise UsageError(f"--{what} {key.strip()}: the change is too large")
             out[key.strip()] = int(v)
         else:
             out[key.strip()] = value.strip()
@@ -449,9 +528,8 @@ def rollback(
     """Go back to the start of an earlier turn; later files are moved to archive/, never deleted."""
     def body() -> None:
         from .moderation import rollback as do_rollback
-        from .storage import Campaign
         first_turn(turn, "turn")
-        camp = Campaign.open(campaign_dir)
+        camp = open_campaign(campaign_dir)
         with camp.lock():
             done = do_rollback(camp, turn, reason)
         typer.echo(f"Back at the start of game turn {turn}; later turns kept in {done.dest}")
@@ -476,9 +554,9 @@ def adjust(
     """Correct the current snapshot by hand (audited; the previous file is kept)."""
     def body() -> None:
         from .moderation import adjust as do_adjust
-        from .storage import Campaign
-        camp = Campaign.open(campaign_dir)
+        camp = open_campaign(campaign_dir)
         ctl = {k: (None if v.lower() == "neutral" else v) for k, v in _pairs(control, "control").items()}
+        _once(remove, "remove")
         with camp.lock():
             done = do_adjust(camp, reason, _pairs(gold, "gold", number=True), _pairs(move, "move"), remove or [], ctl)
         typer.echo("Adjusted: " + "; ".join(done))
@@ -497,10 +575,12 @@ def archive(
 ) -> None:
     """Pack the campaign into one .tar.gz (player secrets left out)."""
     def body() -> None:
+        from .errors import UsageError
         from .moderation import archive as do_archive, live_secret_files
-        from .storage import Campaign
-        camp = Campaign.open(campaign_dir)
+        camp = open_campaign(campaign_dir)
         if output is not None:
+            if str(output) == "-":
+                raise UsageError("-o -: an archive is written to a file, whole or not at all; name the file")
             _outside(camp, output)
         with camp.lock():
             out = do_archive(camp, output, reveal_seed, replace=force, abandon=abandon)
@@ -525,10 +605,9 @@ def verify(
 ) -> None:
     """Replay adjudicated turns and check they come out exactly as stored (R-TURN-6). Exit 1 on a mismatch."""
     def body() -> int:
-        from .storage import Campaign
         from .verify import verify as do_verify
         first_turn(turn)
-        camp = Campaign.open(campaign_dir)
+        camp = open_campaign(campaign_dir)
         verdicts = do_verify(camp, turn, key, fingerprint)
         for v in verdicts:
             what = "seed" if v.turn == -1 else "set-up" if v.turn == 0 else f"turn {v.turn}"
@@ -549,10 +628,9 @@ def turn_key_cmd(
     """Print the key of an adjudicated turn: publish it and anyone with the archive can check that turn's dice
     (`pbem verify --turn T --key KEY`) without learning any other turn's."""
     def body() -> None:
-        from .storage import Campaign
         from .verify import published_key
         first_turn(turn, "turn")
-        camp = Campaign.open(campaign_dir)
+        camp = open_campaign(campaign_dir)
         with camp.lock():
             key = published_key(camp, turn)
             camp.audit(f"turn key of turn {turn} published")

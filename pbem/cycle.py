@@ -4,6 +4,7 @@ The clock is a parameter (``now``), never read here, so tests pin it.
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from typing import Any
@@ -12,26 +13,50 @@ from .errors import PbemError, UsageError
 from .storage import Campaign, held_interrupts
 
 
+# the forms a deadline is written in (ASCII digits only: `+²d` or `+٣d` are no number of days)
+_RELATIVE = re.compile(r"\+([0-9]+)([dh])")
+_ABSOLUTE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}"  # a date, then maybe a time and a zone
+                       r"(?:[T ](?P<time>[0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:\.[0-9]{1,6})?)?)(Z|[+-][0-9]{2}(?::?[0-9]{2})?)?)?")
+YEARS = (2000, 2999)  # a deadline is near today: a year outside these is a typo (and 0999 could not be stored)
+WHEN_FORMS = "write a date like 2026-12-01, 2026-12-01T18:00 (UTC) or +7d"
+
+
 def parse_when(text: str, now: datetime) -> datetime:
-    """'2026-12-01', '2026-12-01T18:00', '2026-12-01 18:00Z' or '+7d' / '+36h' -> an aware UTC datetime."""
+    """'2026-12-01', '2026-12-01T18:00', '2026-12-01 18:00Z', '2026-12-01T18:00+01:00' or '+7d' / '+36h' -> an
+    aware UTC datetime.  A date without a time is the end of that day (23:59 UTC).  Raises ``UsageError``
+    naming the text for anything else, a year outside ``YEARS`` included."""
     t = str(text).strip()
-    if t.startswith("+") and t[-1:] in ("d", "h") and t[1:-1].isdigit():
-        n = int(t[1:-1])
+    rel = _RELATIVE.fullmatch(t)
+    if rel:
+        digits = rel.group(1).lstrip("0") or "0"
+        n = int(digits) if len(digits) <= 12 else None  # more is past the calendar's end (and int() of 5000 fails)
         try:
-            return now + (timedelta(days=n) if t.endswith("d") else timedelta(hours=n))
+            when = now + (timedelta(days=n) if rel.group(2) == "d" else timedelta(hours=n)) if n is not None else None
         except OverflowError:
-            raise UsageError(f"deadline {text!r}: too far in the future") from None
+            when = None
+        if when is None or when.year > YEARS[1]:
+            raise UsageError(f"deadline {text!r}: too far in the future")
+        return when
     if t.upper().endswith(" UTC"):  # as `pbem status` prints it: 2026-12-01 18:00 UTC
         t = t[:-4].strip()
+    m = _ABSOLUTE.fullmatch(t)
     try:
+        if m is None:
+            raise ValueError
         when = datetime.fromisoformat(t.replace("Z", "+00:00").replace(" ", "T"))
+        if when.tzinfo is None:
+            when = when.replace(tzinfo=timezone.utc)
+            if m.group("time") is None:  # a bare date: the end of that day
+                when = when.replace(hour=23, minute=59)
+        when = when.astimezone(timezone.utc)
     except ValueError:
-        raise UsageError(f"deadline {text!r}: write a date like 2026-12-01, 2026-12-01T18:00 (UTC) or +7d") from None
-    if when.tzinfo is None:
-        when = when.replace(tzinfo=timezone.utc)
-        if len(t) == 10:  # a bare date: the end of that day
-            when = when.replace(hour=23, minute=59)
-    return when.astimezone(timezone.utc)
+        raise UsageError(f"deadline {text!r}: {WHEN_FORMS}") from None
+    except OverflowError:  # 0001-01-01T00:00+01:00 is before the calendar's start in UTC
+        when = None
+    if when is None or not YEARS[0] <= when.year <= YEARS[1]:
+        raise UsageError(f"deadline {text!r}: the year must be between {YEARS[0]} and {YEARS[1]} (UTC); "
+                         f"{WHEN_FORMS}")
+    return when
 
 
 STORED = "%Y-%m-%dT%H:%MZ"  # a deadline as campaign.yaml keeps it
@@ -47,10 +72,9 @@ def deadline(camp: Campaign) -> datetime | None:
         return None
     try:
         return parse_when(str(raw), datetime.now(timezone.utc))
-    except UsageError:
+    except UsageError as exc:
         from .errors import CampaignError
-        raise CampaignError(f"{camp.config_path}: deadline {raw!r} is not a date; fix it with `pbem deadline`") \
-            from None
+        raise CampaignError(f"{camp.config_path}: {exc}; fix it with `pbem deadline`") from None
 
 
 def set_deadline(camp: Campaign, text: str, now: datetime) -> datetime:
@@ -141,9 +165,10 @@ def next_deadline(camp: Campaign, now: datetime) -> str | None:
     if not days:
         return None
     try:
-        return (now + timedelta(days=int(days))).strftime(STORED)
+        when = now + timedelta(days=int(days))
     except (OverflowError, ValueError):
         return None  # no next deadline can be set past the calendar's end: the moderator sets one
+    return when.strftime(STORED) if YEARS[0] <= when.year <= YEARS[1] else None  # as `pbem deadline` takes it
 
 
 def config_with(camp: Campaign, **changes: Any) -> dict[str, Any]:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import os
 import re
 import unicodedata
 from dataclasses import dataclass, field
@@ -91,6 +92,9 @@ def check_name(name: str) -> str | None:
     if name.startswith("."):
         return "the file name starts with a dot (a hidden file); send a plain file name like athens-turn3.yaml"
     for ch in name:
+        if "\udc80" <= ch <= "\udcff":  # how Python reads a byte of a name that is not UTF-8
+            return (f"the file name is not UTF-8 text (it holds the byte 0x{ord(ch) - 0xdc00:02x}); send a plain "
+                    f"file name like athens-turn3.yaml")
         if unicodedata.category(ch)[0] == "C":
             return f"the file name holds a control character ({ch!r}); send a plain file name like athens-turn3.yaml"
     odd = sorted({ch for ch in name if not ch.isalnum() and unicodedata.category(ch)[0] not in "LMN"
@@ -159,7 +163,11 @@ FROZEN = ".frozen"
 
 # a top-level header line as the template writes it: `player: athens`, `secret: 1a2b-...  # a comment`; the
 # value plain, or in quotes without escapes.  Anything else on a line that starts with the key is unreadable.
-_HEADER_LINE = re.compile(r"^(player|secret)[ \t]*:(.*)$", re.M)
+_HEADER_LINE = re.compile(r"^(['\"]?)(player|secret)\1[ \t]*:(.*)$", re.M)  # the key may be in plain quotes
+# a header key written in a way the scan does not read: as an explicit key (`? secret`), or quoted with escapes
+_ODD_HEADER = re.compile(r"""^(?:\?[ \t]*['"]?(player|secret)\b|"[^"\n]*\\[^"\n]*"[ \t]*:)""", re.M)
+# every line end YAML knows: CR LF, a CR alone (old Mac files), NEL and the Unicode line and paragraph separators
+_LINE_ENDS = re.compile("\r\n?|[\x85\u2028\u2029]")
 _HEADER_VALUE = re.compile(r"""[ \t]*(?:(?P<plain>[^\s#'"\[\]{}&*!|>%@`,\\][^#\\]*?)|'(?P<single>[^'\n\\]*)'"""
                            r"""|"(?P<double>[^"\n\\]*)")?[ \t]*(?:[ \t]#.*)?""")
 MAX_HEADER_VALUE = 200
@@ -179,8 +187,14 @@ def scan_header(text: str) -> dict[str, str]:
     longer than ``MAX_HEADER_VALUE`` raises ``HeaderError``; a missing key is left out.  Once the file is
     authenticated and parsed, intake checks that the parsed values are the ones scanned here."""
     found: dict[str, str] = {}
+    if not text.isascii() or "\r" in text:  # lines as the YAML parser (and so the order checker) sees them
+        text = _LINE_ENDS.sub("\n", text)
+    odd = _ODD_HEADER.search(text)
+    if odd:
+        what = f"`? {odd.group(1)}`, an explicit key," if odd.group(1) else "a key in quotes with escapes"
+        raise HeaderError(f"{what} on line {text.count(chr(10), 0, odd.start()) + 1}: write the key plainly")
     for m in _HEADER_LINE.finditer(text):
-        key, rest = m.group(1), m.group(2).rstrip("\r")
+        key, rest = m.group(2), m.group(3)
         if key in found:
             raise HeaderError(f"`{key}:` is given twice")
         if rest and rest[0] not in " \t":
@@ -195,6 +209,19 @@ def scan_header(text: str) -> dict[str, str]:
             raise HeaderError(f"`{key}:` is {len(value)} characters long")
         found[key] = value.strip()
     return found
+
+
+def ready(camp: Campaign) -> None:
+    """Read every campaign file intake and the order checker use (config and deadline, snapshot, map, tables,
+    secrets), so that a damaged one stops the command (``PbemError``: one line, exit code 2) before any file
+    is answered, audited or moved.  Else the checker would report the campaign's fault as the player's file's,
+    and the player's good file would be refused.  The reads are cached, so a second file costs nothing."""
+    from .checker import Game
+    Game.of(camp)  # the snapshot, the map and the tables, as the checker reads them
+    camp.player_secrets()
+    campaign_deadline(camp)
+    from .cycle import seats
+    seats(camp)
 
 
 def dry_runs(camp: Campaign, turn: int) -> int:
@@ -212,6 +239,7 @@ def submit_bytes(camp: Campaign, raw: bytes, source: str, now: datetime, late_ok
 
     The sender is authenticated first, from the header lines alone (``scan_header``, a constant-time compare of
     the secret); only then is the file parsed, once, and checked."""
+    ready(camp)
     name = source
     bad = check_name(name)
     if bad:
@@ -444,24 +472,45 @@ def submit_path(camp: Campaign, path: Path, now: datetime, late_ok: bool = False
     return submit_bytes(camp, raw, source, now, late_ok, moderator_fix, force)
 
 
+def holds_campaign(entry: Path) -> Path | None:
+    """The first campaign folder (one with a campaign.yaml) at or under ``entry`` of a drop folder, links not
+    followed; None if there is none (a file, a link, an ordinary folder)."""
+    if entry.is_symlink() or not entry.is_dir():
+        return None
+    for top, _dirs, files in os.walk(entry):  # os.walk follows no links
+        if "campaign.yaml" in files:
+            return Path(top)
+    return None
+
+
 def ingest(camp: Campaign, drop: Path, now: datetime, late_ok: bool = False) -> list[Answer]:
     """Every file in the drop folder, oldest first: answered, then moved to accepted/ or refused/."""
     from .errors import UsageError
     drop = Path(drop)
+    ready(camp)  # a damaged campaign file: nothing is answered or moved
     if drop.exists() and not drop.is_dir():
         raise UsageError(f"--from {drop}: is a file, not a folder (to take one file use `pbem submit "
                          f"{camp.root} {drop}`)")
     if not drop.is_dir():
         raise UsageError(f"--from {drop}: no such folder")
-    root, d = camp.root.resolve(), drop.resolve()
-    if d == root or root in d.parents:
-        raise UsageError(f"--from {drop}: the drop folder may not be the campaign folder or inside it")
+    for root, d in ((camp.root.resolve(), drop.resolve()),  # links followed, and as written (a link to the
+                    (Path(os.path.abspath(camp.root)), Path(os.path.abspath(drop)))):  # campaign in the drop)
+        if d == root or root in d.parents:
+            raise UsageError(f"--from {drop}: the drop folder may not be the campaign folder or inside it")
+        if d in root.parents:  # intake would move the campaign itself into refused/
+            raise UsageError(f"--from {drop}: the campaign folder {camp.root} is inside the drop folder; use a drop "
+                             f"folder that holds only the players' files (nothing was taken)")
     # where the files go: a file (or a link) named accepted or refused that is in the way is answered like any
     # other unusable file, first, and moved aside into refused/, so it cannot stop intake
     blockers = [drop / sub for sub in ("accepted", "refused")
                 if (drop / sub).is_symlink() or (drop / sub).exists() and not (drop / sub).is_dir()]
     # every entry is answered, hidden files and folders too (refused), so the sender always hears back
     entries = [p for p in drop.iterdir() if p.name not in ("accepted", "refused")]
+    for p in entries:  # the moderator's own folder put there by mistake: never moved
+        held = holds_campaign(p)
+        if held is not None:
+            raise UsageError(f"--from {drop}: {held} is a campaign folder; move it out of the drop folder "
+                             f"(nothing was taken)")
     entries.sort(key=lambda p: (p.lstat().st_mtime, p.name))
     answers = []
     for p in blockers + entries:

@@ -305,6 +305,18 @@ def live_secret_files(camp: Campaign) -> list[Path]:
     return found
 
 
+def writable_target(out: Path) -> None:
+    """Refuse to write a file the user named (``-o``) in place of anything but a plain file: the file is
+    written beside it and renamed over it, which would turn a link, a device (`-o /dev/null` as root) or a pipe
+    into a plain file."""
+    if out.is_symlink():
+        raise UsageError(f"{out}: is a link; name a plain file (the link would be replaced, not written through)")
+    if out.is_dir():
+        raise UsageError(f"{out}: is a folder; name a file")
+    if out.exists() and not out.is_file():
+        raise UsageError(f"{out}: is not a regular file (a device, pipe or socket); name a plain file")
+
+
 def default_archive(camp: Campaign) -> Path:
     return camp.root.parent / f"{camp.root.name}-archive.tar.gz"
 
@@ -318,9 +330,8 @@ def archive(camp: Campaign, out: Path | None = None, reveal_seed: bool = False, 
     out = Path(out) if out else default_archive(camp)
     if not out.parent.is_dir():
         raise UsageError(f"{out}: the folder {out.parent} does not exist")
-    if out.is_dir():
-        raise UsageError(f"{out}: is a folder; name a file")
-    if (out.exists() or out.is_symlink()) and not replace:
+    writable_target(out)
+    if out.exists() and not replace:
         raise UsageError(f"{out}: exists already; give --force to replace it, or -o to name another file")
     if abandon and not reveal_seed:
         raise UsageError("--abandon goes with --reveal-seed (closing a campaign stopped before its end)")
@@ -342,12 +353,20 @@ def archive(camp: Campaign, out: Path | None = None, reveal_seed: bool = False, 
     fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent)
     os.close(fd)
     try:
-        with tarfile.open(tmp, "w:gz") as tar:
-            tar.add(camp.root, arcname=camp.root.name, filter=keep)
+        with open(tmp, "wb") as fh:
+            with tarfile.open(fileobj=fh, mode="w:gz") as tar:
+                tar.add(camp.root, arcname=camp.root.name, filter=keep)
+            fh.flush()
+            os.fsync(fh.fileno())  # a full disk says so here, not after "Archived to"
         # over (or closed with its seed revealed): a file to hand on, made as any other file is; mid-game it holds
         # every hidden fact, for a neutral referee only: private (mkstemp makes it 0o600)
         os.chmod(tmp, default_mode() if state.finished or reveal_seed or closed(camp.root) else 0o600)
         os.replace(tmp, out)
+    except OSError as exc:
+        Path(tmp).unlink(missing_ok=True)
+        if exc.filename and exc.filename not in (tmp, str(out)):  # a campaign file that cannot be read: named
+            raise
+        raise CampaignError(f"{out}: cannot be written ({exc.strerror or exc}); no archive was made") from None
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise

@@ -349,6 +349,16 @@ def _build(node: yaml.Node, path: PathKey, depth: int, marks: dict, source: str,
 
 
 _constructor = yaml.SafeLoader("")
+_NULLS = ("", "~", "null", "Null", "NULL")
+_TAG_WANTS = {"bool": "true or false", "int": "a whole number", "float": "a number", "null": "empty (null)"}
+
+
+def _bad_value(node: yaml.ScalarNode) -> str:
+    """A value its explicit tag cannot make (`!!bool abc`, `!!int 1.5`), in words."""
+    kind = node.tag.rpartition(":")[2]
+    value = node.value if len(node.value) <= 40 else node.value[:37] + "..."
+    return (f"bad value: !!{kind} {value!r} is not {_TAG_WANTS.get(kind, 'a value of that tag')} (hint: write the "
+            f"value plainly, without the !!{kind} tag)")
 
 
 def _scalar(node: yaml.ScalarNode, source: str) -> Any:
@@ -358,15 +368,20 @@ def _scalar(node: yaml.ScalarNode, source: str) -> Any:
         m = node.start_mark
         raise YamlError(source, f"the tag {node.tag!r} is not allowed; write plain values", m.line + 1,
                         m.column + 1)
+    m = node.start_mark
+    if node.tag == "tag:yaml.org,2002:null" and node.value not in _NULLS:  # PyYAML makes anything null
+        raise YamlError(source, _bad_value(node), m.line + 1, m.column + 1)
     try:
         value = _constructor.construct_object(node, deep=True)
     except yaml.YAMLError as exc:
-        m = node.start_mark
         raise YamlError(source, f"bad value: {exc}", m.line + 1, m.column + 1) from None
-    except ValueError:  # Python's limit on the digits of a whole number (4300): no value of pbem's is near it
-        m = node.start_mark
-        raise YamlError(source, f"a number of {len(node.value)} characters: too long to be a value pbem understands",
-                        m.line + 1, m.column + 1) from None
+    except ValueError as exc:
+        if "limit" in str(exc):  # Python's limit on the digits of a whole number (4300): no value of pbem's is near
+            raise YamlError(source, f"a number of {len(node.value)} characters: too long to be a value pbem "
+                                    f"understands", m.line + 1, m.column + 1) from None
+        raise YamlError(source, _bad_value(node), m.line + 1, m.column + 1) from None
+    except Exception:  # PyYAML's constructors raise what they meet: `!!bool abc` a KeyError, `!!int +` an IndexError
+        raise YamlError(source, _bad_value(node), m.line + 1, m.column + 1) from None
     if isinstance(value, float) and value != value:  # NaN
         m = node.start_mark
         raise YamlError(source, "NaN is not a value pbem understands", m.line + 1, m.column + 1)
