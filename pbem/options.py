@@ -48,10 +48,10 @@ def parse_options(items: list[str]) -> dict[str, Any]:
                 raise UsageError(f"--option {item!r}: write {name}=true or {name}=false")
             value = value in (True, "true", "yes", "on", "1")
         elif isinstance(default, int):
-            try:
-                value = int(raw)
-            except ValueError:
-                raise UsageError(f"--option {item!r}: {name} needs a whole number, e.g. {name}={default}") from None
+            digits = raw.strip()
+            if not (digits.isascii() and digits.isdigit() and len(digits) <= 6):  # int() reads any script's digits
+                raise UsageError(f"--option {item!r}: {name} needs a whole number, e.g. {name}={default}")
+            value = int(digits)
             if name == "last_turn" and not 1 <= value <= 99:
                 raise UsageError(f"--option {item!r}: last_turn must be between 1 and 99")
         else:

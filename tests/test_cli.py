@@ -94,6 +94,7 @@ def test_without_seed_the_secret_is_random_and_private(tmp_path):
     (["--players", "athens,sparta", "--seed", "abc"], "the seed must be a whole number"),
     (["--players", "athens,sparta", "--option", "nonsense"], "unknown option 'nonsense'"),
     (["--players", "athens,sparta", "--option", "last_turn=x"], "needs a whole number"),
+    (["--players", "athens,sparta", "--option", "last_turn=\u0663"], "needs a whole number"),  # Arabic-Indic 3
     (["--players", "athens,sparta", "--option", "blocks"], "not playable yet"),
     (["--players", "athens,sparta", "--map", "nowhere.yaml"], "no such file"),
 ])
