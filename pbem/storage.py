@@ -21,6 +21,7 @@ mid-turn leaves the previous turn intact.
 from __future__ import annotations
 
 import fcntl
+import hashlib
 import json
 import os
 import re
@@ -136,6 +137,10 @@ def check_config(data: Any, source: str, located: yamlio.Located | None = None) 
         if key not in known:
             raise CampaignError(f"{at('@key', key)}: {key}: not a campaign setting (known: {', '.join(known)})")
     validate(data, CONFIG_SCHEMA, source, located, error=CampaignError)
+    for name, value in (data.get("options") or {}).items():
+        if value and not OPTIONS[name].available:  # as `pbem new --option` refuses it
+            raise CampaignError(f"{at('options', name)}: options.{name}: {OPTIONS[name].help} This option is not "
+                                f"playable yet in this version.")
     for pid in data.get("seats") or {}:
         if pid not in data["players"]:
             raise CampaignError(f"{at('@key', 'seats', pid)}: seats.{pid}: not a player of this campaign "
@@ -442,6 +447,16 @@ class Campaign:
         data = parse_snapshot(text, path)
         kit = bool(self.config.get("kit_of"))
         check_snapshot(data, path, turn, kit)
+        name = self.config.get("name")
+        if name is not None and name != data["campaign"]:
+            raise CampaignError(f"{self.config_path}: name: {_shown(name)} is not the name in the snapshots "
+                                f"({path.name} has {_shown(data['campaign'])}); order files name the campaign, "
+                                f"so its name cannot be changed in campaign.yaml")
+        players = self.config.get("players")
+        if players is not None and set(players) != set(data["turn_order"]):
+            raise CampaignError(f"{self.config_path}: players: {', '.join(map(str, players))} are not this "
+                                f"campaign's players ({path.name} has {', '.join(data['turn_order'])}); the players "
+                                f"cannot be changed in campaign.yaml")
         try:
             state = GameState.from_dict(data)
         except (ValueError, KeyError, TypeError, AttributeError) as exc:  # the checks above should leave none
@@ -497,6 +512,10 @@ class Campaign:
             seed = b""
         if len(seed) != 32:  # 256 bits, written by `pbem new`
             raise CampaignError(f"{path}: the secret seed is missing or damaged")
+        published = self.config.get("seed_sha256")
+        if published and hashlib.sha256(seed).hexdigest() != published:  # never a die rolled with another seed
+            raise CampaignError(f"{path}: not this campaign's seed (its sha256 is not campaign.yaml's seed_sha256 "
+                                f"{published[:16]}...); the campaign folder is damaged")
         return seed
 
     def player_secrets(self) -> dict[str, str]:
@@ -509,6 +528,18 @@ class Campaign:
         if not isinstance(secrets, dict) or not all(isinstance(k, str) and isinstance(v, str)
                                                     for k, v in secrets.items()):
             raise CampaignError(f"{path}: damaged: needs `secrets:` with one `player: secret` line per player")
+        from .intake import WITHHELD
+        holder: dict[str, str] = {}
+        for pid, secret in secrets.items():
+            if not secret.strip() or secret.strip() == WITHHELD:
+                what = "empty" if not secret.strip() else f"{WITHHELD!r}, the word every stored order file holds"
+                raise CampaignError(f"{path}: secrets.{printable(pid)}: {what}: every player needs a secret of "
+                                    f"their own (write a new one there and send it to the player)")
+            if secret in holder:
+                raise CampaignError(f"{path}: secrets.{printable(pid)}: the same secret as "
+                                    f"{printable(holder[secret])}'s: either could send orders for the other (write a "
+                                    f"new one there and send it to the player)")
+            holder[secret] = pid
         return dict(secrets)
 
     def write_secrets(self, seed: bytes, player_secrets: dict[str, str]) -> None:
