@@ -17,7 +17,7 @@ from .errors import UsageError
 from .gamedata import DATA, DEFAULT_MAP, load_map, tables
 from .options import parse_options
 from .setup import check_players, new_campaign
-from .storage import Campaign
+from .storage import Campaign, printable
 
 
 @dataclass
@@ -70,7 +70,12 @@ def create(root: Path | str, players: list[str], seed: str | None = None, map_fi
     check_players(game_map, players)
     map_text = (Path(map_file).read_text(encoding="utf-8") if map_file
                 else DATA.joinpath(f"maps/{DEFAULT_MAP}.yaml").read_text(encoding="utf-8"))
+    given = bool(name)
     name = name or root.resolve().name
+    if not name.isprintable() or not name.strip():  # order files name it on one line; so do audit.log and reports
+        what = "--name" if given else f"{printable(str(root))}: the folder's name, the campaign's name by default,"
+        raise UsageError(f"{what} '{printable(name)}': a campaign's name is one line of text, without a newline or "
+                         f"control character; choose another{'' if given else ' with --name'}")
     dice = Dice(setup_seed(secret))
     state = new_campaign(name, game_map, tables(), players, dice, opts)
     player_secrets = {p: player_secret(secret, p, guessable) for p in state.turn_order}

@@ -56,7 +56,17 @@ def validate(data: Any, schema_name: str, source: str, located: yamlio.Located |
         mark = located.where(tuple(err.absolute_path))
         if mark:
             where = f"{source}:{mark[0]}"
-    raise error(f"{where}: {json_path(err.absolute_path)}: {err.message}")
+    raise error(f"{where}: {json_path(err.absolute_path)}: {short_message(err)}")
+
+
+def short_message(err: jsonschema.ValidationError, limit: int = 60) -> str:
+    """jsonschema's message with the value at fault cut short: a file given by mistake (``--map /etc/passwd``)
+    is named, never dumped into the line."""
+    message = err.message
+    shown = repr(err.instance)
+    if len(shown) > limit and shown in message:
+        message = message.replace(shown, shown[:limit] + "...", 1)
+    return message[:300]
 
 
 # -- terrain -------------------------------------------------------------------------------------------

@@ -10,6 +10,7 @@ write (``TEMPLATE_NAME``), and the orders' JSON Schema beside it for editors tha
 """
 from __future__ import annotations
 
+import json
 import re
 from importlib import resources
 from pathlib import Path
@@ -34,8 +35,20 @@ def template_text() -> str:
 
 
 def _yaml_str(value: str) -> str:
-    """A value as YAML writes it on one line (quoted when it needs to be)."""
-    return yamlio.dump(value).split("\n")[0] if not re.fullmatch(r"[a-z][a-z0-9_-]*", value) else value
+    """A value as YAML writes it on one line of an order file's header (``key: VALUE  # comment``): plain when
+    pbem's YAML reader reads the plain text back as the same string, else double-quoted with escapes (JSON's
+    quoting is YAML's): ``true``, ``no``, ``null``, ``12``, ``a: b`` or a name with a newline are quoted."""
+    for text in (value, json.dumps(value, ensure_ascii=False)):
+        if "\n" not in text and _reads_back(text, value):
+            return text
+    return json.dumps(value)  # ASCII escapes only: always one line
+
+
+def _reads_back(text: str, value: str) -> bool:
+    try:
+        return yamlio.parse(f"key: {text}  # comment\n", "template").data == {"key": value}
+    except yamlio.YamlError:
+        return False
 
 
 def filled_template(campaign: str, turn: int, player: str, kit: str = "kit") -> str:

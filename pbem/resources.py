@@ -9,7 +9,13 @@ from pathlib import Path
 
 
 def folder(name: str) -> Traversable:
-    """``folder("schemas")`` -> the installed ``pbem.schemas`` or the source tree's ``schemas/``."""
+    """``folder("schemas")`` -> the installed ``pbem.schemas`` or the source tree's ``schemas/``.  A ``pbem``
+    imported from a source tree (it has ``pyproject.toml`` beside the package) reads that tree's folder, whatever
+    is installed: an editable install maps ``pbem.schemas`` to the tree it was made from, which is not this one
+    when the code runs from another checkout (a git worktree) with the same virtual environment."""
+    tree = Path(__file__).resolve().parent.parent
+    if (tree / "pyproject.toml").is_file() and (tree / name).is_dir():
+        return tree / name
     try:
         return resources.files(f"pbem.{name}")
     except ModuleNotFoundError:

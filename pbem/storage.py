@@ -21,6 +21,7 @@ mid-turn leaves the previous turn intact.
 from __future__ import annotations
 
 import fcntl
+import hashlib
 import json
 import os
 import re
@@ -29,13 +30,15 @@ import tempfile
 import threading
 from contextlib import contextmanager
 from datetime import datetime, timezone
+from functools import lru_cache
 from pathlib import Path
 from typing import Any, Iterator
 
 from . import yamlio
 from .errors import CampaignError, DataError
-from .gamedata import GameMap, load_map, schema, validate
+from .gamedata import DATA, GameMap, load_map, schema, tables, validate
 from .model import GameState
+from .options import OPTIONS
 
 SNAPSHOT = re.compile(r"^turn-(\d{3})\.json$")
 HASH_DIGITS = 16  # an order file's SHA-256 as answers, replies and audit.log show it: its first 16 hex digits
@@ -134,10 +137,200 @@ def check_config(data: Any, source: str, located: yamlio.Located | None = None) 
         if key not in known:
             raise CampaignError(f"{at('@key', key)}: {key}: not a campaign setting (known: {', '.join(known)})")
     validate(data, CONFIG_SCHEMA, source, located, error=CampaignError)
+    for name, value in (data.get("options") or {}).items():
+        if value and not OPTIONS[name].available:  # as `pbem new --option` refuses it
+            raise CampaignError(f"{at('options', name)}: options.{name}: {OPTIONS[name].help} This option is not "
+                                f"playable yet in this version.")
     for pid in data.get("seats") or {}:
         if pid not in data["players"]:
             raise CampaignError(f"{at('@key', 'seats', pid)}: seats.{pid}: not a player of this campaign "
                                 f"({', '.join(data['players'])})")
+
+
+# -- state snapshots ---------------------------------------------------------------------------------
+
+STATE_SCHEMA = "state.schema.json"
+
+
+def _shown(value: Any, limit: int = 40) -> str:
+    """A value found in a damaged file, as JSON, cut short: named in a message, never dumped into it."""
+    try:
+        text = json.dumps(value, ensure_ascii=False)
+    except (TypeError, ValueError):
+        text = repr(value)
+    return printable(text if len(text) <= limit else text[:limit] + "...")
+
+
+def parse_snapshot(text: str, path: Path) -> Any:
+    """The JSON of a state file; one line naming the file if it is not JSON pbem writes: NaN and Infinity (which
+    Python's json reads) are refused, and so is nesting too deep to read."""
+    def constant(name: str) -> Any:
+        raise ValueError(f"{name} is not a number pbem writes")
+    try:
+        return json.loads(text, parse_constant=constant)
+    except RecursionError:
+        raise DataError(f"{path}: damaged state file (nested too deeply to be a pbem state)") from None
+    except ValueError as exc:
+        raise DataError(f"{path}: damaged state file (not JSON: {printable(str(exc))[:120]})") from None
+
+
+@lru_cache(maxsize=None)
+def _state_validator() -> Any:
+    """The state schema's validator: a whole number is an int (JSON's 1.0 and true are not), and a player's standing
+    orders are checked by the order schema's own definition."""
+    import jsonschema
+    from referencing import Registry, Resource
+    base = jsonschema.Draft202012Validator
+    whole = base.TYPE_CHECKER.redefine("integer", lambda _checker, value: type(value) is int)
+    cls = jsonschema.validators.extend(base, type_checker=whole)
+    registry = Registry().with_resources((schema(name)["$id"], Resource.from_contents(schema(name)))
+                                         for name in (STATE_SCHEMA, "orders.schema.json"))
+    return cls(schema(STATE_SCHEMA), registry=registry)
+
+
+@lru_cache(maxsize=None)
+def _quick_state_check() -> Any:
+    """The state schema compiled for a quick yes or no (``schemacheck``); None if it cannot be."""
+    from .schemacheck import Unsupported, compile_schema
+    try:
+        return compile_schema(schema(STATE_SCHEMA), (schema("orders.schema.json"),))
+    except Unsupported:
+        return None
+
+
+def _schema_message(err: Any) -> str:
+    from .gamedata import json_path
+    where = json_path(err.absolute_path)
+    field = "" if where == "(top level)" else f"{where}."
+    if err.validator == "required":
+        missing = [k for k in err.validator_value if k not in err.instance]
+        return f"{field}{missing[0] if missing else '?'}: missing"
+    if err.validator == "additionalProperties" and err.validator_value is False:
+        extra = sorted(str(k) for k in err.instance if k not in err.schema.get("properties", {}))
+        return f"{field}{printable(extra[0][:40]) if extra else '?'}: not a field of a state snapshot"
+    if "x-message" not in err.schema:  # jsonschema's own words name the value
+        return f"{where}: {printable(err.message)[:120]}"
+    return f"{where}: {err.schema['x-message']} (found {_shown(err.instance)})"
+
+
+def table_ids(name: str) -> frozenset[str]:
+    """The ids in one of the seed's tables (``cards``, ``traits``, ``skills``), without loading the tables whole:
+    every command loads a snapshot, few need the tables (a test checks that both give the same ids)."""
+    if tables.cache_info().currsize:
+        return frozenset(getattr(tables(), name))
+    return _table_ids(name)
+
+
+@lru_cache(maxsize=None)
+def _table_ids(name: str) -> frozenset[str]:
+    text = DATA.joinpath(f"tables/{name}.yaml").read_text(encoding="utf-8")
+    return frozenset(re.findall(r"(?m)^\s*-\s*\{?\s*id:\s*([a-z0-9_]+)", text))
+
+
+UNIT_NUMBER = re.compile(r"^(.+-[A-Z])([0-9]+)$")  # ATH-A12: prefix ATH-A, number 12 (``GameState.new_unit_id``)
+
+
+def check_snapshot(data: Any, path: Path, turn: int, kit: bool = False) -> None:
+    """Raise DataError naming the file and the field if ``data`` is not a state as pbem writes it: its shape and
+    types (``schemas/state.schema.json``), then what one part says of another.  The map's part (cities, homes,
+    hexes) is ``check_on_map``.  ``kit``: a player's kit, whose deck and discard pile hold hidden cards."""
+    if not isinstance(data, dict):
+        raise DataError(f"{path}: not a pbem state snapshot (a JSON object with turn, players, ... is needed, "
+                        f"found {_shown(data)})")
+    if data.get("version") not in (None, 1) and isinstance(data.get("version"), int):
+        raise DataError(f"{path}: state version {data['version']} is not 1; this pbem cannot read it")
+    quick = _quick_state_check()
+    if quick is None or not quick(data):  # jsonschema tells what is wrong (slower: only for a damaged file)
+        errors = sorted(_state_validator().iter_errors(data),
+                        key=lambda e: (len(e.absolute_path), list(map(str, e.absolute_path))))
+        if errors:
+            raise DataError(f"{path}: {_schema_message(errors[0])}")
+
+    def bad(field: str, message: str) -> DataError:
+        return DataError(f"{path}: {field}: {message}")
+    if data["turn"] != turn:
+        raise bad("turn", f"is {data['turn']}, but the file is the snapshot of turn {turn}")
+    last = data.get("last_turn", 36)
+    if data["turn"] > last + 1:
+        raise bad("turn", f"is {data['turn']}, after the last turn ({last}) and the end of the game ({last + 1})")
+    players = data["players"]
+    order = data["turn_order"]
+    for pid in order:
+        if pid not in players:
+            raise bad("turn_order", f"{pid} is not in players ({', '.join(players)})")
+    for pid, p in players.items():
+        if pid not in order:
+            raise bad(f"players.{pid}", f"not in turn_order ({', '.join(order)})")
+        if p["id"] != pid:
+            raise bad(f"players.{pid}.id", f"is {_shown(p['id'])}, not {pid}")
+    for name, opt in OPTIONS.items():
+        if not opt.available and data.get("options", {}).get(name):
+            raise bad(f"options.{name}", "this option is not playable yet in this version")
+    if data.get("winner") is not None and data["winner"] not in players:
+        raise bad("winner", f"{_shown(data['winner'])} is not a player ({', '.join(order)})")
+    cards, traits, skills = table_ids("cards"), table_ids("traits"), table_ids("skills")
+    hidden = None
+    if kit:  # a kit's deck and discard pile are counted, not named
+        from .visibility import HIDDEN_CARD as hidden
+    for pile in ("deck", "discard"):
+        for i, card in enumerate(data.get(pile, ())):
+            if card not in cards and card != hidden:
+                raise bad(f"{pile}[{i}]", f"{_shown(card)} is not a card of this game")
+    for pid, p in players.items():
+        for i, card in enumerate(p.get("hand", ())):
+            if card not in cards:
+                raise bad(f"players.{pid}.hand[{i}]", f"{_shown(card)} is not a card of this game")
+        for i, trait in enumerate(p.get("traits", ())):
+            if trait not in traits:
+                raise bad(f"players.{pid}.traits[{i}]", f"{_shown(trait)} is not a trait of this game")
+    for cid, c in data["cities"].items():
+        for key in ("controller", "home_of"):
+            if c.get(key) is not None and c[key] not in players:
+                raise bad(f"cities.{cid}.{key}", f"{_shown(c[key])} is not a player ({', '.join(order)})")
+        if c.get("trait") is not None and c["trait"] not in traits:
+            raise bad(f"cities.{cid}.trait", f"{_shown(c['trait'])} is not a trait of this game")
+    units = data["units"]
+    next_id = data.get("next_id", {})
+    for uid, u in units.items():
+        if u["id"] != uid:
+            raise bad(f"units.{uid}.id", f"is {_shown(u['id'])}, not {uid}")
+        if u.get("owner") is not None and u["owner"] not in players:
+            raise bad(f"units.{uid}.owner", f"{_shown(u['owner'])} is not a player ({', '.join(order)})")
+        if u.get("carried_by") is not None and u["carried_by"] not in units:
+            raise bad(f"units.{uid}.carried_by", f"{_shown(u['carried_by'])} is not a unit of this state")
+        for i, skill in enumerate(u.get("skills", ())):
+            if skill not in skills:
+                raise bad(f"units.{uid}.skills[{i}]", f"{_shown(skill)} is not a leaders' skill of this game")
+        if m := UNIT_NUMBER.match(uid):
+            if next_id.get(m.group(1), 0) < int(m.group(2)):
+                raise bad(f"next_id.{m.group(1)}", f"is {next_id.get(m.group(1), 'missing')}, but unit {uid} "
+                                                   f"exists: a new unit would take an id already given")
+        carrier = units.get(u.get("carried_by"))
+        if carrier is not None and carrier["hex"] != u["hex"]:
+            raise bad(f"units.{uid}.hex", f"is {u['hex']}, but its carrier {carrier['id']} is on {carrier['hex']}")
+    for i, e in enumerate(data.get("effects", ())):
+        for key in ("player", "until_player"):
+            if e.get(key) is not None and e[key] not in players:
+                raise bad(f"effects[{i}].{key}", f"{_shown(e[key])} is not a player ({', '.join(order)})")
+
+
+def check_on_map(game_map: GameMap, path: Path, cities: tuple[str, ...], homes: dict[str, str],
+                 hexes: dict[str, str]) -> None:
+    """The map's part of a snapshot's checks: its cities are the map's, every home a city of the map, every unit
+    on a hex of the map."""
+    for cid in game_map.cities:
+        if cid not in cities:
+            raise DataError(f"{path}: cities.{cid}: missing (every city of the map has an entry)")
+    for cid in cities:
+        if cid not in game_map.cities:
+            raise DataError(f"{path}: cities.{cid}: not a city of the map")
+    for pid, home in homes.items():
+        if home not in game_map.cities:
+            raise DataError(f"{path}: players.{pid}.home: {home} is not a city of the map")
+    terrain = game_map.terrain
+    for uid, hex_id in hexes.items():
+        if hex_id not in terrain:
+            raise DataError(f"{path}: units.{uid}.hex: {hex_id} is not a hex of the map")
 
 
 class Campaign:
@@ -146,6 +339,7 @@ class Campaign:
         self._map: GameMap | None = None
         self._config: dict[str, Any] | None = None
         self._locked = 0  # how deep this object holds the lock (a command's steps may each take it again)
+        self._on_map: list[tuple[Any, ...]] = []  # snapshots loaded before the map: checked against it once read
 
     # -- paths -------------------------------------------------------------------------------------
     @property
@@ -212,7 +406,11 @@ class Campaign:
     @property
     def game_map(self) -> GameMap:
         if self._map is None:
-            self._map = load_map(self.map_path)
+            game_map = load_map(self.map_path)
+            while self._on_map:  # the snapshots loaded so far: their cities, homes and hexes are the map's
+                check_on_map(game_map, *self._on_map[0])
+                self._on_map.pop(0)
+            self._map = game_map
         return self._map
 
     # -- snapshots ---------------------------------------------------------------------------------
@@ -235,16 +433,41 @@ class Campaign:
             raise CampaignError(f"turn {turn}: game turns start at 1")
         path = self.snapshot_path(turn)
         if path.exists() and not path.is_file():
-            raise DataError(f"{path}: is not a state file (a folder?); the campaign folder is damaged")
+            raise DataError(f"{path}: is not a state file (a folder, or not a regular file); the campaign folder "
+                            f"is damaged")
         if not path.is_file():
             have = ", ".join(str(t) for t in self.snapshots())
             raise CampaignError(f"{path}: no snapshot for turn {turn} (have: {have})")
         try:
-            return GameState.from_json(path.read_text(encoding="utf-8"))
-        except (ValueError, KeyError, TypeError, AttributeError) as exc:
-            raise DataError(f"{path}: damaged state file ({exc})") from None
+            text = path.read_text(encoding="utf-8")
         except IsADirectoryError:
             raise DataError(f"{path}: is a folder, not a state file") from None
+        except UnicodeDecodeError:
+            raise DataError(f"{path}: damaged state file (not UTF-8 text)") from None
+        data = parse_snapshot(text, path)
+        kit = bool(self.config.get("kit_of"))
+        check_snapshot(data, path, turn, kit)
+        name = self.config.get("name")
+        if name is not None and name != data["campaign"]:
+            raise CampaignError(f"{self.config_path}: name: {_shown(name)} is not the name in the snapshots "
+                                f"({path.name} has {_shown(data['campaign'])}); order files name the campaign, "
+                                f"so its name cannot be changed in campaign.yaml")
+        players = self.config.get("players")
+        if players is not None and set(players) != set(data["turn_order"]):
+            raise CampaignError(f"{self.config_path}: players: {', '.join(map(str, players))} are not this "
+                                f"campaign's players ({path.name} has {', '.join(data['turn_order'])}); the players "
+                                f"cannot be changed in campaign.yaml")
+        try:
+            state = GameState.from_dict(data)
+        except (ValueError, KeyError, TypeError, AttributeError) as exc:  # the checks above should leave none
+            raise DataError(f"{path}: damaged state file ({exc})") from None
+        on_map = (path, tuple(data["cities"]), {pid: p["home"] for pid, p in data["players"].items()},
+                  {uid: u["hex"] for uid, u in data["units"].items()})
+        if self._map is not None or self._locked:  # a command that writes checks everything before it writes
+            check_on_map(self.game_map, *on_map)
+        else:  # checked when the map is loaded (`game_map`): `status` never needs the map, and never reads it
+            self._on_map.append(on_map)
+        return state
 
     def save_state(self, state: GameState) -> Path:
         path = self.snapshot_path(state.turn)
@@ -289,6 +512,10 @@ class Campaign:
             seed = b""
         if len(seed) != 32:  # 256 bits, written by `pbem new`
             raise CampaignError(f"{path}: the secret seed is missing or damaged")
+        published = self.config.get("seed_sha256")
+        if published and hashlib.sha256(seed).hexdigest() != published:  # never a die rolled with another seed
+            raise CampaignError(f"{path}: not this campaign's seed (its sha256 is not campaign.yaml's seed_sha256 "
+                                f"{published[:16]}...); the campaign folder is damaged")
         return seed
 
     def player_secrets(self) -> dict[str, str]:
@@ -301,6 +528,18 @@ class Campaign:
         if not isinstance(secrets, dict) or not all(isinstance(k, str) and isinstance(v, str)
                                                     for k, v in secrets.items()):
             raise CampaignError(f"{path}: damaged: needs `secrets:` with one `player: secret` line per player")
+        from .intake import WITHHELD
+        holder: dict[str, str] = {}
+        for pid, secret in secrets.items():
+            if not secret.strip() or secret.strip() == WITHHELD:
+                what = "empty" if not secret.strip() else f"{WITHHELD!r}, the word every stored order file holds"
+                raise CampaignError(f"{path}: secrets.{printable(pid)}: {what}: every player needs a secret of "
+                                    f"their own (write a new one there and send it to the player)")
+            if secret in holder:
+                raise CampaignError(f"{path}: secrets.{printable(pid)}: the same secret as "
+                                    f"{printable(holder[secret])}'s: either could send orders for the other (write a "
+                                    f"new one there and send it to the player)")
+            holder[secret] = pid
         return dict(secrets)
 
     def write_secrets(self, seed: bytes, player_secrets: dict[str, str]) -> None:

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 import hashlib
 import re
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable, Iterator
 
 from . import yamlio
 from .adjudicator import adjudicate
@@ -97,10 +99,14 @@ def run_locked(camp: Campaign, dry_run: bool = False, extra: dict[str, bytes] | 
     result = TurnResult(before.turn, before, after, log, hashes, bots=sorted(extra or {}))
     if dry_run:
         return result
-    with held_interrupts():
+    with held_interrupts(), undone_on_failure() as keep:
         for pid, raw in sorted((extra or {}).items()):
-            atomic_write(camp.orders_dir(before.turn) / f"{pid}.yaml", raw)
+            path = camp.orders_dir(before.turn) / f"{pid}.yaml"
+            keep(path)
+            atomic_write(path, raw)
+        keep(camp.log_path(before.turn))
         camp.write_log(before.turn, log.records)
+        keep(camp.snapshot_path(after.turn))
         result.snapshot = camp.save_state(after)  # the commit point
         bots = f" (computer players {','.join(sorted(extra))})" if extra else ""
         # the position it ran from (its start snapshot as it is now, adjustments included): `verify` tells a turn
@@ -109,6 +115,33 @@ def run_locked(camp: Campaign, dry_run: bool = False, extra: dict[str, bytes] | 
         camp.audit(f"adjudicated turn {before.turn}; orders {','.join(short_hash(h) for h in hashes)}{bots}; "
                    f"start sha256 {start}")
     return result
+
+
+@contextmanager
+def undone_on_failure() -> Iterator[Callable[[Path], None]]:
+    """A turn is committed whole or not at all: ``keep(path)`` before writing a file notes what it held (or that
+    it was not there, nor its folder); if the block fails (``state/`` not writable, a full disk, audit.log), every
+    file noted is put back as it was and every folder made for them removed, so no log, snapshot or computer
+    player's file of a turn that did not commit is left behind (`verify` would take a stray one for the turn's)."""
+    noted: list[tuple[Path, bytes | None, list[Path]]] = []
+
+    def keep(path: Path) -> None:
+        made = [d for d in (path.parent, *path.parents) if not d.exists()]
+        noted.append((path, path.read_bytes() if path.is_file() else None, made))
+    try:
+        yield keep
+    except BaseException:
+        for path, old, made in reversed(noted):
+            try:
+                if old is None:
+                    path.unlink(missing_ok=True)
+                else:
+                    atomic_write(path, old)
+                for d in made:  # innermost first
+                    d.rmdir()
+            except OSError:
+                pass  # the error that stopped the turn is the one to report
+        raise
 
 
 def summary(result: TurnResult, dry_run: bool = False) -> str:

@@ -55,6 +55,24 @@ def secret_of(camp: Campaign) -> bytes | None:
     return camp.secret_seed()
 
 
+class Damaged(Exception):
+    """A stored file verify compares cannot be read: the message names it and says why (a verify finding)."""
+
+
+def stored_text(path) -> str:
+    """A stored snapshot or log as text, for a byte-for-byte comparison.  A file that is not a regular file (a
+    folder, a named pipe, which would hang a read) or not UTF-8 text is ``Damaged``, named."""
+    if not path.is_file():
+        what = "missing" if not (path.exists() or path.is_symlink()) else "not a regular file"
+        raise Damaged(f"{path}: {what}")
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise Damaged(f"{path}: damaged (not UTF-8 text)") from None
+    except OSError as exc:
+        raise Damaged(f"{path}: cannot be read ({exc.strerror or exc})") from None
+
+
 # each is matched at the start of an audit line, after its time stamp, so no file name can forge one
 ADJUDICATED = re.compile(r"^\S+ adjudicated turn (\d+); orders ([^\s;]+)(?: \(computer players ([^\s;)]+)\))?"
                          r"(?:; start sha256 ([0-9a-f]{64}))?")
@@ -411,6 +429,13 @@ def replay_turn(camp: Campaign, turn: int, key: bytes, published: bool = False,
 
 
 def _replay(camp: Campaign, turn: int, key: bytes, published: bool) -> Verdict:
+    try:
+        return _replay_files(camp, turn, key, published)
+    except (Damaged, PbemError) as exc:  # a damaged snapshot, log or order file: this turn cannot replay
+        return Verdict(turn, False, str(exc))
+
+
+def _replay_files(camp: Campaign, turn: int, key: bytes, published: bool) -> Verdict:
     if turn + 1 not in camp.snapshots():
         return Verdict(turn, False, f"turn {turn} has not been adjudicated")
     log_path = camp.log_path(turn)
@@ -426,8 +451,8 @@ def _replay(camp: Campaign, turn: int, key: bytes, published: bool) -> Verdict:
     path = camp.snapshot_path(turn + 1)
     first_fix = path.with_name(f"{path.stem}.fix-1.json")  # `pbem adjust` kept the adjudicated original
     adjusted = first_fix.is_file()
-    stored_state = (first_fix if adjusted else path).read_text(encoding="utf-8")
-    stored_log = log_path.read_text(encoding="utf-8")
+    stored_log = stored_text(log_path)
+    stored_state = stored_text(first_fix if adjusted else path)
     new_log = "".join(json.dumps(r, sort_keys=True, ensure_ascii=False) + "\n" for r in log.records)
     if new_log != stored_log:
         where = _first_difference(new_log.splitlines(), stored_log.splitlines())
@@ -462,6 +487,13 @@ def verify_setup(camp: Campaign, secret: bytes) -> Verdict:
     """Re-run set-up (``pbem new``) from the seed, the players, the map and the options, and compare the result
     with ``state/turn-001.json`` and ``log/setup.jsonl`` byte for byte (R-TURN-6): a moderator who changed a
     player's gold, traits or hand after `pbem new` is caught here.  Verdict turn 0 is the set-up."""
+    try:
+        return _verify_setup(camp, secret)
+    except (Damaged, PbemError) as exc:  # a damaged snapshot or log: set-up cannot be checked
+        return Verdict(0, False, str(exc))
+
+
+def _verify_setup(camp: Campaign, secret: bytes) -> Verdict:
     from .dice import setup_seed
     from .setup import new_campaign
     if 1 not in camp.snapshots():
@@ -477,16 +509,21 @@ def verify_setup(camp: Campaign, secret: bytes) -> Verdict:
         return Verdict(0, False, f"set-up cannot be re-run from campaign.yaml ({exc})")
     records = dice.drain()
     new_log = "".join(json.dumps(r, sort_keys=True, ensure_ascii=False) + "\n" for r in records)
-    stored_log = log_path.read_text(encoding="utf-8")
+    stored_log = stored_text(log_path)
     if new_log != stored_log:
         where = _first_difference(new_log.splitlines(), stored_log.splitlines())
         return Verdict(0, False, f"the set-up re-run from the seed differs from {log_path.name} at line "
                                  f"{where[0] if where else 0}: the log was changed after `pbem new`")
     path = camp.snapshot_path(1)
     first_fix = path.with_name(f"{path.stem}.fix-1.json")  # `pbem adjust` of turn 1 kept the original
-    stored = (first_fix if first_fix.is_file() else path).read_text(encoding="utf-8")
+    stored = stored_text(first_fix if first_fix.is_file() else path)
     if state.to_json() != stored:
-        mine, theirs = json.loads(state.to_json()), json.loads(stored)
+        mine = json.loads(state.to_json())
+        try:
+            theirs = json.loads(stored)
+        except (ValueError, RecursionError) as exc:
+            raise Damaged(f"{first_fix if first_fix.is_file() else path}: damaged (not JSON: "
+                          f"{str(exc)[:100]})") from None
         what = _state_difference(mine, theirs)
         return Verdict(0, False, f"the set-up re-run from the seed differs from "
                                  f"{(first_fix if first_fix.is_file() else path).name}{what}: it was changed after "

@@ -591,6 +591,7 @@ def test_baggage_moves_as_the_adjudicator_carries_it(demo, tmp_path):
         state.place(state.units["ATH-A1"], "1212")
         state.add_unit(Unit("ATH-B8", UnitType.BAGGAGE, "athens", "1212", carried_by="ATH-A1"))
         state.add_unit(Unit("ATH-B9", UnitType.BAGGAGE, "athens", "1212"))
+        state.next_id["ATH-B"] = 9  # ids given by hand: the next new one is ATH-B10 (a snapshot must say so)
     camp = edited(demo, tmp_path, baggage)
     # Baggage an Army carries does not move alone (was accepted, then failed at adjudication)
     r = check_text(ATHENS + 'first_move:\n  - units: [ATH-B8]\n    path: ["1213"]\n', "o.yaml", camp)

@@ -140,3 +140,55 @@ def test_state_round_trips_through_json():
     again = GameState.from_json(s.to_json())
     assert again.to_json() == s.to_json()
     assert again.to_dict() == s.to_dict()
+
+
+# -- pbem new: a name that is one line of text, quoted in the order template when YAML needs it; a map file
+# that is not a map is named, not dumped ----------------------------------------------------------------------
+
+def _invoke(*args):
+    from typer.testing import CliRunner
+    from pbem.cli import app
+    return CliRunner().invoke(app, [str(a) for a in args])
+
+
+@pytest.mark.parametrize("name", ["true", "yes", "no", "on", "off", "null", "~", "12", "1.5", "a: b", "#x", " x"])
+def test_a_campaign_named_like_another_yaml_value_gets_a_template_that_submits(tmp_path, name):
+    from pbem import yamlio
+    from pbem.playerkit import filled_template
+    text = filled_template(name, 1, "athens")
+    assert yamlio.parse(text, "t").data["campaign"] == name
+
+
+def test_a_campaign_named_true_takes_its_players_files(tmp_path):
+    from pbem.campaign import create
+    made = create(tmp_path / "true", ["athens", "sparta"], seed="3")
+    kit = made.campaign.reports_dir(0, "athens") / "kit"
+    from pbem.playerkit import TEMPLATE_NAME, write_kit
+    write_kit(made.campaign, "athens")
+    text = (kit / TEMPLATE_NAME).read_text()
+    text = text.replace("# secret: WRITE-YOUR-SECRET-HERE", f"secret: {made.secrets['athens']}  #", 1)
+    (tmp_path / "o.yaml").write_text(text)
+    r = _invoke("submit", made.campaign.root, tmp_path / "o.yaml")
+    assert r.exit_code == 0 and "ACCEPTED" in r.output, r.output
+
+
+@pytest.mark.parametrize("name", ["a\nb", "a\tb", "\x1b[31m", " "])
+def test_a_name_that_is_not_one_line_of_text_is_refused_at_new(tmp_path, name):
+    r = _invoke("new", tmp_path / "c", "--players", "athens,sparta", "--name", name)
+    assert r.exit_code == 2 and r.output.count("\n") == 1 and "--name" in r.output, r.output
+    assert not (tmp_path / "c").exists()
+
+
+def test_a_folder_name_that_is_not_one_line_is_refused_when_it_names_the_campaign(tmp_path):
+    import os
+    r = _invoke("new", tmp_path / "a\nb", "--players", "athens,sparta")
+    assert r.exit_code == 2 and r.output.count("\n") == 1 and "the folder's name" in r.output, r.output
+    assert os.listdir(tmp_path) == []
+
+
+def test_a_map_that_is_not_a_map_is_named_without_its_content(tmp_path):
+    wrong = tmp_path / "passwd"
+    wrong.write_text("".join(f"user{i}:x:{i}:{i}::/home/user{i}:/bin/sh\n" for i in range(200)))
+    r = _invoke("new", tmp_path / "c", "--players", "athens,sparta", "--map", wrong)
+    assert r.exit_code == 2 and r.output.count("\n") == 1 and str(wrong) in r.output, r.output
+    assert len(r.output) < 300 and "user199" not in r.output, r.output
