@@ -369,6 +369,9 @@ def placed(demo: Campaign, tmp_path, enemy: list[str], hand=()) -> tuple[Campaig
                 pile[pile.index(c)] = mine[k]
                 break
         mine[k] = c
+    for prefix in ("ATH-A", "SPA-A", "SPA-F", "SPA-R"):  # ids given by hand: a snapshot's next_id must cover them
+        s.next_id[prefix] = max([s.next_id.get(prefix, 0)] + [int(u[len(prefix):]) for u in s.units
+                                                               if u.startswith(prefix)])
     camp.save_state(s)
     return Campaign.open(root), beach, land
 
