@@ -20,3 +20,16 @@ def create_demo(root: Path | str, spec_path: Path | str = DEMO_SPEC):
     """Create the demo campaign described by ``examples/demo-campaign.yaml`` in ``root`` (a new folder)."""
     spec = demo_spec(spec_path)
     return create(root, [str(p) for p in spec["players"]], seed=str(spec["seed"]), name=spec.get("name")).campaign
+
+
+def edited(demo, tmp_path: Path, change):
+    """A copy of the demo campaign whose state ``change(state)`` altered (the copy's Campaign)."""
+    import shutil
+    from pbem.storage import Campaign
+    root = tmp_path / "demo"
+    shutil.copytree(demo.root, root)
+    camp = Campaign.open(root)
+    state = camp.load_state()
+    change(state)
+    camp.save_state(state)
+    return Campaign.open(root)

@@ -99,3 +99,14 @@ def run_turn(state: GameState, orders_by_player: dict[str, Orders | None], dice,
 def events(ctx_or_log, kind: str | None = None) -> list[dict]:
     log = getattr(ctx_or_log, "log", ctx_or_log)
     return [r for r in log.records if "event" in r and (kind is None or r["event"] == kind)]
+
+
+def land_attacks(player: str, *attacks: dict) -> Orders:
+    """Orders of ``player`` with these Land Battle attacks ({units, target, cards, plunder, destroy})."""
+    return orders(player, land_battle=list(attacks))
+
+
+def battle_event(ctx) -> dict:
+    """The one BATTLE record of a scenario."""
+    [b] = events(ctx, "battle")
+    return b

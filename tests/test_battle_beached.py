@@ -24,16 +24,7 @@ from pbem.model import Unit, UnitType
 from pbem.storage import Campaign
 
 from demo_campaign import create_demo
-from scenario import TINY, add, events, give, make_state, orders, run_phase
-
-
-def attack(player, *attacks):
-    return orders(player, land_battle=list(attacks))
-
-
-def battle_event(ctx):
-    [b] = events(ctx, "battle")
-    return b
+from scenario import TINY, add, battle_event, events, give, land_attacks, make_state, run_phase
 
 
 def failed(ctx):
@@ -68,7 +59,7 @@ def test_R_PH_LAND_R_BAT_3_beached_fleet_and_transport_beaten_one_sunk_with_crew
     assert under_siege(s, TINY, "athens")
     # ATH-A1 9; SPA-F1 3 (1D10), SPA-T1 2 (1D6); casualties: F1 1 (destroyed), T1 6 (retreat)
     ctx = run_phase("land_battle", s, "athens", dice=[9, 3, 2, 1, 6],
-                    orders=attack("athens", {"units": [a.id], "target": "0202"}))
+                    orders=land_attacks("athens", {"units": [a.id], "target": "0202"}))
     b = battle_event(ctx)
     assert b["defenders"] == [f.id, t.id]
     d = rows(b)
@@ -89,7 +80,7 @@ def test_R_PH_LAND_R_BAT_3_attack_on_beached_fleet_lost_attackers_roll_casualtie
     a1, a2 = add(s, "athens", "army", "0203"), add(s, "athens", "army", "0303")
     # 2 + 3 = 5 against 8: Athens loses; ATH-A1 1 (destroyed), ATH-A2 5 (retreats)
     ctx = run_phase("land_battle", s, "athens", dice=[2, 3, 8, 1, 5],
-                    orders=attack("athens", {"units": [a1.id, a2.id], "target": "0202"}))
+                    orders=land_attacks("athens", {"units": [a1.id, a2.id], "target": "0202"}))
     b = battle_event(ctx)
     assert (b["attack_total"], b["defence_total"], b["won_by"]) == (5, 8, "defender")
     assert [(c["unit"], c["result"]) for c in events(ctx, "casualty")] == [(a1.id, "destroyed"), (a2.id, "retreat")]
@@ -102,7 +93,7 @@ def test_R_BAT_1_beached_transport_with_army_rolls_1d6_and_an_unmanned_fleet_sha
     t = transport(s, "sparta", "0202")  # SPA-T1 with SPA-A1 aboard
     a = add(s, "athens", "army", "0203")
     ctx = run_phase("land_battle", s, "athens", dice=[4, 6, 2],
-                    orders=attack("athens", {"units": [a.id], "target": "0202"}))
+                    orders=land_attacks("athens", {"units": [a.id], "target": "0202"}))
     b = battle_event(ctx)
     assert b["defenders"] == [empty.id, t.id], "every ship of the defender is in the battle"
     assert [(r["unit"], r["die"], r["modifiers"]) for r in b["defence"]["units"]] == [(t.id, "1D6", [])]
@@ -114,7 +105,7 @@ def test_R_BAT_1_beached_transport_with_army_rolls_1d6_and_an_unmanned_fleet_sha
     t = transport(s, "sparta", "0202")
     a = add(s, "athens", "army", "0203")
     ctx = run_phase("land_battle", s, "athens", dice=[7, 6, 4, 2],
-                    orders=attack("athens", {"units": [a.id], "target": "0202"}))
+                    orders=land_attacks("athens", {"units": [a.id], "target": "0202"}))
     assert [(c["unit"], c["result"]) for c in events(ctx, "casualty")] == [(empty.id, "destroyed"),
                                                                             (t.id, "destroyed")]
     assert not s.units_at("0202") and "SPA-A1" not in s.units
@@ -126,7 +117,7 @@ def test_R_BAT_1_army_and_beached_fleet_on_sandy_coast_both_defend():
     f = fleet(s, "sparta", "0202")
     a1, a2 = add(s, "athens", "army", "0203"), add(s, "athens", "army", "0303")
     ctx = run_phase("land_battle", s, "athens", dice=[9, 8, 4, 5, 1, 2],
-                    orders=attack("athens", {"units": [a1.id, a2.id], "target": "0202"}))
+                    orders=land_attacks("athens", {"units": [a1.id, a2.id], "target": "0202"}))
     b = battle_event(ctx)
     assert [(r["unit"], r["die"], r["roll"]) for r in b["defence"]["units"]] == [(d.id, "1D10", 4), (f.id, "1D10", 5)]
     assert (b["attack_total"], b["defence_total"], b["won_by"]) == (17, 9, "attacker")
@@ -141,7 +132,7 @@ def test_R_BAT_1_in_a_city_the_army_and_garrison_get_city_defence_a_docked_fleet
     f = fleet(s, "sparta", "1007")
     a = add(s, "athens", "army", "1006")
     ctx = run_phase("land_battle", s, "athens", dice=[10, 2, 3, 1, 1],
-                    orders=attack("athens", {"units": [a.id], "target": "1007"}))
+                    orders=land_attacks("athens", {"units": [a.id], "target": "1007"}))
     b = battle_event(ctx)
     got = [(r["unit"], r["type"], r["modifiers"]) for r in b["defence"]["units"]]
     assert got == [(d.id, "army", [{"source": "city defence", "value": 5}]), (f.id, "fleet", []),
@@ -159,7 +150,7 @@ def test_R_BAT_4_docked_fleet_and_garrison_defend_beaten_both_ships_gone_city_ta
     a1, a2 = add(s, "athens", "army", "1006"), add(s, "athens", "army", "1006")
     # ATH 8 + 7 = 15; SPA-F1 3, SPA-T1 2, garrison 1 + 5: 11; casualties F1 2 (destroyed), T1 4 (destroyed)
     ctx = run_phase("land_battle", s, "athens", dice=[8, 7, 3, 2, 1, 2, 4],
-                    orders=attack("athens", {"units": [a1.id, a2.id], "target": "1007"}))
+                    orders=land_attacks("athens", {"units": [a1.id, a2.id], "target": "1007"}))
     b = battle_event(ctx)
     assert [r["unit"] for r in b["defence"]["units"]] == [f.id, t.id, "garrison of Delos"]
     assert (b["attack_total"], b["defence_total"], b["won_by"]) == (15, 11, "attacker")
@@ -176,7 +167,7 @@ def test_R_BAT_4_docked_fleet_that_retreats_leaves_the_city_and_the_city_falls()
     f = fleet(s, "sparta", "1007")
     a = add(s, "athens", "army", "1006")
     ctx = run_phase("land_battle", s, "athens", dice=[9, 2, 1, 6],
-                    orders=attack("athens", {"units": [a.id], "target": "1007"}))
+                    orders=land_attacks("athens", {"units": [a.id], "target": "1007"}))
     [c] = events(ctx, "casualty")
     assert (c["unit"], c["result"]) == (f.id, "retreat")
     assert TINY.is_water(f.hex) and s.units["SPA-R1"].hex == f.hex
@@ -190,7 +181,7 @@ def test_R_BAT_4_attack_on_a_city_with_a_docked_fleet_lost_the_city_and_fleet_st
     a = add(s, "athens", "army", "1006")
     # 7 against SPA-F1 3 + garrison 1 + 5 = 9
     ctx = run_phase("land_battle", s, "athens", dice=[7, 3, 1, 2],
-                    orders=attack("athens", {"units": [a.id], "target": "1007"}))
+                    orders=land_attacks("athens", {"units": [a.id], "target": "1007"}))
     b = battle_event(ctx)
     assert (b["attack_total"], b["defence_total"], b["won_by"]) == (7, 9, "defender")
     assert s.cities["delos"].controller == "sparta" and f.hex == "1007" and a.id not in s.units
@@ -204,7 +195,7 @@ def test_R_BAT_3_leader_on_land_does_not_follow_a_ship_retreating_to_sea():
     ldr = add(s, "sparta", "leader", "0202")
     a = add(s, "athens", "army", "0203")
     ctx = run_phase("land_battle", s, "athens", dice=[9, 2, 6],
-                    orders=attack("athens", {"units": [a.id], "target": "0202"}))
+                    orders=land_attacks("athens", {"units": [a.id], "target": "0202"}))
     [c] = events(ctx, "casualty")
     assert c["result"] == "retreat" and TINY.is_water(f.hex)
     assert ldr.hex == "0202", "a leader on land never goes into the Water by itself"
@@ -220,7 +211,7 @@ def test_R_BAT_3_leader_on_land_follows_the_land_unit_not_the_ship_that_retreate
     a1, a2 = add(s, "athens", "army", "0203"), add(s, "athens", "army", "0302")  # 0303 (Hills) is left free
     # ATH 9 + 9; SPA-F1 1, SPA-R2 1; casualties F1 6 (to sea), R2 5 (to land)
     ctx = run_phase("land_battle", s, "athens", dice=[9, 9, 1, 1, 6, 5],
-                    orders=attack("athens", {"units": [a1.id, a2.id], "target": "0202"}))
+                    orders=land_attacks("athens", {"units": [a1.id, a2.id], "target": "0202"}))
     assert [(c["unit"], c["result"]) for c in events(ctx, "casualty")] == [(f.id, "retreat"), (r.id, "retreat")]
     assert TINY.is_water(f.hex) and r.hex == "0303"
     assert ldr.hex == r.hex, "the leader on land follows the Rowers that went by land"
@@ -234,7 +225,7 @@ def test_R_PH_LAND_attack_on_a_hex_with_only_an_unmanned_fleet_is_refused():
     add(s, "sparta", "fleet", "0202")
     add(s, "sparta", "transport", "0202")
     a = add(s, "athens", "army", "0203")
-    ctx = run_phase("land_battle", s, "athens", orders=attack("athens", {"units": [a.id], "target": "0202"}))
+    ctx = run_phase("land_battle", s, "athens", orders=land_attacks("athens", {"units": [a.id], "target": "0202"}))
     [why] = failed(ctx)
     assert why == "there are no enemy Armies, Rowers or manned ships in 0202 (move in to capture undefended units)"
     assert not events(ctx, "battle")
@@ -247,7 +238,7 @@ def test_R_PH_LAND_transport_with_rowers_aboard_blocks_entry_so_it_may_be_attack
     t = transport(s, "sparta", "0202", cargo="rowers")
     a = add(s, "athens", "army", "0203")
     ctx = run_phase("land_battle", s, "athens", dice=[1, 3],
-                    orders=attack("athens", {"units": [a.id], "target": "0202"}))
+                    orders=land_attacks("athens", {"units": [a.id], "target": "0202"}))
     b = battle_event(ctx)
     assert b["defenders"] == [t.id] and b["defence"]["units"] == [] and b["won_by"] == "attacker"
     assert t.id not in s.units and "SPA-R1" not in s.units
@@ -262,7 +253,7 @@ def test_R_BAT_5_attack_beached_ships_adds_2d10_in_a_land_attack_on_beached_ship
     a = add(s, "athens", "army", "0203")
     # ATH 2; SPA-F1 8; the card 4 + 5; casualty 1
     ctx = run_phase("land_battle", s, "athens", dice=[2, 8, 4, 5, 1],
-                    orders=attack("athens", {"units": [a.id], "target": "0202", "cards": ["attack_beached_ships"]}))
+                    orders=land_attacks("athens", {"units": [a.id], "target": "0202", "cards": ["attack_beached_ships"]}))
     b = battle_event(ctx)
     [bonus] = b["attack"]["bonuses"]
     assert (bonus["source"], bonus["rolls"], bonus["value"]) == ("Attack Beached Ships (card)", [4, 5], 9)
@@ -277,7 +268,7 @@ def test_R_BAT_5_attack_beached_ships_counts_against_a_city_with_a_docked_fleet(
     fleet(s, "sparta", "1007")
     a = add(s, "athens", "army", "1006")
     ctx = run_phase("land_battle", s, "athens", dice=[2, 3, 2, 6, 6, 1],
-                    orders=attack("athens", {"units": [a.id], "target": "1007", "cards": ["attack_beached_ships"]}))
+                    orders=land_attacks("athens", {"units": [a.id], "target": "1007", "cards": ["attack_beached_ships"]}))
     b = battle_event(ctx)
     assert (b["attack_total"], b["defence_total"], b["won_by"]) == (14, 10, "attacker")
     assert s.cities["delos"].controller == "athens"
@@ -289,7 +280,7 @@ def test_R_BAT_5_attack_beached_ships_refused_in_a_land_attack_without_ships():
     add(s, "sparta", "army", "0202")
     a = add(s, "athens", "army", "0203")
     ctx = run_phase("land_battle", s, "athens",
-                    orders=attack("athens", {"units": [a.id], "target": "0202", "cards": ["attack_beached_ships"]}))
+                    orders=land_attacks("athens", {"units": [a.id], "target": "0202", "cards": ["attack_beached_ships"]}))
     assert failed(ctx) == ["Attack Beached Ships does nothing in this battle"]
     assert not events(ctx, "battle") and "attack_beached_ships" in s.players["athens"].hand
 
@@ -303,7 +294,7 @@ def test_R_BAT_5_a_sea_only_card_stays_sea_only_against_beached_ships():
     fleet(s, "sparta", "0202")
     a = add(s, "athens", "army", "0203")
     ctx = run_phase("land_battle", s, "athens", dice=[9, 2, 1],
-                    orders=attack("athens", {"units": [a.id], "target": "0202"}))
+                    orders=land_attacks("athens", {"units": [a.id], "target": "0202"}))
     assert battle_event(ctx)["cards"] == [] and "narrow_channel" in s.players["sparta"].hand
 
 

@@ -12,16 +12,7 @@ import pytest
 
 from pbem.model import Effect
 
-from scenario import add, events, give, make_state, orders, run_phase
-
-
-def attack(player, *attacks):
-    return orders(player, land_battle=list(attacks))
-
-
-def battle_event(ctx):
-    [b] = events(ctx, "battle")
-    return b
+from scenario import add, battle_event, events, give, land_attacks, make_state, run_phase
 
 
 def failed(ctx):
@@ -35,7 +26,7 @@ def test_R_BAT_1_attack_combining_two_hexes():
     a1, a2 = add(s, "athens", "army", "0402"), add(s, "athens", "army", "0503")
     d = add(s, "sparta", "army", "0403")
     ctx = run_phase("land_battle", s, "athens", dice=[7, 6, 8, 3],
-                    orders=attack("athens", {"units": [a1.id, a2.id], "target": "0403"}))
+                    orders=land_attacks("athens", {"units": [a1.id, a2.id], "target": "0403"}))
     b = battle_event(ctx)
     assert b["attack"]["total"] == 13 and b["attack"]["hexes"] == ["0402", "0503"]
     assert b["defence"]["units"][0]["modifiers"] == [{"source": "terrain (Forest)", "value": 3}]
@@ -53,7 +44,7 @@ def test_R_BAT_1_tie_goes_to_defender():
     a = add(s, "athens", "army", "0402")
     d = add(s, "sparta", "army", "0503")
     ctx = run_phase("land_battle", s, "athens", dice=[7, 7, 5],
-                    orders=attack("athens", {"units": [a.id], "target": "0503"}))
+                    orders=land_attacks("athens", {"units": [a.id], "target": "0503"}))
     b = battle_event(ctx)
     assert b["tie"] and b["won_by"] == "defender" and b["winner"] == "sparta"
     assert d.hex == "0503"
@@ -67,7 +58,7 @@ def test_R_BAT_1_rowers_on_land_roll_1d6():
     r = add(s, "athens", "rowers", "0402")
     add(s, "sparta", "army", "0503")
     ctx = run_phase("land_battle", s, "athens", dice=[6, 1, 1],
-                    orders=attack("athens", {"units": [r.id], "target": "0503"}))
+                    orders=land_attacks("athens", {"units": [r.id], "target": "0503"}))
     b = battle_event(ctx)
     assert b["attack"]["units"][0]["die"] == "1D6" and b["won_by"] == "attacker"
 
@@ -78,7 +69,7 @@ def test_R_BAT_1_hostile_city_gives_each_attacker_plus_one():
     s.cities["megara"].hostile = True
     a = add(s, "athens", "army", "0405")
     ctx = run_phase("land_battle", s, "athens", dice=[6, 1],
-                    orders=attack("athens", {"units": [a.id], "target": "0506"}))
+                    orders=land_attacks("athens", {"units": [a.id], "target": "0506"}))
     b = battle_event(ctx)
     assert {"source": "hostile city", "value": 1} in b["attack"]["units"][0]["modifiers"]
     assert b["attack"]["total"] == 7 and b["defence"]["total"] == 6  # garrison 1D6 1 + 5
@@ -96,7 +87,7 @@ def test_R_BAT_2_traits_and_skills_add_up():
     d = add(s, "sparta", "army", "0503")
     add(s, "sparta", "leader", "0503", skills=["courage", "strategist"])
     ctx = run_phase("land_battle", s, "athens", dice=[5, 6, 3, 1],
-                    orders=attack("athens", {"units": [a.id], "target": "0503"}))
+                    orders=land_attacks("athens", {"units": [a.id], "target": "0503"}))
     b = battle_event(ctx)
     att = b["attack"]["units"][0]
     assert sorted(m["value"] for m in att["modifiers"]) == [1, 1, 2]  # Bronze Panoply, Chariots, General
@@ -114,7 +105,7 @@ def test_R_BAT_2_leader_skill_only_for_its_own_stack():
     add(s, "athens", "leader", "0402", skills=["general"])
     add(s, "sparta", "army", "0403")
     ctx = run_phase("land_battle", s, "athens", dice=[5, 5, 1, 1],
-                    orders=attack("athens", {"units": [a1.id, a2.id], "target": "0403"}))
+                    orders=land_attacks("athens", {"units": [a1.id, a2.id], "target": "0403"}))
     rows = {r["unit"]: r for r in battle_event(ctx)["attack"]["units"]}
     assert rows[a1.id]["result"] == 7 and rows[a2.id]["result"] == 5
 
@@ -125,7 +116,7 @@ def test_R_BAT_2_attack_only_modifiers_do_not_help_defence():
     a = add(s, "athens", "army", "0402")
     add(s, "sparta", "army", "0503")
     ctx = run_phase("land_battle", s, "athens", dice=[5, 5, 5],
-                    orders=attack("athens", {"units": [a.id], "target": "0503"}))
+                    orders=land_attacks("athens", {"units": [a.id], "target": "0503"}))
     assert battle_event(ctx)["defence"]["units"][0]["modifiers"] == []
 
 
@@ -138,7 +129,7 @@ def test_R_BAT_2_siegecraft_vs_fortifications_at_a_city():
     add(s, "athens", "leader", "0405", skills=["siegecraft"])
     add(s, "sparta", "army", "0506")
     ctx = run_phase("land_battle", s, "athens", dice=[4, 3, 2, 6],
-                    orders=attack("athens", {"units": [a.id], "target": "0506"}))
+                    orders=land_attacks("athens", {"units": [a.id], "target": "0506"}))
     b = battle_event(ctx)
     assert b["attack"]["total"] == 8  # 4 + 2 (trait) + 2 (skill)
     army, garrison = b["defence"]["units"]
@@ -156,7 +147,7 @@ def test_R_BAT_2_long_walls_only_in_the_home_city():
     a = add(s, "athens", "army", "0404")
     add(s, "sparta", "army", "0505")
     ctx = run_phase("land_battle", s, "athens", dice=[10, 1, 1, 6],
-                    orders=attack("athens", {"units": [a.id], "target": "0505"}))
+                    orders=land_attacks("athens", {"units": [a.id], "target": "0505"}))
     army, garrison = battle_event(ctx)["defence"]["units"]
     assert army["result"] == 1 + 8 + 4 and garrison["result"] == 1 + 8, "the garrison is not a unit"
     s2 = make_state()
@@ -164,7 +155,7 @@ def test_R_BAT_2_long_walls_only_in_the_home_city():
     a = add(s2, "athens", "army", "0402")
     add(s2, "sparta", "army", "0503")
     ctx = run_phase("land_battle", s2, "athens", dice=[5, 5, 5],
-                    orders=attack("athens", {"units": [a.id], "target": "0503"}))
+                    orders=land_attacks("athens", {"units": [a.id], "target": "0503"}))
     assert battle_event(ctx)["defence"]["units"][0]["modifiers"] == []
 
 
@@ -177,7 +168,7 @@ def test_R_BAT_3_retreat_with_no_legal_hex_destroys():
     add(s, "athens", "army", "0204")
     d = add(s, "sparta", "army", "0203")  # mountains and water behind it, Athenians all around
     ctx = run_phase("land_battle", s, "athens", dice=[9, 2, 6],
-                    orders=attack("athens", {"units": [a.id], "target": "0203"}))
+                    orders=land_attacks("athens", {"units": [a.id], "target": "0203"}))
     assert d.id not in s.units
     [c] = events(ctx, "casualty")
     assert c["roll"] == 6 and c["result"] == "destroyed" and c["reason"] == "no hex to retreat to"
@@ -189,7 +180,7 @@ def test_R_BAT_3_retreat_follows_standing_preference():
     a = add(s, "athens", "army", "0403")
     add(s, "athens", "army", "0305")
     d = add(s, "sparta", "army", "0404")
-    run_phase("land_battle", s, "athens", dice=[9, 2, 5], orders=attack("athens", {"units": [a.id], "target": "0404"}))
+    run_phase("land_battle", s, "athens", dice=[9, 2, 5], orders=land_attacks("athens", {"units": [a.id], "target": "0404"}))
     assert d.hex == "0405", "0305 holds an enemy; the next preference is taken"
 
 
@@ -197,7 +188,7 @@ def test_R_BAT_3_retreat_default_nearest_friendly_city():
     s = make_state()
     a = add(s, "athens", "army", "0403")
     d = add(s, "sparta", "army", "0404")
-    run_phase("land_battle", s, "athens", dice=[9, 2, 5], orders=attack("athens", {"units": [a.id], "target": "0404"}))
+    run_phase("land_battle", s, "athens", dice=[9, 2, 5], orders=land_attacks("athens", {"units": [a.id], "target": "0404"}))
     assert d.hex == "0505"
 
 
@@ -208,7 +199,7 @@ def test_R_BAT_3_retreat_respects_stacking():
         add(s, "sparta", "army", "0505")
     d = add(s, "sparta", "army", "0404")
     s.players["sparta"].standing = {"retreat": {"0404": ["0505"]}}
-    run_phase("land_battle", s, "athens", dice=[9, 2, 5], orders=attack("athens", {"units": [a.id], "target": "0404"}))
+    run_phase("land_battle", s, "athens", dice=[9, 2, 5], orders=land_attacks("athens", {"units": [a.id], "target": "0404"}))
     assert d.hex != "0505" and d.hex in ("0405", "0504", "0305")
 
 
@@ -218,7 +209,7 @@ def test_R_BAT_3_cavalry_makes_opponent_casualty_rolls_worse():
     a = add(s, "athens", "army", "0402")
     d = add(s, "sparta", "army", "0503")
     ctx = run_phase("land_battle", s, "athens", dice=[9, 2, 5],
-                    orders=attack("athens", {"units": [a.id], "target": "0503"}))
+                    orders=land_attacks("athens", {"units": [a.id], "target": "0503"}))
     [c] = events(ctx, "casualty")
     assert c["total"] == 4 and c["result"] == "destroyed" and d.id not in s.units
 
@@ -230,7 +221,7 @@ def test_R_BAT_3_withdrawal_card_helps_the_loser():
     a = add(s, "athens", "army", "0402")
     d = add(s, "sparta", "army", "0503")
     ctx = run_phase("land_battle", s, "athens", dice=[9, 2, 4],
-                    orders=attack("athens", {"units": [a.id], "target": "0503"}))
+                    orders=land_attacks("athens", {"units": [a.id], "target": "0503"}))
     [c] = events(ctx, "casualty")
     assert c["total"] == 5 and c["result"] == "retreat" and d.id in s.units
     assert "withdrawal" in s.discard
@@ -241,7 +232,7 @@ def test_R_BAT_3_leaders_follow_the_retreat():
     a = add(s, "athens", "army", "0403")
     add(s, "sparta", "army", "0404")
     ldr = add(s, "sparta", "leader", "0404")
-    run_phase("land_battle", s, "athens", dice=[9, 2, 5], orders=attack("athens", {"units": [a.id], "target": "0404"}))
+    run_phase("land_battle", s, "athens", dice=[9, 2, 5], orders=land_attacks("athens", {"units": [a.id], "target": "0404"}))
     assert ldr.hex == "0505"
 
 
@@ -250,7 +241,7 @@ def test_R_BAT_3_losing_attackers_roll_too():
     a1, a2 = add(s, "athens", "army", "0402"), add(s, "athens", "army", "0503")
     add(s, "sparta", "army", "0403")
     ctx = run_phase("land_battle", s, "athens", dice=[1, 1, 10, 2, 6],
-                    orders=attack("athens", {"units": [a1.id, a2.id], "target": "0403"}))
+                    orders=land_attacks("athens", {"units": [a1.id, a2.id], "target": "0403"}))
     assert a1.id not in s.units
     assert a2.hex != "0503"
     assert [c["result"] for c in events(ctx, "casualty")] == ["destroyed", "retreat"]
@@ -264,7 +255,7 @@ def test_R_BAT_4_neutral_city_taken_plundered_and_destroyed():
     bag = add(s, "athens", "baggage", "0405", carried_by=a1.id)
     gold = s.players["athens"].gold
     ctx = run_phase("land_battle", s, "athens", dice=[10, 9, 3, 2, 4, 5, 6],
-                    orders=attack("athens", {"units": [a1.id, a2.id], "target": "0506", "plunder": True,
+                    orders=land_attacks("athens", {"units": [a1.id, a2.id], "target": "0506", "plunder": True,
                                              "destroy": True}))
     b = battle_event(ctx)
     kinds = [u["type"] for u in b["defence"]["units"]]
@@ -282,7 +273,7 @@ def test_R_BAT_4_plunder_without_destroy_three_razed():
     s = make_state()
     a1, a2 = add(s, "athens", "army", "0405"), add(s, "athens", "army", "0507")
     run_phase("land_battle", s, "athens", dice=[10, 10, 1, 1, 1, 1, 1],
-              orders=attack("athens", {"units": [a1.id, a2.id], "target": "0506", "plunder": True}))
+              orders=land_attacks("athens", {"units": [a1.id, a2.id], "target": "0506", "plunder": True}))
     assert s.cities["megara"].razed == 3 and s.cities["megara"].controller == "athens"
 
 
@@ -290,7 +281,7 @@ def test_R_BAT_4_neutral_city_holds_one_army():
     s = make_state()
     a = add(s, "athens", "army", "0405")
     ctx = run_phase("land_battle", s, "athens", dice=[10, 5, 1, 1],
-                    orders=attack("athens", {"units": [a.id], "target": "0506"}))
+                    orders=land_attacks("athens", {"units": [a.id], "target": "0506"}))
     assert battle_event(ctx)["won_by"] == "defender"  # 10 vs (5+5)+(1+5)
     assert s.cities["megara"].controller is None and a.id not in s.units
 
@@ -302,7 +293,7 @@ def test_R_BAT_4_home_city_captured_and_leader_ransomed_elsewhere():
     d = add(s, "sparta", "army", "0505")
     ldr = add(s, "sparta", "leader", "0505")
     ctx = run_phase("land_battle", s, "athens", dice=[10, 10, 10, 5, 6, 2, 4],
-                    orders=attack("athens", {"units": [u.id for u in attackers], "target": "0505"}))
+                    orders=land_attacks("athens", {"units": [u.id for u in attackers], "target": "0505"}))
     b = battle_event(ctx)
     assert b["defence"]["units"][0]["modifiers"] == [{"source": "home city defence", "value": 8}]
     assert b["defence"]["total"] == 13 + 14
@@ -325,7 +316,7 @@ def test_R_BAT_4_enemy_fleet_in_port_defends_and_once_beaten_the_city_falls():
     f = add(s, "sparta", "fleet", "1007")
     add(s, "sparta", "rowers", "1007", carried_by=f.id)
     ctx = run_phase("land_battle", s, "athens", dice=[10, 1, 1, 3],
-                    orders=attack("athens", {"units": [a.id], "target": "1007"}))
+                    orders=land_attacks("athens", {"units": [a.id], "target": "1007"}))
     b = battle_event(ctx)
     assert b["won_by"] == "attacker" and b["defenders"] == [f.id] and b["defence_total"] == 1 + (1 + 5)
     assert f.id not in s.units
@@ -341,7 +332,7 @@ def test_R_BAT_4_undefended_transport_in_a_beaten_city_shares_the_fate_of_its_si
     a = add(s, "athens", "army", "1006")
     t = add(s, "sparta", "transport", "1007")
     ctx = run_phase("land_battle", s, "athens", dice=[10, 1, 6],
-                    orders=attack("athens", {"units": [a.id], "target": "1007"}))
+                    orders=land_attacks("athens", {"units": [a.id], "target": "1007"}))
     assert battle_event(ctx)["defenders"] == [t.id]
     assert s.cities["delos"].controller == "athens" and t.owner == "sparta" and t.hex != "1007"
 
@@ -351,7 +342,7 @@ def test_R_BAT_4_treasure_card_pays_on_capture():
     give(s, "athens", "treasure")
     a1, a2 = add(s, "athens", "army", "0405"), add(s, "athens", "army", "0507")
     ctx = run_phase("land_battle", s, "athens", dice=[10, 10, 1, 1, 7],
-                    orders=attack("athens", {"units": [a1.id, a2.id], "target": "0506", "cards": ["treasure"]}))
+                    orders=land_attacks("athens", {"units": [a1.id, a2.id], "target": "0506", "cards": ["treasure"]}))
     assert s.players["athens"].gold == 17 and "treasure" in s.discard
     assert events(ctx, "gold")[0]["amount"] == 7
 
@@ -361,7 +352,7 @@ def test_R_BAT_4_treasure_stays_in_hand_without_capture():
     give(s, "athens", "treasure")
     a = add(s, "athens", "army", "0405")
     run_phase("land_battle", s, "athens", dice=[1, 5, 5, 6],
-              orders=attack("athens", {"units": [a.id], "target": "0506", "cards": ["treasure"]}))
+              orders=land_attacks("athens", {"units": [a.id], "target": "0506", "cards": ["treasure"]}))
     assert "treasure" in s.players["athens"].hand
 
 
@@ -376,7 +367,7 @@ def test_R_BAT_5_cards_in_order_and_if_needed_alternately():
     a = add(s, "athens", "army", "0402")
     add(s, "sparta", "army", "0503")
     ctx = run_phase("land_battle", s, "athens", dice=[5, 5, 3, 4, 1, 1, 6, 2, 4, 1],
-                    orders=attack("athens", {"units": [a.id], "target": "0503",
+                    orders=land_attacks("athens", {"units": [a.id], "target": "0503",
                                              "cards": ["surprise_attack", {"card": "elite_units", "if_needed": True}]}))
     b = battle_event(ctx)
     assert [c["card"] for c in b["cards"]] == ["surprise_attack", "tactical_ruse", "narrow_defile", "elite_units"]
@@ -392,7 +383,7 @@ def test_R_BAT_5_if_needed_card_kept_while_winning():
     a = add(s, "athens", "army", "0402")
     add(s, "sparta", "army", "0503")
     ctx = run_phase("land_battle", s, "athens", dice=[9, 2, 1],
-                    orders=attack("athens", {"units": [a.id], "target": "0503",
+                    orders=land_attacks("athens", {"units": [a.id], "target": "0503",
                                              "cards": [{"card": "elite_units", "if_needed": True}]}))
     assert battle_event(ctx)["cards"] == [] and "elite_units" in s.players["athens"].hand
 
@@ -405,7 +396,7 @@ def test_R_BAT_5_opponent_total_card_and_roll_modifier_card():
     a1, a2 = add(s, "athens", "army", "0402"), add(s, "athens", "army", "0504")
     add(s, "sparta", "army", "0503")
     ctx = run_phase("land_battle", s, "athens", dice=[5, 5, 9, 3, 1],
-                    orders=attack("athens", {"units": [a1.id, a2.id], "target": "0503",
+                    orders=land_attacks("athens", {"units": [a1.id, a2.id], "target": "0503",
                                              "cards": ["pitched_battle"]}))
     b = battle_event(ctx)
     assert b["attack"]["total"] == (5 + 2) * 2 - 3 and b["attack"]["bonuses"][0]["value"] == -3
@@ -418,7 +409,7 @@ def test_R_BAT_5_defence_card_for_another_hex_stays_in_hand():
     s.players["sparta"].standing = {"defence_cards": [{"card": "tactical_ruse", "hex": "0505", "if_needed": False}]}
     a = add(s, "athens", "army", "0402")
     add(s, "sparta", "army", "0503")
-    run_phase("land_battle", s, "athens", dice=[9, 2, 1], orders=attack("athens", {"units": [a.id], "target": "0503"}))
+    run_phase("land_battle", s, "athens", dice=[9, 2, 1], orders=land_attacks("athens", {"units": [a.id], "target": "0503"}))
     assert "tactical_ruse" in s.players["sparta"].hand
 
 
@@ -427,7 +418,7 @@ def test_R_BAT_5_card_not_in_hand_fails_the_attack_before_any_die():
     a = add(s, "athens", "army", "0402")
     add(s, "sparta", "army", "0503")
     ctx = run_phase("land_battle", s, "athens", dice=[],
-                    orders=attack("athens", {"units": [a.id], "target": "0503", "cards": ["outflank"]}))
+                    orders=land_attacks("athens", {"units": [a.id], "target": "0503", "cards": ["outflank"]}))
     assert "not in your hand" in failed(ctx)[0]["reason"] and not events(ctx, "battle")
 
 
@@ -437,7 +428,7 @@ def test_R_BAT_5_sea_card_does_not_fit_a_land_battle():
     a = add(s, "athens", "army", "0402")
     add(s, "sparta", "army", "0503")
     ctx = run_phase("land_battle", s, "athens", dice=[],
-                    orders=attack("athens", {"units": [a.id], "target": "0503", "cards": ["boarding_actions"]}))
+                    orders=land_attacks("athens", {"units": [a.id], "target": "0503", "cards": ["boarding_actions"]}))
     assert "does nothing in this battle" in failed(ctx)[0]["reason"]
 
 
@@ -448,7 +439,7 @@ def test_R_BAT_5_failure_card_removes_losing_leader():
     add(s, "sparta", "army", "0503")
     ldr = add(s, "sparta", "leader", "0503")
     ctx = run_phase("land_battle", s, "athens", dice=[9, 2, 1],
-                    orders=attack("athens", {"units": [a.id], "target": "0503",
+                    orders=land_attacks("athens", {"units": [a.id], "target": "0503",
                                              "cards": [{"card": "failure", "target": ldr.id}]}))
     assert ldr.id not in s.units and "failure" in s.discard
     assert events(ctx, "leader_fate")[0]["fate"] == "removed"
@@ -460,7 +451,7 @@ def test_R_PH_LAND_attacker_must_be_adjacent():
     s = make_state()
     a = add(s, "athens", "army", "0302")
     add(s, "sparta", "army", "0503")
-    ctx = run_phase("land_battle", s, "athens", orders=attack("athens", {"units": [a.id], "target": "0503"}))
+    ctx = run_phase("land_battle", s, "athens", orders=land_attacks("athens", {"units": [a.id], "target": "0503"}))
     assert "not next to 0503" in failed(ctx)[0]["reason"]
 
 
@@ -469,7 +460,7 @@ def test_R_PH_LAND_each_unit_attacks_once_per_phase():
     a = add(s, "athens", "army", "0402")
     add(s, "sparta", "army", "0503")
     ctx = run_phase("land_battle", s, "athens", dice=[1, 9, 6],
-                    orders=attack("athens", {"units": [a.id], "target": "0503"},
+                    orders=land_attacks("athens", {"units": [a.id], "target": "0503"},
                                   {"units": [a.id], "target": "0503"}))
     assert len(events(ctx, "battle")) == 1
     assert "already attacked" in failed(ctx)[0]["reason"]
@@ -479,7 +470,7 @@ def test_R_PH_LAND_no_attack_on_undefended_baggage():
     s = make_state()
     a = add(s, "athens", "army", "0402")
     add(s, "sparta", "baggage", "0503")
-    ctx = run_phase("land_battle", s, "athens", orders=attack("athens", {"units": [a.id], "target": "0503"}))
+    ctx = run_phase("land_battle", s, "athens", orders=land_attacks("athens", {"units": [a.id], "target": "0503"}))
     assert "move in to capture" in failed(ctx)[0]["reason"]
 
 
@@ -488,7 +479,7 @@ def test_R_PH_LAND_truce_blocks_all_attacks():
     s.effects.append(Effect(kind="truce", source="truce", player="sparta", until_turn=2, until_player="sparta"))
     a = add(s, "athens", "army", "0402")
     add(s, "sparta", "army", "0503")
-    ctx = run_phase("land_battle", s, "athens", orders=attack("athens", {"units": [a.id], "target": "0503"}))
+    ctx = run_phase("land_battle", s, "athens", orders=land_attacks("athens", {"units": [a.id], "target": "0503"}))
     assert "Truce" in failed(ctx)[0]["reason"]
 
 
@@ -498,7 +489,7 @@ def test_R_PH_LAND_political_rivalry_blocks_attacks():
                             target="athens", until_turn=1, until_player="athens"))
     a = add(s, "athens", "army", "0402")
     add(s, "sparta", "army", "0503")
-    ctx = run_phase("land_battle", s, "athens", orders=attack("athens", {"units": [a.id], "target": "0503"}))
+    ctx = run_phase("land_battle", s, "athens", orders=land_attacks("athens", {"units": [a.id], "target": "0503"}))
     assert "Social Division" in failed(ctx)[0]["reason"]
 
 
@@ -510,7 +501,7 @@ def test_R_PH_LAND_hesitation_reaction_cancels_attack_and_later_ones_from_that_s
     add(s, "sparta", "army", "0503")
     add(s, "sparta", "army", "0403")
     ctx = run_phase("land_battle", s, "athens", dice=[],
-                    orders=attack("athens", {"units": [a1.id], "target": "0503"},
+                    orders=land_attacks("athens", {"units": [a1.id], "target": "0503"},
                                   {"units": [a2.id], "target": "0403"}))
     reasons = [f["reason"] for f in failed(ctx)]
     assert "Hesitation" in reasons[0] and "may not attack this turn" in reasons[1]
@@ -528,7 +519,7 @@ def test_R_STAND_1_hesitation_aimed_at_any_unit_of_the_attacking_stack_fires(nam
     s.players["sparta"].standing = {"reactions": [{"card": "hesitation",
                                                    "target": leader.id if named == "leader" else idle.id}]}
     add(s, "sparta", "army", "0503")
-    ctx = run_phase("land_battle", s, "athens", orders=attack("athens", {"units": [a1.id], "target": "0503"}))
+    ctx = run_phase("land_battle", s, "athens", orders=land_attacks("athens", {"units": [a1.id], "target": "0503"}))
     assert "Hesitation" in failed(ctx)[0]["reason"] and "hesitation" in s.discard and not events(ctx, "battle")
 
 
@@ -548,7 +539,7 @@ def test_R_BAT_worked_example_of_docs_rules_md():
     d = add(s, "sparta", "army", "0506")
     gold = s.players["athens"].gold
     ctx = run_phase("land_battle", s, "athens", dice=[6, 3, 7, 4, 5, 6, 2, 5, 2, 6, 3],
-                    orders=attack("athens", {"units": [a1.id, a2.id], "target": "0506", "plunder": True,
+                    orders=land_attacks("athens", {"units": [a1.id, a2.id], "target": "0506", "plunder": True,
                                              "cards": [{"card": "outflank", "if_needed": True}]}))
     b = battle_event(ctx)
     results = [u["result"] for u in b["attack"]["units"]] + [u["result"] for u in b["defence"]["units"]]
@@ -570,7 +561,7 @@ def test_R_BAT_3_retreat_heads_for_a_friendly_city_not_a_razed_one():
     d = add(s, "sparta", "army", "0406")
     a = add(s, "athens", "army", "0306")
     ctx = run_phase("land_battle", s, "athens", dice=[10, 1, 5],
-                    orders=attack("athens", {"units": [a.id], "target": "0406"}))
+                    orders=land_attacks("athens", {"units": [a.id], "target": "0406"}))
     [r] = events(ctx, "retreat")
     assert d.hex == "0405" and r["to"] == "0405"
 
@@ -582,7 +573,7 @@ def test_R_BAT_3_retreat_with_no_friendly_city_heads_for_the_nearest_own_city():
     s.cities["megara"].razed = 3
     d = add(s, "sparta", "army", "0406")
     a = add(s, "athens", "army", "0306")
-    run_phase("land_battle", s, "athens", dice=[10, 1, 5], orders=attack("athens", {"units": [a.id], "target": "0406"}))
+    run_phase("land_battle", s, "athens", dice=[10, 1, 5], orders=land_attacks("athens", {"units": [a.id], "target": "0406"}))
     assert d.hex == "0506", "the nearest of Sparta's own cities (Megara, next door) when none is friendly"
 
 
@@ -592,6 +583,6 @@ def test_R_TURN_4_an_attack_on_a_city_won_earlier_in_the_turn_says_it_is_yours()
     s = make_state()
     s.cities["megara"].controller = "athens"  # won by this turn's diplomacy
     a = add(s, "athens", "army", "0507")
-    ctx = run_phase("land_battle", s, "athens", orders=attack("athens", {"units": [a.id], "target": "0506"}))
+    ctx = run_phase("land_battle", s, "athens", orders=land_attacks("athens", {"units": [a.id], "target": "0506"}))
     assert failed(ctx)[0]["reason"] == "Megara in 0506 is yours now (taken earlier this turn), and no enemy Army " \
                                        "or Rowers is there"

@@ -17,7 +17,7 @@ from pbem.campaign import create
 from pbem.checker import Report, check_file, check_text, main
 from pbem.gamedata import load_map
 from pbem.model import GameState
-from demo_campaign import create_demo
+from demo_campaign import create_demo, edited
 from pbem.storage import Campaign
 
 REPO = Path(__file__).resolve().parent.parent
@@ -30,18 +30,6 @@ EXPECT = re.compile(r"^# expect: (\d+|-) (.+)$")
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory) -> Campaign:
     return create_demo(tmp_path_factory.mktemp("campaigns") / "demo")
-
-
-def edited(demo: Campaign, tmp_path: Path, change) -> Campaign:
-    """A copy of the demo campaign whose state ``change(state)`` altered."""
-    import shutil
-    root = tmp_path / "demo"
-    shutil.copytree(demo.root, root)
-    camp = Campaign.open(root)
-    state = camp.load_state()
-    change(state)
-    camp.save_state(state)
-    return Campaign.open(root)
 
 
 def findings(report: Report) -> list[tuple[str, int | None, str]]:

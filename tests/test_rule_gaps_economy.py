@@ -9,7 +9,6 @@ Mountains (impassable).
 """
 from __future__ import annotations
 
-import shutil
 
 import pytest
 
@@ -17,7 +16,7 @@ from pbem.checker import check_text
 from pbem.model import GameState
 from pbem.storage import Campaign
 
-from demo_campaign import create_demo
+from demo_campaign import create_demo, edited
 from scenario import TABLES, add, events, give, make_state, orders, run_phase
 
 REVOLT_CARDS = sorted(c.id for c in TABLES.cards.values() if c.target == "enemy_minor_city")
@@ -55,17 +54,6 @@ def test_R_PH_DIP_a_revolt_card_never_targets_a_home_city(card, home, holder):
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory) -> Campaign:
     return create_demo(tmp_path_factory.mktemp("campaigns") / "demo")
-
-
-def edited(demo: Campaign, tmp_path, change) -> Campaign:
-    """A copy of the demo campaign whose state ``change(state)`` altered (as tests/test_checker.py does)."""
-    root = tmp_path / "demo"
-    shutil.copytree(demo.root, root)
-    camp = Campaign.open(root)
-    state = camp.load_state()
-    change(state)
-    camp.save_state(state)
-    return Campaign.open(root)
 
 
 ATHENS = "campaign: demo\nturn: 1\nplayer: athens\nsecret: b6bf-5bc2-a03d-344d\n"
