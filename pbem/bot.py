@@ -66,6 +66,9 @@ LAND_MP = BASE_MP[UnitType.ARMY]  # the rules' own movement points (R-PH-MOVE), 
 D10 = (5.5, 8.25)  # mean, variance
 D6 = (3.5, 35 / 12)
 GUESS_MOD = 1  # an unseen defender's roll modifiers (traits and skills are hidden)
+RIVAL_FEW = 3  # harassment goes to one of the few opponents weighed highest (``rival_order``)
+RIVAL_MARGIN = 0.4  # ... within this much of the best weight (one city more is worth two hexes nearer)
+COUP_MAX_RAZED = 4  # no Coup on a home city with this many razed counters already (6 at most)
 HOME_WAR_TURN = 6  # enemy home cities become targets from this turn on
 ODDS = 0.62  # attack a city when the estimated chance to win is at least this
 ODDS_FIELD = 0.7  # attack a stack in the open only when clearly favoured
@@ -169,6 +172,7 @@ class Bot:
         self.aim: dict[str, str | None] = {}  # Army -> the target hex it marches on this turn (None: to supply)
         self.frozen = False  # Political Rivalry or Social Division in force on us this player-turn (``orders``)
         self.gold_now = self.gold  # what is left when the Recruit phase comes (``orders``)
+        self._rivals: list[str] | None = None
         self.fed: set[str] = set()  # Armies whose stack carries Baggage for every Army (R-PH-UPK)
 
     # -- helpers -----------------------------------------------------------------------------------
@@ -360,18 +364,71 @@ class Bot:
         return None
 
     # -- cards ---------------------------------------------------------------------------------------
-    def leader_rival(self) -> str | None:
-        """The opponent holding the most cities; ties: the nearest home city, then the earlier in turn order (on
-        turn 1, when every player holds one city, each bot harasses a neighbour rather than all of them the
-        player who moves first)."""
+    def rival_order(self) -> list[str]:
+        """Opponents in the order our harassment cards go to them.  Each is weighed by the cities it holds, by
+        how near its home is to ours, and by what it does to us: holding our home city, its Armies in sight
+        next to our cities, its cards in force against us.  The first is drawn by seeded chance among the few
+        within RIVAL_MARGIN of the best (so not every bot sends every card to the player with the most cities,
+        nor always to the same one), the rest follow by weight.  On turn 1, when every player holds one
+        city, the weight is nearness: each bot harasses a neighbour."""
+        if self._rivals is not None:
+            return self._rivals
         if not self.rivals:
-            return None
+            self._rivals = []
+            return self._rivals
+        ours = sorted(self.own_city_hexes)
+        near: dict[str, float] = {}
+        for e in self.v["others"]:
+            p = e.get("owner")
+            if p in self.rivals and any(self.m.distance(e["hex"], ch) <= 2 for ch in ours):
+                near[p] = near.get(p, 0) + e["counts"].get("army", 0) + e["counts"].get("rowers", 0)
+        against: dict[str, int] = {}
+        for e in self.v.get("effects", ()):
+            if e.get("target") == self.pid and e.get("player") in self.rivals:
+                against[e["player"]] = against.get(e["player"], 0) + 1
+        holder = self.cities[self.home]["controller"]
 
-        def key(p: str) -> tuple:
+        def weight(p: str) -> float:
             home = self.players[p].get("home", p)
-            away = self.m.distance(self.home_hex, self.m.cities[home].hex) if home in self.m.cities else 99
-            return self.players[p].get("cities", 0), -away, -self.rivals.index(p)
-        return max(self.rivals, key=key)
+            away = self.m.distance(self.home_hex, self.m.cities[home].hex) if home in self.m.cities else 30
+            return (self.players[p].get("cities", 0) - away / 2 + 5 * (holder == p)
+                    + 0.5 * min(near.get(p, 0), 6) + against.get(p, 0))
+        ranked = sorted(self.rivals, key=lambda p: (-weight(p), self.rivals.index(p)))
+        top = [p for p in ranked[:RIVAL_FEW] if weight(p) >= weight(ranked[0]) - RIVAL_MARGIN]
+        pick = top[0] if len(top) == 1 else top[
+            bot_dice(self.v.get("campaign", ""), self.turn, self.pid, "rival").roll(len(top), "rival")-1]
+        self._rivals = [pick] + [p for p in ranked if p != pick]
+        return self._rivals
+
+    def leader_rival(self) -> str | None:
+        """The opponent our harassment cards go to first (``rival_order``)."""
+        order = self.rival_order()
+        return order[0] if order else None
+
+    def blockade_target(self) -> str | None:
+        """The city an income block (Economic Blockade, Raids) costs a rival most: one that would pay its
+        controller this turn (not razed, not besieged as far as we see, not blocked already), highest income
+        first (halved when hostile, R-PH-REV); a rival's city, in ``rival_order``."""
+        blocked = {e.get("target") for e in self.v.get("effects", ()) if e["kind"] == "income_block"}
+        for p in self.rival_order():
+            best = None
+            for cid, c in sorted(self.cities.items()):
+                if c["controller"] != p or c["razed"] or cid in blocked or self.besieged(self.m.cities[cid].hex):
+                    continue
+                pays = 7 if c["home_of"] == p else (c["income"] + 1) // 2 if c["hostile"] else c["income"]
+                if pays >= 2 and (best is None or pays > best[0]):
+                    best = (pays, cid)
+            if best is not None:
+                return best[1]
+        return None
+
+    def coup_target(self) -> str | None:
+        """A rival whose home city a Coup (1D6 razed counters, 6 at most) still hurts: under 4 counters."""
+        for p in self.rival_order():
+            home = self.players[p].get("home", p)
+            if self.cities.get(home, {}).get("razed", 0) < COUP_MAX_RAZED:
+                return p
+        return None
 
     def attack_cards(self, target: str) -> list[str]:
         """Cards we may add to a land attack on ``target`` that do something there (R-BAT-5)."""
@@ -402,6 +459,7 @@ class Bot:
     def play_cards(self, neutral: list[str], enemy_minor: list[str]) -> list[Any]:
         cards: list[Any] = []
         rival = self.leader_rival()
+        blockade = self.blockade_target()
         neutral, enemy_minor = list(neutral), list(enemy_minor)
         for c in list(self.hand):
             card = self.t.cards[c]
@@ -422,12 +480,13 @@ class Bot:
                 play = c
             elif rival and card.target == "player" and (
                     kinds == {"diplomacy_rolls"} and all(e["value"] < 0 for e in card.effects)
-                    or kinds == {"gold"} and all(e["side"] == "opponent" for e in card.effects)
-                    or kinds == {"razed_counters"}):
+                    or kinds == {"gold"} and all(e["side"] == "opponent" for e in card.effects)):
                 play = {"card": c, "target": rival}
-            elif rival and kinds == {"income_block"} and card.target in ("enemy_city", "city") \
-                    and self.cities.get(rival, {}).get("controller") == rival:
-                play = {"card": c, "target": rival}
+            elif kinds == {"razed_counters"} and card.target == "player" and self.coup_target():
+                play = {"card": c, "target": self.coup_target()}
+            elif blockade and kinds == {"income_block"} and card.target in ("enemy_city", "city"):
+                play = {"card": c, "target": blockade}
+                blockade = None
             elif kinds == {"cannot_move_or_attack"} and card.target == "player" and self.threat():
                 play = {"card": c, "target": self.threat()}
             elif kinds <= {"remove_baggage", "starvation_counter", "navigation_roll", "upkeep_roll"} \
