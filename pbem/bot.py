@@ -66,7 +66,11 @@ LAND_MP = BASE_MP[UnitType.ARMY]  # the rules' own movement points (R-PH-MOVE), 
 D10 = (5.5, 8.25)  # mean, variance
 D6 = (3.5, 35 / 12)
 GUESS_MOD = 1  # an unseen defender's roll modifiers (traits and skills are hidden)
+RIVAL_FEW = 3  # harassment goes to one of the few opponents weighed highest (``rival_order``)
+RIVAL_MARGIN = 0.4  # ... within this much of the best weight (one city more is worth two hexes nearer)
+COUP_MAX_RAZED = 4  # no Coup on a home city with this many razed counters already (6 at most)
 HOME_WAR_TURN = 6  # enemy home cities become targets from this turn on
+OWN_HOME_VALUE = 6.0  # our own home city held by an enemy is worth this much more than any other target
 ODDS = 0.62  # attack a city when the estimated chance to win is at least this
 ODDS_FIELD = 0.7  # attack a stack in the open only when clearly favoured
 MAX_FORCE = 14
@@ -77,6 +81,10 @@ SEA_ODDS = 0.75  # attack ships only when clearly favoured
 SEA_PENALTY = 1.0
 STARVING_BOLDNESS = 0.1
 SIEGE_STOCK = 2  # loose Baggage kept per garrison Army in our cities, eaten only under siege
+MINOR_GARRISON = 2  # Armies kept in a minor city of ours with a rival near (``garrison``; else one)
+REINFORCE_REACH = 2  # a city short of its garrison draws spare Armies from this many moves away (home: twice)
+REVOLT_NEAR = 4  # an enemy minor city farther than this from our units ranks lower as a diplomacy target
+FAR_REVOLT = 2  # ... by this much for each hex beyond
 BAGGAGE_PER_ARMY = 4  # all an Army carries (R-UNIT-1): four Upkeep phases away from our cities  # Armies with starvation counters and no Baggage attack at odds this much lower  # a voyage is chosen over a march only when it is this much better (turns)
 
 
@@ -169,6 +177,11 @@ class Bot:
         self.aim: dict[str, str | None] = {}  # Army -> the target hex it marches on this turn (None: to supply)
         self.frozen = False  # Political Rivalry or Social Division in force on us this player-turn (``orders``)
         self.gold_now = self.gold  # what is left when the Recruit phase comes (``orders``)
+        self._rivals: list[str] | None = None
+        self._rival_near: dict[str, bool] = {}
+        self.rival_spots = sorted({game_map.cities[cid].hex for cid, c in self.cities.items()
+                                   if c["controller"] not in (None, self.pid)}
+                                  | {e["hex"] for e in view["others"] if e.get("owner") not in (None, self.pid)})
         self.fed: set[str] = set()  # Armies whose stack carries Baggage for every Army (R-PH-UPK)
 
     # -- helpers -----------------------------------------------------------------------------------
@@ -347,8 +360,8 @@ class Bot:
             k = self.land_foes(target)
         elif c["controller"] is None:
             k = 0
-        else:
-            k = 2 if c["home_of"] else 1
+        else:  # out of sight: two at home, one in a minor city or in a home city its captor holds
+            k = 2 if c["home_of"] == c["controller"] else 1
         return mean + k * (D10[0] + d + GUESS_MOD), var + k * D10[1]
 
     def force_needed(self, target: str, h: str, odds: float) -> int | None:
@@ -360,18 +373,71 @@ class Bot:
         return None
 
     # -- cards ---------------------------------------------------------------------------------------
-    def leader_rival(self) -> str | None:
-        """The opponent holding the most cities; ties: the nearest home city, then the earlier in turn order (on
-        turn 1, when every player holds one city, each bot harasses a neighbour rather than all of them the
-        player who moves first)."""
+    def rival_order(self) -> list[str]:
+        """Opponents in the order our harassment cards go to them.  Each is weighed by the cities it holds, by
+        how near its home is to ours, and by what it does to us: holding our home city, its Armies in sight
+        next to our cities, its cards in force against us.  The first is drawn by seeded chance among the few
+        within RIVAL_MARGIN of the best (so not every bot sends every card to the player with the most cities,
+        nor always to the same one), the rest follow by weight.  On turn 1, when every player holds one
+        city, the weight is nearness: each bot harasses a neighbour."""
+        if self._rivals is not None:
+            return self._rivals
         if not self.rivals:
-            return None
+            self._rivals = []
+            return self._rivals
+        ours = sorted(self.own_city_hexes)
+        near: dict[str, float] = {}
+        for e in self.v["others"]:
+            p = e.get("owner")
+            if p in self.rivals and any(self.m.distance(e["hex"], ch) <= 2 for ch in ours):
+                near[p] = near.get(p, 0) + e["counts"].get("army", 0) + e["counts"].get("rowers", 0)
+        against: dict[str, int] = {}
+        for e in self.v.get("effects", ()):
+            if e.get("target") == self.pid and e.get("player") in self.rivals:
+                against[e["player"]] = against.get(e["player"], 0) + 1
+        holder = self.cities[self.home]["controller"]
 
-        def key(p: str) -> tuple:
+        def weight(p: str) -> float:
             home = self.players[p].get("home", p)
-            away = self.m.distance(self.home_hex, self.m.cities[home].hex) if home in self.m.cities else 99
-            return self.players[p].get("cities", 0), -away, -self.rivals.index(p)
-        return max(self.rivals, key=key)
+            away = self.m.distance(self.home_hex, self.m.cities[home].hex) if home in self.m.cities else 30
+            return (self.players[p].get("cities", 0) - away / 2 + 5 * (holder == p)
+                    + 0.5 * min(near.get(p, 0), 6) + against.get(p, 0))
+        ranked = sorted(self.rivals, key=lambda p: (-weight(p), self.rivals.index(p)))
+        top = [p for p in ranked[:RIVAL_FEW] if weight(p) >= weight(ranked[0]) - RIVAL_MARGIN]
+        pick = top[0] if len(top) == 1 else top[
+            bot_dice(self.v.get("campaign", ""), self.turn, self.pid, "rival").roll(len(top), "rival")-1]
+        self._rivals = [pick] + [p for p in ranked if p != pick]
+        return self._rivals
+
+    def leader_rival(self) -> str | None:
+        """The opponent our harassment cards go to first (``rival_order``)."""
+        order = self.rival_order()
+        return order[0] if order else None
+
+    def blockade_target(self) -> str | None:
+        """The city an income block (Economic Blockade, Raids) costs a rival most: one that would pay its
+        controller this turn (not razed, not besieged as far as we see, not blocked already), highest income
+        first (halved when hostile, R-PH-REV); a rival's city, in ``rival_order``."""
+        blocked = {e.get("target") for e in self.v.get("effects", ()) if e["kind"] == "income_block"}
+        for p in self.rival_order():
+            best = None
+            for cid, c in sorted(self.cities.items()):
+                if c["controller"] != p or c["razed"] or cid in blocked or self.besieged(self.m.cities[cid].hex):
+                    continue
+                pays = 7 if c["home_of"] == p else (c["income"] + 1) // 2 if c["hostile"] else c["income"]
+                if pays >= 2 and (best is None or pays > best[0]):
+                    best = (pays, cid)
+            if best is not None:
+                return best[1]
+        return None
+
+    def coup_target(self) -> str | None:
+        """A rival whose home city a Coup (1D6 razed counters, 6 at most) still hurts: under 4 counters."""
+        for p in self.rival_order():
+            home = self.players[p].get("home", p)
+            if self.cities.get(home, {}).get("razed", 0) < COUP_MAX_RAZED:
+                return p
+        return None
 
     def attack_cards(self, target: str) -> list[str]:
         """Cards we may add to a land attack on ``target`` that do something there (R-BAT-5)."""
@@ -402,6 +468,7 @@ class Bot:
     def play_cards(self, neutral: list[str], enemy_minor: list[str]) -> list[Any]:
         cards: list[Any] = []
         rival = self.leader_rival()
+        blockade = self.blockade_target()
         neutral, enemy_minor = list(neutral), list(enemy_minor)
         for c in list(self.hand):
             card = self.t.cards[c]
@@ -422,12 +489,13 @@ class Bot:
                 play = c
             elif rival and card.target == "player" and (
                     kinds == {"diplomacy_rolls"} and all(e["value"] < 0 for e in card.effects)
-                    or kinds == {"gold"} and all(e["side"] == "opponent" for e in card.effects)
-                    or kinds == {"razed_counters"}):
+                    or kinds == {"gold"} and all(e["side"] == "opponent" for e in card.effects)):
                 play = {"card": c, "target": rival}
-            elif rival and kinds == {"income_block"} and card.target in ("enemy_city", "city") \
-                    and self.cities.get(rival, {}).get("controller") == rival:
-                play = {"card": c, "target": rival}
+            elif kinds == {"razed_counters"} and card.target == "player" and self.coup_target():
+                play = {"card": c, "target": self.coup_target()}
+            elif blockade and kinds == {"income_block"} and card.target in ("enemy_city", "city"):
+                play = {"card": c, "target": blockade}
+                blockade = None
             elif kinds == {"cannot_move_or_attack"} and card.target == "player" and self.threat():
                 play = {"card": c, "target": self.threat()}
             elif kinds <= {"remove_baggage", "starvation_counter", "navigation_roll", "upkeep_roll"} \
@@ -542,7 +610,9 @@ class Bot:
             else:
                 h = self.m.cities[cid].hex
                 held = self.land_foes(h) if h in self.seen else 1.5
-                enemy.append((held * 4 + self.near_key(cid) - c["income"], cid))
+                # a revolt far from our units only hands the city to whoever is near it: those rank lower
+                near = self.near_key(cid)
+                enemy.append((held * 4 + near + FAR_REVOLT * max(0, near - REVOLT_NEAR) - c["income"], cid))
         return tuple([cid for _, cid in sorted(x)] for x in (neutral, hostile, enemy))  # type: ignore[return-value]
 
     # -- the plan ------------------------------------------------------------------------------------
@@ -558,11 +628,32 @@ class Bot:
         return total
 
     def garrison(self, h: str) -> int:
-        """Armies kept in our city at ``h``."""
+        """Armies kept in our city at ``h``.  A minor city keeps two (three while hostile): any rival's
+        successful diplomacy roll makes it revolt, and 1D3 rebels, each rolling as an Army, take a city one
+        Army holds about half the time; it then goes neutral (R-PH-DIP-REVOLT).  A city taken from another
+        player's home is never a diplomacy target but its owner comes back for it: two as well."""
+        threat = self.threat_near(h)
         if h == self.home_hex:
-            threat = self.threat_near(h)
             return 1 + (threat >= 2) + (threat >= 4)
-        return 1 + (self.threat_near(h, 1) >= 3)
+        city = self.m.city_at[h]
+        c = self.cities[city.id]
+        if self.cities[self.home]["controller"] != self.pid:
+            return 1  # our home is held by an enemy: every Army that can be spared goes to retake it
+        base = MINOR_GARRISON if self.rival_near(h) else 1
+        return base + bool(c["hostile"] and not c["home_of"]) + (self.threat_near(h, 1) >= 3)
+
+    def rival_near(self, h: str) -> bool:
+        """Another player's city or units in sight within REVOLT_NEAR hexes of ``h``: the rivals' diplomacy goes
+        for the enemy cities near their own units first (as ours does), and only they profit from a revolt."""
+        found = self._rival_near.get(h)
+        if found is None:
+            found = any(self.m.distance(h, x) <= REVOLT_NEAR for x in self.rival_spots)
+            self._rival_near[h] = found
+        return found
+
+    def short(self, h: str) -> int:
+        """Armies our city at ``h`` lacks for its garrison, counting those already ordered in."""
+        return max(0, self.garrison(h) - len(self.armies_at(h)) - self.planned.get(h, 0))
 
     def war_targets(self) -> list[str]:
         out = []
@@ -570,7 +661,7 @@ class Bot:
             if c["controller"] == self.pid:
                 continue
             h = self.m.cities[cid].hex
-            if c["home_of"] and self.turn < HOME_WAR_TURN:
+            if c["home_of"] and c["home_of"] != self.pid and self.turn < HOME_WAR_TURN:
                 continue
             foe = self.foe.get(h, {})
             if foe.get("fleet") or foe.get("transport"):
@@ -687,6 +778,9 @@ class Bot:
         second += sea_second
         stacks = [(h, [a for a in armies if a not in self.shipped]) for h, armies in stacks]
         stacks = [(h, armies) for h, armies in stacks if armies]
+        after_first: dict[str, str] = dict(shipped)  # army id -> hex after the first move
+        # 0b. our cities short of their garrison draw the nearest spare Armies in first
+        stacks = self.reinforce(stacks, mp, first, second, after_first)
         # 1. assign stacks to targets, greedily: the target ready soonest for its value
         assigned: dict[str, str] = {}  # stack hex -> target city
         free = [h for h, _ in stacks]
@@ -714,7 +808,7 @@ class Bot:
                     used.append(h)
                     ready = cost
                 c = self.cities[cid]
-                value = 1 + c["income"] / 4 + (1.5 if c["home_of"] else 0)
+                value = self.value(cid)
                 turns = ready / (2 * mp) + (0 if got >= need else 3 + (need - got))
                 score = turns + need * 0.3 - value * 1.5
                 if best is None or score < best[0]:
@@ -732,7 +826,6 @@ class Bot:
             if opts:
                 assigned[h] = opts[0][2]
         # 2. moves: each stack to a free hex next to its target, in as many pieces as the hexes hold
-        after_first: dict[str, str] = dict(shipped)  # army id -> hex after the first move
         for h, armies in stacks:
             if self.food(h, armies) >= len(armies):
                 self.fed.update(armies)
@@ -746,10 +839,13 @@ class Bot:
             fed = self.food(h, armies) >= len(armies)
             dist, _ = self.paths_from(h)
             goals = sorted((dist[n], n) for n in self.m.neighbours[th] if n in dist and self.limit(n) > 0)
-            if not fed and goals:
+            own_home = self.cities[cid]["home_of"] == self.pid
+            if goals and (not fed or (own_home and not enough.get(cid, True))):
                 # without Baggage a stack waits in supply (R-PH-UPK): it gathers near a target it is not yet
                 # strong enough for, and stops short of a target it cannot reach in the first move, at a
-                # hex in supply from which the next first move reaches it (then it attacks at once)
+                # hex in supply from which the next first move reaches it (then it attacks at once).  Short of
+                # the force to retake our own home, every stack gathers there, fed or not, rather than trickling
+                # in to be beaten one by one
                 if not enough.get(cid, True):
                     spot = self.supply_near(h, len(armies), toward=th)
                 elif goals[0][0] > mp:
@@ -800,7 +896,7 @@ class Bot:
         cands = []
         for cid in targets:
             c = self.cities[cid]
-            cands.append((-(1 + c["income"] / 4 + (1.5 if c["home_of"] else 0)), self.m.cities[cid].hex, odds))
+            cands.append((-self.value(cid), self.m.cities[cid].hex, odds))
         for h in sorted(self.foe):
             if self.m.city_at.get(h) is None and self.land_foes(h) > 0 and self.m.terrain[h].land:
                 cands.append((0.0, h, ODDS_FIELD))
@@ -846,6 +942,44 @@ class Bot:
                 second.append({"units": arm, "path": leg1, "partial": True})
                 self.planned[leg1[-1]] = self.planned.get(leg1[-1], 0) + len(arm)
         return first, attacks, second
+
+    def reinforce(self, stacks: list[tuple[str, list[str]]], mp: int, first: list[dict], second: list[dict],
+                  after_first: dict[str, str]) -> list[tuple[str, list[str]]]:
+        """Spare Armies march into our cities short of their garrison (``garrison``), the nearest first: the
+        home city first, then the cities no Army holds (one just gained by diplomacy, or taken by an attack
+        that moved one Army in, R-BAT-4: the others of the attack stand next to it), then the rest.  A
+        minor city draws from two moves away (in this turn), the home city from twice as far.  Returns the
+        stacks left for the targets."""
+        pool = {h: list(armies) for h, armies in stacks}
+        needs = sorted((self.m.cities[cid].hex != self.home_hex, bool(self.armies_at(self.m.cities[cid].hex)),
+                        cid) for cid in self.mine_cities if self.short(self.m.cities[cid].hex) > 0)
+        for _, _, cid in needs:
+            ch = self.m.cities[cid].hex
+            n = self.short(ch)
+            reach = REINFORCE_REACH * mp * (2 if ch == self.home_hex else 1)
+            cands = []
+            for h in sorted(pool):
+                if not pool[h] or h == ch:
+                    continue
+                d = self.paths_from(h)[0].get(ch)
+                if d is not None and d <= reach:
+                    cands.append((d, h))
+            for _, h in sorted(cands):
+                if n <= 0:
+                    break
+                take = pool[h][:n]
+                extras = self.companions(h) if len(take) == len(pool[h]) else []
+                if self.room(ch) < len(take):
+                    take = take[:max(0, self.room(ch))]
+                    extras = []
+                if not take or not self.march(h, ch, take, extras=extras, mp=mp, first=first, second=second,
+                                              after_first=after_first):
+                    continue
+                for a in take:
+                    self.aim[a] = None
+                pool[h] = [a for a in pool[h] if a not in take]
+                n -= len(take)
+        return [(h, pool[h]) for h, _ in stacks if pool[h]]
 
     def staging(self, h: str, th: str, n: int, mp: int) -> str | None:
         """A hex in supply that ``n`` Armies at ``h`` reach and from which one move takes them next to ``th``
@@ -1068,7 +1202,8 @@ class Bot:
 
     def value(self, cid: str) -> float:
         c = self.cities[cid]
-        return 1 + c["income"] / 4 + (1.5 if c["home_of"] else 0)
+        own_home = OWN_HOME_VALUE if c["home_of"] == self.pid else 0  # ours, held by an enemy: first of all
+        return 1 + c["income"] / 4 + (1.5 if c["home_of"] else 0) + own_home
 
     def sea_option(self, start: str, targets: list[str], odds: float, mp: int) -> tuple | None:
         """The best target to carry Armies to from ``start`` by Transport: (score, city, [(landing, walk)])."""
@@ -1290,20 +1425,20 @@ class Bot:
                 continue
             if self.room(h) <= 0:
                 continue
-            bare = not self.armies_at(h)
+            bare = not self.armies_at(h) and not self.planned.get(h)
             near = min((self.m.distance(h, f) for f in front), default=20)
             order.append((not bare, near, cid != self.home, cid))
         out = []
         armies = upkeep
         ships_from: set[str] = set()
-        for _, _, _, cid in sorted(order):  # Transports where Armies wait for a voyage (no upkeep)
+        for *_, cid in sorted(order):  # Transports where Armies wait for a voyage (no upkeep)
             h = self.m.cities[cid].hex
             if self.transport_wants.get(h, 0) > 0 and gold >= 6 and self.room(h) > 0:
                 out.append({"city": cid, "unit": "transport"})
                 self.planned[h] = self.planned.get(h, 0) + 1
                 ships_from.add(cid)
                 gold -= 2
-        for _, _, _, cid in sorted(order):
+        for *_, cid in sorted(order):
             if cid in ships_from:
                 continue
             if gold < 4 or armies + 1 > cap:

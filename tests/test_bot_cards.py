@@ -76,3 +76,46 @@ def test_short_supplies_hits_an_enemy_stack_in_sight():
     data = write_orders(view(state, AEGEAN, me), AEGEAN, T, "selfplay", 1, "s")
     assert {"card": "short_supplies", "target": "1211"} in data["cards"], data.get("cards")
     assert not _errors(state, data)
+
+
+def _played(data, card):
+    return [c for c in data.get("cards", []) if isinstance(c, dict) and c["card"] == card]
+
+
+def test_economic_blockade_goes_to_a_city_that_pays():
+    """Every rival's home city is razed (it pays nothing, R-PH-REV): Economic Blockade goes to Chalcis, the
+    Thebans' minor city (income 6), not to a razed home (the old bot blocked the rival's home: 17 of 31 cards
+    in a 12-player game gave nothing)."""
+    state, me = _state(["economic_blockade"])
+    for p in ("sparta", "thebes", "corinth"):
+        state.cities[p].razed = 2
+    state.cities["chalcis"].controller = "thebes"
+    data = write_orders(view(state, AEGEAN, me), AEGEAN, T, "selfplay", 1, "s")
+    assert [c["target"] for c in _played(data, "economic_blockade")] == ["chalcis"], data.get("cards")
+    assert not _errors(state, data)
+
+
+def test_no_coup_on_a_home_city_already_razed_four_times():
+    """A Coup adds 1D6 razed counters, 6 at most: on rivals' homes with 4 or more already it is kept (the old
+    bot played it on the leading rival all the same)."""
+    state, me = _state(["coup"])
+    for p in ("sparta", "thebes", "corinth"):
+        state.cities[p].razed = 4
+    data = write_orders(view(state, AEGEAN, me), AEGEAN, T, "selfplay", 1, "s")
+    assert not _played(data, "coup"), data.get("cards")
+    state.cities["corinth"].razed = 1
+    data = write_orders(view(state, AEGEAN, me), AEGEAN, T, "selfplay", 1, "s")
+    assert [c["target"] for c in _played(data, "coup")] == ["corinth"], data.get("cards")
+
+
+def test_harassment_goes_to_the_rival_that_holds_our_home_not_to_the_one_with_most_cities():
+    """Sparta holds Athens; Thebes holds five cities.  The Athenians' 'one less roll' card goes to Sparta (the
+    old bot sent every such card to the player with the most cities)."""
+    state, me = _state(["threatened"])
+    state.cities[me].controller = "sparta"
+    state.cities["megara"].controller = me
+    state.units["ATH-A1"].hex = "1112"
+    for cid in ("chalcis", "delphi", "argos", "potidaea"):
+        state.cities[cid].controller = "thebes"
+    data = write_orders(view(state, AEGEAN, me), AEGEAN, T, "selfplay", 1, "s")
+    assert [c["target"] for c in _played(data, "threatened")] == ["sparta"], data.get("cards")
