@@ -12,17 +12,23 @@ The plan, each turn:
    income plus a share of the treasury spread over the turns left, keeping a small reserve.
 2. **Recruit** one Army in every controlled city that may recruit (not razed, hostile or besieged, with
    room in the hex): cities without a garrison first, then the cities nearest the front, then the rest.
-   Spare gold buys Baggage (two per marching Army) in the cities its stacks leave from: Armies away from
-   friendly cities eat it instead of making upkeep rolls.
+   Gold beyond a reserve for next turn's upkeep buys Baggage (BAGGAGE_PER_ARMY per Army that will leave,
+   SIEGE_STOCK per garrison Army) in the cities its stacks leave from: Armies away from friendly cities eat
+   it instead of making upkeep rolls (R-PH-UPK).
 3. **Cards** at their timing: gold, extra diplomacy rolls, control of neutral cities, revolts in weakly held
-   enemy minor cities, "one less roll", blockades and the like against the leading opponent; attack cards in
-   its attacks (``if_needed``) and defence cards as standing orders.
+   enemy minor cities, "one less roll", blockades and the like against the rival that weighs most (cities,
+   nearness, what it does to us); Political Rivalry and Social Division on the most threatening one; Plague,
+   Desertions, Starvation, Short Supplies and Storms on enemy stacks in sight; Assassination and Exiled on an
+   enemy leader in sight; attack cards (and Treasure) in its attacks (``if_needed``), defence cards and
+   Hesitation as standing orders; a ``discard`` list names the cards it has least use for.
 4. **Diplomacy** (R-PH-DIP): neutral minor cities nearest first, then its own hostile cities, then the
    minor cities other players hold, weakly held and near ones first (a success makes them revolt).  Never
    a home city.
-5. **War.** Each city keeps a garrison (one Army, more at home when enemies are near); the other Armies
-   form stacks.  Targets are neutral cities, enemy minor cities and, from turn 6, enemy home cities (not a
-   city with an enemy ship in port: a land battle cannot take it, R-BAT-4); for
+5. **War.** Each city keeps a garrison (a minor city MINOR_GARRISON Armies with a rival near, else one, one
+   more while hostile or threatened; more at home when enemies are near), and a city short of it draws the
+   nearest spare Armies (the attackers next to a city just taken move in); the other Armies form stacks.
+   Targets are our own home city if an enemy holds it (first of all), neutral cities, enemy minor cities and,
+   from turn 6, enemy home cities (not a city with an enemy ship in port); for
    each it estimates the defence (garrison roll, a neutral city's Army, the defenders in sight or a guess)
    and the number of Armies that win with good odds (a normal approximation of the dice, R-BAT-1, R-BAT-2).
    Stacks are assigned greedily to the target that is ready soonest for its value, march there over land
@@ -31,7 +37,9 @@ The plan, each turn:
    the second move if they are not there yet.  The seeded dice only make it a little bolder or more
    careful (the odds it asks for move by up to 0.05 from turn to turn).  Leaders with battle skills and
    loose Baggage go with the stacks.  Enemy stacks in the open next to its Armies are attacked when the
-   odds are clearly good.
+   odds are clearly good.  Supply (R-PH-UPK): a stack without Baggage gathers in supply near a target it is
+   not yet strong enough for, or stops one move short of it in supply; Armies that fight no battle and would
+   end the turn out of supply go back into it in the second move.
 6. **The sea.** A port (our coastal city) whose spare Armies have no land target as good as an overseas one
    (a target with a beach or port of ours at most two moves' walk away, LAND_WALK) recruits a Transport
    (no upkeep) when it holds two or more such Armies and no empty Transport.  Armies board there, sail
@@ -78,14 +86,14 @@ SHIP_MP = {"transport": BASE_MP[UnitType.TRANSPORT], "fleet": BASE_MP[UnitType.F
 SEA_REACH = 22  # the farthest a sea path is looked for (movement points: two moves and then some)
 LAND_WALK = 8  # a landing beach is at most two moves' walk from the target
 SEA_ODDS = 0.75  # attack ships only when clearly favoured
-SEA_PENALTY = 1.0
-STARVING_BOLDNESS = 0.1
+SEA_PENALTY = 1.0  # a voyage is chosen over a march only when it is this much better (turns)
+STARVING_BOLDNESS = 0.1  # Armies with starvation counters and no Baggage attack at odds this much lower
 SIEGE_STOCK = 2  # loose Baggage kept per garrison Army in our cities, eaten only under siege
 MINOR_GARRISON = 2  # Armies kept in a minor city of ours with a rival near (``garrison``; else one)
 REINFORCE_REACH = 2  # a city short of its garrison draws spare Armies from this many moves away (home: twice)
 REVOLT_NEAR = 4  # an enemy minor city farther than this from our units ranks lower as a diplomacy target
 FAR_REVOLT = 2  # ... by this much for each hex beyond
-BAGGAGE_PER_ARMY = 4  # all an Army carries (R-UNIT-1): four Upkeep phases away from our cities  # Armies with starvation counters and no Baggage attack at odds this much lower  # a voyage is chosen over a march only when it is this much better (turns)
+BAGGAGE_PER_ARMY = 4  # all an Army carries (R-UNIT-1): four Upkeep phases away from our cities
 
 
 def cheapest(start: str, steps: Callable[[str], Iterable[tuple[str, int]]],
