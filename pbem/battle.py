@@ -511,12 +511,16 @@ def casualties(ctx: "TurnContext", battle: Battle, side: Side) -> dict[str, str]
         total = roll + sum(v for _, v in mods)
         base = {"unit": u.id, "owner": u.owner, "hex": u.hex, "roll": roll,
                 "modifiers": [{"source": s, "value": v} for s, v in mods], "total": total}
-        dest = retreat_hex(ctx, u, u.hex) if total >= RETREAT_AT else None
+        # R-UNIT-3: an unmanned Fleet cannot move, so it cannot retreat ("if this move is not possible the unit
+        # is destroyed", R-BAT-3)
+        stuck = u.type is F and not is_manned(state, u)
+        dest = retreat_hex(ctx, u, u.hex) if total >= RETREAT_AT and not stuck else None
         if dest is None:
             start = u.hex
             gone = destroy_unit(ctx, u, "casualty")
             ctx.emit(Ev.CASUALTY, **base, result="destroyed", lost=gone,
-                     reason=None if total < RETREAT_AT else "no hex to retreat to")
+                     reason=None if total < RETREAT_AT else "an unmanned Fleet cannot move" if stuck
+                     else "no hex to retreat to")
             went.setdefault(start, "")
         else:
             start = u.hex
@@ -537,8 +541,8 @@ def leaders_follow(ctx: "TurnContext", side: Side, went: dict[str, str]) -> None
     for h, dest in went.items():
         if not dest or side.player is None or not land_ok(ctx.game_map, dest):
             continue
-        if any(u.owner == side.player and u.type in (A, R, F) and u.carried_by is None for u in state.units_at(h)):
-            continue
+        if any(u.owner == side.player and is_combat_unit(state, u) for u in state.units_at(h)):
+            continue  # a combat unit of its side is still there (an unmanned Fleet is none, R-UNIT-3)
         for u in state.units_at(h):
             if u.owner == side.player and u.type is L and u.carried_by is None:
                 state.place(u, dest)

@@ -1456,7 +1456,8 @@ class RuleCheck:
             elif city is not None and not foreign and not self.enemy_fighters_seen(h):
                 self.error(tpath, f"{h} is {city.name}, your own city")
             elif not foreign and h in self.seen and not self.enemy_fighters_seen(h):
-                self.add(self.later, tpath, f"there are no enemy Armies, Rowers or manned ships in {h} now, so the "
+                sev = WARNING if self.after_sea_battles(h) else self.later  # ships beaten at sea may retreat there
+                self.add(sev, tpath, f"there are no enemy Armies, Rowers or manned ships in {h} now, so the "
                                             f"attack would fail", "enter the hex in a move to capture undefended units")
             if foreign:
                 self.cities_attacked.add(city.id)
@@ -1585,6 +1586,12 @@ class RuleCheck:
         Armies and Rowers on land, manned Fleets, Transports with an Army or Rowers aboard)?"""
         return h in self.seen and any(battle.holds_ground(self.state, u)
                                       for u in battle.land_defenders(self.state, h, self.me))
+
+    def after_sea_battles(self, h: str) -> bool:
+        """Could this player's own Sea Battle drive enemy ships into ``h`` before the Land Battle (a beaten ship
+        retreats one hex, R-BAT-3)?"""
+        return any(a.target == h or a.target in self.map.terrain and self.map.adjacent(a.target, h)
+                   for _, a in self.p.indexed("sea_battle"))
 
     def enemy_ships_seen(self, h: str) -> bool:
         return h in self.seen and any(u.owner != self.me and u.owner is not None and u.type.is_ship

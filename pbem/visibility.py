@@ -600,8 +600,8 @@ def _hide_their_modifiers(rec: dict[str, Any], player: str) -> None:
     """A roll of another player's unit that ``player`` sees whole outside a battle they fought (the upkeep roll a
     Plague or Desertions of theirs forces, the navigation roll of their Storms) shows the die, the cards'
     modifiers (cards played are public) and what came of it, but not the owner's traits and leaders' skills,
-    which are the owner's secret, nor the total that would give them away (nor that there are none):
-    ``modifiers_hidden`` says so."""
+    which are the owner's secret, nor the total that would name their sum (nor that there are none):
+    ``modifiers_hidden`` says so.  What came of it may still bound them, as it would at the table."""
     owner = rec.get("who", rec.get("owner"))
     if owner is None or owner == player:
         return

@@ -24,7 +24,7 @@ from pbem.model import Unit, UnitType
 from pbem.storage import Campaign
 
 from demo_campaign import create_demo
-from scenario import TINY, add, battle_event, events, give, land_attacks, make_state, run_phase
+from scenario import TINY, add, battle_event, events, give, land_attacks, make_state, orders, run_phase
 
 
 def failed(ctx):
@@ -394,3 +394,86 @@ def test_R_BAT_5_checker_on_attack_beached_ships_in_a_land_attack(demo, tmp_path
     assert severity == "warning"  # Athens is not first in turn order: ships may be beached there before its turn
     assert message == (f"Attack Beached Ships does nothing in this battle (it counts only against ships, and there "
                        f"are no enemy ships in {beach} now), so the attack would fail")
+
+
+# -- found by a rules review of the change ----------------------------------------------------------------
+
+def test_R_UNIT_3_a_beaten_unmanned_fleet_cannot_retreat_and_is_destroyed():
+    """R-UNIT-3: a Fleet moves only with Rowers aboard; R-BAT-3: "if this move is not possible the unit is
+    destroyed".  A casualty roll of 6 sent an unmanned Fleet out to sea, where it could not move and sank."""
+    s = make_state()
+    add(s, "sparta", "army", "0202")
+    empty = add(s, "sparta", "fleet", "0202")
+    a1, a2 = add(s, "athens", "army", "0203"), add(s, "athens", "army", "0303")
+    ctx = run_phase("land_battle", s, "athens", dice=[9, 9, 1, 2, 6],  # 18 against 1; casualties 2 and 6
+                    orders=land_attacks("athens", {"units": [a1.id, a2.id], "target": "0202"}))
+    cas = {c["unit"]: c for c in events(ctx, "casualty")}
+    assert cas[empty.id]["total"] == 6 and cas[empty.id]["result"] == "destroyed"
+    assert cas[empty.id]["reason"] == "an unmanned Fleet cannot move"
+    assert empty.id not in s.units and not events(ctx, "retreat")
+
+
+def test_R_BAT_3_a_leader_left_with_only_an_unmanned_fleet_follows_his_army():
+    """Leaders follow a retreat when no combat unit of their side is left in the hex; an unmanned Fleet is none
+    (R-UNIT-3), so the leader went with nobody and waited to be captured beside it."""
+    s = make_state()
+    a = add(s, "athens", "army", "0202")
+    ldr = add(s, "athens", "leader", "0202")
+    add(s, "athens", "fleet", "0202")  # unmanned
+    add(s, "sparta", "army", "0203")
+    run_phase("land_battle", s, "athens", dice=[1, 9, 6],  # 1 against 9: beaten; the Army's casualty roll 6
+              orders=land_attacks("athens", {"units": [a.id], "target": "0203"}))
+    assert a.hex != "0202" and ldr.hex == a.hex
+
+
+def test_R_PH_DIP_REVOLT_a_leader_aboard_a_ship_the_rebels_seize_goes_home():
+    """docs/rules.md: when a city goes neutral "the former controller's leaders there go to his nearest
+    controlled city"; one aboard an empty Transport (which holds no city) was lost with the ship."""
+    s = make_state()
+    s.cities["delos"].controller = "athens"
+    t = add(s, "athens", "transport", "1007")
+    aboard = add(s, "athens", "leader", "1007", carried_by=t.id)
+    ashore = add(s, "athens", "leader", "1007")
+    give(s, "sparta", "revolt")
+    ctx = run_phase("diplomacy", s, "sparta", dice=[1],
+                    orders=orders("sparta", cards=[{"card": "revolt", "target": "delos"}]))
+    home = TINY.cities["athens"].hex
+    assert s.cities["delos"].controller is None and t.id not in s.units
+    assert (aboard.hex, aboard.carried_by, ashore.hex) == (home, None, home)
+    assert sorted(r["unit"] for r in events(ctx, "leader_returns")) == sorted([aboard.id, ashore.id])
+
+
+def test_R_PH_LAND_the_checker_lets_a_land_attack_follow_the_players_own_sea_battle(demo, tmp_path):
+    """The player's own Sea Battle may drive enemy ships onto a beach next to it, where his Land Battle may
+    attack them (the adjudicator does): for the first player in turn order the checker called that land
+    attack an error ("no enemy ... now"), and intake refused the file.  Now a warning."""
+    root = tmp_path / "demo"
+    shutil.copytree(demo.root, root)
+    camp = Campaign.open(root)
+    s, gm = camp.load_state(), camp.game_map
+    used, home = {u.hex for u in s.units.values()}, gm.cities["athens"].hex
+    _, beach, land, w, w2 = min(
+        (gm.distance(home, b), b, n, w, w2) for b in gm.terrain
+        if gm.terrain[b].land and gm.ship_may_enter(b) and b not in gm.city_at and b not in used
+        for n in gm.neighbours[b] if gm.terrain[n].land and gm.passable(n) and not gm.ship_may_enter(n)
+        and n not in used
+        for w in gm.neighbours[b] if gm.is_water(w) and w not in used
+        for w2 in gm.neighbours[w] if gm.is_water(w2) and w2 not in used and w2 != b)
+    s.add_unit(Unit("ATH-A9", UnitType.ARMY, "athens", land))
+    s.add_unit(Unit("ATH-F9", UnitType.FLEET, "athens", w2))
+    s.add_unit(Unit("ATH-R9", UnitType.ROWERS, "athens", w2, carried_by="ATH-F9"))
+    s.add_unit(Unit("SPA-F9", UnitType.FLEET, "sparta", w))
+    s.add_unit(Unit("SPA-R9", UnitType.ROWERS, "sparta", w, carried_by="SPA-F9"))
+    for prefix in ("ATH-A", "ATH-F", "ATH-R", "SPA-F", "SPA-R"):
+        s.next_id[prefix] = max([s.next_id.get(prefix, 0)] + [int(u[len(prefix):]) for u in s.units
+                                                               if u.startswith(prefix)])
+    s.turn_order = ["athens"] + [p for p in s.turn_order if p != "athens"]  # first: nobody moves before
+    camp.save_state(s)
+    land_only = ATHENS + f'land_battle:\n  - units: [ATH-A9]\n    target: "{beach}"\n'
+    both = ATHENS + f'sea_battle:\n  - units: [ATH-F9]\n    target: "{w}"\n' + land_only[len(ATHENS):]
+    camp = Campaign.open(root)
+    alone = [(f.severity, f.message) for f in check_text(land_only, "o.yaml", camp).findings]
+    assert [sev for sev, m in alone if "no enemy Armies, Rowers or manned ships" in m] == ["error"]
+    after = [(f.severity, f.message) for f in check_text(both, "o.yaml", camp).findings]
+    assert [sev for sev, m in after if "no enemy Armies, Rowers or manned ships" in m] == ["warning"]
+    assert not [m for sev, m in after if sev == "error"]

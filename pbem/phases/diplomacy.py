@@ -133,14 +133,15 @@ def clear_neutral_city(ctx, h: str, former: str) -> None:
     from ..model import UnitType
     from ..movement import destroy_unit, leader_home
     state = ctx.state
+    # leaders first, those aboard a ship the rebels seize too: they step ashore and go home like the others
+    for u in [u for u in state.units_at(h) if u.owner == former and u.type is UnitType.LEADER]:
+        to = leader_home(state, ctx.game_map, former, h)
+        if to is not None:
+            u.carried_by = None
+            state.place(u, to)
+            ctx.emit(Ev.LEADER_RETURNS, unit=u.id, who=former, hex=to, cause="revolt")
     for u in [u for u in state.units_at(h) if u.owner == former and u.carried_by is None]:
         if u.id not in state.units:
             continue
-        if u.type is UnitType.LEADER:
-            to = leader_home(state, ctx.game_map, former, h)
-            if to is not None:
-                state.place(u, to)
-                ctx.emit(Ev.LEADER_RETURNS, unit=u.id, who=former, hex=to, cause="revolt")
-                continue
         gone = destroy_unit(ctx, u, "revolt")
         ctx.emit(Ev.CAPTURED, units=gone, who=former, by=None, hex=h, cause="seized by the rebels")
