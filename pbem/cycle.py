@@ -15,8 +15,9 @@ from .storage import Campaign, held_interrupts
 
 # the forms a deadline is written in (ASCII digits only: `+²d` or `+٣d` are no number of days)
 _RELATIVE = re.compile(r"\+([0-9]+)([dh])")
-_ABSOLUTE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}"  # a date, then maybe a time and a zone
-                       r"(?:[T ](?P<time>[0-9]{2}:[0-9]{2}(?::[0-9]{2}(?:\.[0-9]{1,6})?)?)(Z|[+-][0-9]{2}(?::?[0-9]{2})?)?)?")
+_ABSOLUTE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}"  # a date, then maybe a time (or an hour) and a zone
+                       r"(?:[Tt ](?P<time>[0-9]{2}(?::[0-9]{2}(?::[0-9]{2}(?:[.,][0-9]{1,6})?)?)?)"
+                       r"(Z|z|[+-][0-9]{2}(?::?[0-9]{2})?)?)?")
 YEARS = (2000, 2999)  # a deadline is near today: a year outside these is a typo (and 0999 could not be stored)
 WHEN_FORMS = "write a date like 2026-12-01, 2026-12-01T18:00 (UTC) or +7d"
 
@@ -43,7 +44,7 @@ def parse_when(text: str, now: datetime) -> datetime:
     try:
         if m is None:
             raise ValueError
-        when = datetime.fromisoformat(t.replace("Z", "+00:00").replace(" ", "T"))
+        when = datetime.fromisoformat(re.sub(r"[Zz]$", "+00:00", t).replace(" ", "T").replace("t", "T"))
         if when.tzinfo is None:
             when = when.replace(tzinfo=timezone.utc)
             if m.group("time") is None:  # a bare date: the end of that day
@@ -70,6 +71,12 @@ def deadline(camp: Campaign) -> datetime | None:
     raw = camp.config.get("deadline")
     if not raw:
         return None
+    try:  # as pbem stores it, read back however far ahead (an older pbem stored 9999-12-31 to pause a game)
+        when = datetime.strptime(str(raw), STORED).replace(tzinfo=timezone.utc)
+        if when.year >= YEARS[0]:
+            return when
+    except ValueError:
+        pass
     try:
         return parse_when(str(raw), datetime.now(timezone.utc))
     except UsageError as exc:

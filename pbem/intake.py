@@ -205,6 +205,9 @@ def scan_header(text: str) -> dict[str, str]:
         if v is None:
             raise HeaderError(f"`{key}:` is not written as a plain line")
         value = next((g for g in (v.group("plain"), v.group("single"), v.group("double")) if g is not None), "")
+        if not value.strip() and re.match(r"\n[ \t]+[^\s#]", text[m.end():]):  # valid YAML: the value below
+            raise HeaderError(f"`{key}:` has its value on the next line: write it on the same line, "
+                              f"like `{key}: {'athens' if key == 'player' else '1a2b-3c4d-5e6f-7a8b'}`")
         if len(value) > MAX_HEADER_VALUE:
             raise HeaderError(f"`{key}:` is {len(value)} characters long")
         found[key] = value.strip()

@@ -301,13 +301,21 @@ def check_snapshot(data: Any, path: Path, turn: int, kit: bool = False) -> None:
         for i, skill in enumerate(u.get("skills", ())):
             if skill not in skills:
                 raise bad(f"units.{uid}.skills[{i}]", f"{_shown(skill)} is not a leaders' skill of this game")
-        if m := UNIT_NUMBER.match(uid):
+        if (m := UNIT_NUMBER.match(uid)) and not (kit and m.group(1) not in next_id):
+            # (a kit keeps its owner's counters only: a unit captured from another player has theirs)
             if next_id.get(m.group(1), 0) < int(m.group(2)):
                 raise bad(f"next_id.{m.group(1)}", f"is {next_id.get(m.group(1), 'missing')}, but unit {uid} "
                                                    f"exists: a new unit would take an id already given")
         carrier = units.get(u.get("carried_by"))
         if carrier is not None and carrier["hex"] != u["hex"]:
             raise bad(f"units.{uid}.hex", f"is {u['hex']}, but its carrier {carrier['id']} is on {carrier['hex']}")
+        seen_chain, up = {uid}, carrier
+        while up is not None:  # a unit never carries itself, however far up the chain
+            if up["id"] in seen_chain:
+                raise bad(f"units.{uid}.carried_by", f"{_shown(u['carried_by'])} is carried, in the end, by {uid} "
+                                                     f"itself")
+            seen_chain.add(up["id"])
+            up = units.get(up.get("carried_by"))
     for i, e in enumerate(data.get("effects", ())):
         for key in ("player", "until_player"):
             if e.get(key) is not None and e[key] not in players:

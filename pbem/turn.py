@@ -126,7 +126,7 @@ def undone_on_failure() -> Iterator[Callable[[Path], None]]:
     noted: list[tuple[Path, bytes | None, list[Path]]] = []
 
     def keep(path: Path) -> None:
-        made = [d for d in (path.parent, *path.parents) if not d.exists()]
+        made = [d for d in path.parents if not d.exists()]
         noted.append((path, path.read_bytes() if path.is_file() else None, made))
     try:
         yield keep

@@ -371,6 +371,8 @@ def _scalar(node: yaml.ScalarNode, source: str) -> Any:
     m = node.start_mark
     if node.tag == "tag:yaml.org,2002:null" and node.value not in _NULLS:  # PyYAML makes anything null
         raise YamlError(source, _bad_value(node), m.line + 1, m.column + 1)
+    if node.tag in ("tag:yaml.org,2002:int", "tag:yaml.org,2002:float") and not node.value.isascii():
+        raise YamlError(source, _bad_value(node), m.line + 1, m.column + 1)  # `!!int ١٢`: int() reads any digits
     try:
         value = _constructor.construct_object(node, deep=True)
     except yaml.YAMLError as exc:

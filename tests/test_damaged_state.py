@@ -41,6 +41,13 @@ DAMAGES = [  # (change, the field the message names): each was a traceback or we
     (put("options", "blocks", True), "options.blocks: this option is not playable yet"),
     (put("extra", 1), "extra: not a field of a state snapshot"),
     (put("version", 2), "state version 2 is not 1"),
+    # found by a code review: a pattern's $ let a final newline through; a unit could carry itself
+    (put("players", "athens", "home", "athens\n"), "players.athens.home: must be an id"),
+    (put("units", "ATH-A1", "carried_by", "ATH-A1"), "units.ATH-A1.carried_by: \"ATH-A1\" is carried, in the end, "
+                                                    "by ATH-A1 itself"),
+    (lambda d: (d["units"]["ATH-A1"].update(carried_by="ATH-A2"),
+                d["units"]["ATH-A2"].update(carried_by="ATH-A1", hex=d["units"]["ATH-A1"]["hex"])),
+     "is carried, in the end, by ATH-A1 itself"),
 ]
 
 
@@ -145,3 +152,19 @@ def test_the_table_ids_read_quickly_are_the_tables_ids():
 def test_check_snapshot_takes_what_pbem_writes(turn2):
     data = json.loads(turn2.snapshot_path(2).read_text())
     check_snapshot(data, turn2.snapshot_path(2), 2)
+
+
+def test_a_kit_holding_a_unit_captured_from_another_player_loads(camp):
+    """Found by a code review: a kit keeps its owner's unit-id counters only (another player's would tell how many
+    units they built), so the check of next_id refused every kit holding a captured unit (SPA-T1 owned by Thebes):
+    `pbem check --campaign kit` and `pbem show kit` stopped for that player for the rest of the game."""
+    from pbem.playerkit import write_kit
+    state = camp.load_state()
+    theirs = next(u for u in state.units.values() if u.owner == "sparta" and u.carried_by is None
+                  and u.type.value in ("army", "baggage"))
+    mine = next(u for u in state.units.values() if u.owner == "thebes" and u.carried_by is None)
+    state.place(theirs, mine.hex)
+    theirs.owner = "thebes"  # captured, keeping its id
+    camp.save_state(state)
+    kit = Campaign.open(write_kit(camp, "thebes", camp.current_turn))
+    assert kit.load_state().units[theirs.id].owner == "thebes"

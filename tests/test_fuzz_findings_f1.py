@@ -183,6 +183,28 @@ def test_every_deadline_taken_is_stored_so_that_pbem_reads_it_back(camp, when, s
     assert pbem("status", camp.root).exit_code == 0
 
 
+def test_a_far_deadline_an_older_pbem_stored_is_still_read(camp):
+    """Found by a code review: `pbem deadline DIR 9999-12-31` (a moderator pausing a game) was stored by the pbem
+    of yesterday; today's year range refused it on reading, and status, submit and run-turn all stopped.  The
+    range is for what a moderator types; what pbem stored is read back."""
+    path = camp.root / "campaign.yaml"
+    path.write_text(path.read_text().replace("deadline: null", "deadline: '9999-12-31T23:59Z'"))
+    r = pbem("status", camp.root)
+    assert r.exit_code == 0 and "9999-12-31 23:59 UTC" in r.output, r.output
+
+
+@pytest.mark.parametrize("when, stored", [
+    ("2026-12-01T18", "2026-12-01T18:00Z"), ("2026-12-01t18:00", "2026-12-01T18:00Z"),
+    ("2026-12-01T18:00:00,5", "2026-12-01T18:00Z"), ("2026-12-01T18:00z", "2026-12-01T18:00Z"),
+])
+def test_iso_forms_an_older_pbem_took_are_still_taken(camp, when, stored):
+    """A code review found forms Python's ISO reader took before today refused (an hour alone, a lower-case t,
+    a decimal comma); each is an ISO 8601 time a moderator may paste."""
+    r = pbem("deadline", camp.root, when)
+    assert r.exit_code == 0, r.output
+    assert yamlio.load(camp.root / "campaign.yaml").data["deadline"] == stored
+
+
 @pytest.mark.parametrize("written", ["0001-01-01T00:00+01:00", "9999-12-31T23:59-01:00", "0999-06-01T23:59Z"])
 def test_an_unusable_deadline_typed_into_campaign_yaml_stops_status_and_submit_with_one_line(camp, tmp_path, written):
     path = camp.root / "campaign.yaml"

@@ -179,3 +179,14 @@ def test_a_file_with_no_turn_line_is_refused_saying_so(camp):
     secret = camp.player_secrets()["athens"]
     a = submit_bytes(camp, f"campaign: test\nplayer: athens\nsecret: {secret}\n".encode(), "n.yaml", NOW)
     assert not a.accepted and "the file has no turn: line (write turn: 1)" in a.text(), a.text()
+
+
+def test_a_header_value_on_the_next_line_is_refused_saying_where_to_write_it(camp):
+    """Found by a code review: `secret:` with its value indented on the next line is valid YAML and passes the
+    checker, but intake read no secret and answered "no secret for athens", audited as a bad-secret attempt."""
+    with pytest.raises(HeaderError, match="`secret:` has its value on the next line: write it on the same line"):
+        scan_header("player: athens\nsecret:\n  1a2b-3c4d\n")
+    secret = camp.player_secrets()["athens"]
+    a = submit_bytes(camp, f"campaign: test\nturn: 1\nplayer: athens\nsecret:\n  {secret}\n".encode(), "n.yaml", NOW)
+    assert not a.accepted and "has its value on the next line" in a.text() and "no secret" not in a.text()
+    assert scan_header("player: athens\nsecret:\n# a comment\nturn: 1\n") == {"player": "athens", "secret": ""}
