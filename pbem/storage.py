@@ -90,6 +90,9 @@ def default_mode() -> int:
     return 0o666 & ~mask
 
 
+CAMPAIGN_FOLDERS = ("state", "log", "orders", "replies", "secret", "reports", "archive")
+
+
 def atomic_write(path: Path, data: str | bytes, mode: int | None = None) -> None:
     """Write to a temporary file in the same folder, fsync, rename: the file is whole or absent.  ``mode``: the
     file's permissions (default: as a plainly created file's, ``default_mode``)."""
@@ -383,6 +386,13 @@ class Campaign:
             raise CampaignError(f"{c.root}: no such campaign folder")
         if not c.config_path.is_file():
             raise CampaignError(f"{c.root}: not a campaign folder (no campaign.yaml; create one with `pbem new`)")
+        for sub in CAMPAIGN_FOLDERS:  # pbem writes into these: a link would send its files out of the campaign
+            folder = c.root / sub
+            inner = list(folder.iterdir()) if sub in ("orders", "replies") and folder.is_dir() else []
+            for p in (folder, *sorted(inner)):
+                if p.is_symlink():
+                    raise CampaignError(f"{p}: is a link; a campaign's folders must be folders of its own (pbem "
+                                        f"writes into them), so replace the link with the folder it points to")
         snaps = c.snapshots()
         if not snaps:
             raise CampaignError(f"{c.root}/state: no state snapshot; the campaign folder is damaged")

@@ -1,6 +1,7 @@
 """Intake under attack (security review of 2026-11-22): whoever sends a file without a player's secret costs
 pbem next to nothing, an authenticated player cannot flood the campaign, and untrusted names are shown
 escaped."""
+import shutil
 from datetime import datetime, timezone
 
 import pytest
@@ -190,3 +191,22 @@ def test_a_header_value_on_the_next_line_is_refused_saying_where_to_write_it(cam
     a = submit_bytes(camp, f"campaign: test\nturn: 1\nplayer: athens\nsecret:\n  {secret}\n".encode(), "n.yaml", NOW)
     assert not a.accepted and "has its value on the next line" in a.text() and "no secret" not in a.text()
     assert scan_header("player: athens\nsecret:\n# a comment\nturn: 1\n") == {"player": "athens", "secret": ""}
+
+
+@pytest.mark.parametrize("sub", ["orders/turn-001", "replies", "state"])
+def test_a_campaign_folder_made_a_link_is_refused_before_anything_is_written(camp, tmp_path, sub):
+    """Found by a code review: with orders/turn-NNN (or replies/) a link to a folder outside the campaign, an
+    accepted file (or the answer to it) was written out there."""
+    from pbem.errors import CampaignError
+    from pbem.storage import Campaign
+    target = camp.root / sub
+    outside = tmp_path / "outside"
+    if target.exists():
+        shutil.move(str(target), str(outside))
+    else:
+        outside.mkdir()
+    target.parent.mkdir(parents=True, exist_ok=True)
+    target.symlink_to(outside, target_is_directory=True)
+    with pytest.raises(CampaignError, match="is a link; a campaign's folders must be folders of its own"):
+        Campaign.open(camp.root)
+    assert not [p for p in outside.rglob("*") if p.name.startswith("athens")]
