@@ -609,6 +609,11 @@ def verify(
         first_turn(turn)
         camp = open_campaign(campaign_dir)
         verdicts = do_verify(camp, turn, key, fingerprint)
+        made_with = camp.config.get("pbem_version")
+        if made_with and made_with != __version__:  # a turn replays byte for byte only with the pbem that ran it
+            typer.echo(f"note: this campaign was created with pbem {made_with}, this is pbem {__version__}: a turn "
+                       f"played with another version may replay differently (a MISMATCH); verify with the version "
+                       f"that ran it (docs/moderator.md, 'What the players can rely on')")
         for v in verdicts:
             what = "seed" if v.turn == -1 else "set-up" if v.turn == 0 else f"turn {v.turn}"
             typer.echo(f"{what}: {v.heading}: {v.detail}")

@@ -188,3 +188,19 @@ def test_the_seed_is_checked_against_the_fingerprint_the_players_noted(played):
         verify(played, 1, published_key(played, 1), fingerprint=noted)
     with pytest.raises(UsageError, match="64 hex digits"):
         verify(played, fingerprint="abc")
+
+
+def test_verify_notes_first_when_the_campaign_was_created_with_another_pbem(played):
+    """A turn replays byte for byte only with the pbem that ran it (docs/moderator.md): a code review found a
+    campaign begun with 0.1.0 all MISMATCH under today's pbem with nothing saying why."""
+    from typer.testing import CliRunner
+    from pbem import __version__
+    from pbem.cli import app
+    r = CliRunner().invoke(app, ["verify", str(played.root)])
+    assert r.exit_code == 0 and "note: this campaign was created with pbem" not in r.output, r.output
+    path = played.root / "campaign.yaml"
+    path.write_text(path.read_text().replace(f"pbem_version: {__version__}", "pbem_version: 0.0.9"))
+    r = CliRunner().invoke(app, ["verify", str(played.root)])
+    assert r.output.splitlines()[0] == (f"note: this campaign was created with pbem 0.0.9, this is pbem {__version__}: "
+                                        "a turn played with another version may replay differently (a MISMATCH); "
+                                        "verify with the version that ran it (docs/moderator.md, 'What the players can rely on')")
