@@ -297,9 +297,9 @@ def safe_text(out: str) -> str:
 
 
 def safe_json(out: str) -> str:
-    """JSON text with every such character left as a ``\\uXXXX`` escape (json.dumps keeps them raw with
-    ensure_ascii=False): the same JSON, printable and always encodable.  Outside strings JSON text holds only
-    printable ASCII and newlines, so every one of them is inside a string, where an escape means the same."""
+    """JSON text with every such character left as a ``\\u`` escape of four hex digits (json.dumps keeps them
+    raw with ensure_ascii=False): the same JSON, printable and always encodable.  Outside strings JSON text holds
+    only printable ASCII and newlines, so every one of them is inside a string, where an escape means the same."""
     if all(ch.isprintable() or ch == "\n" for ch in out):
         return out
 
