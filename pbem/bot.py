@@ -36,7 +36,10 @@ The plan, each turn:
    move, attack (land battle, together from every adjacent hex) when the odds favour them, and march on in
    the second move if they are not there yet.  The seeded dice only make it a little bolder or more
    careful (the odds it asks for move by up to 0.05 from turn to turn).  Leaders with battle skills and
-   loose Baggage go with the stacks.  Enemy stacks in the open next to its Armies are attacked when the
+   loose Baggage go with the stacks.  A leader that would end the turn with no Army or Rowers of ours in its
+   hex (one likely to survive the Upkeep phase) walks, with both moves, to our nearest city in supply and not
+   besieged, or to the nearest hex where a stack of ours ends the turn within its reach, no move ending next to
+   an enemy in sight when it can help it (R-UNIT-4: a lone leader is captured).  Enemy stacks in the open next to its Armies are attacked when the
    odds are clearly good.  Supply (R-PH-UPK): a stack without Baggage gathers in supply near a target it is
    not yet strong enough for, or stops one move short of it in supply; Armies that fight no battle and would
    end the turn out of supply go back into it in the second move.
@@ -949,6 +952,8 @@ class Bot:
             if leg1:
                 second.append({"units": arm, "path": leg1, "partial": True})
                 self.planned[leg1[-1]] = self.planned.get(leg1[-1], 0) + len(arm)
+        # 5. leaders that would end the turn with no Army or Rowers of ours walk to safety
+        self.lone_leaders(first, second, busy)
         return first, attacks, second
 
     def reinforce(self, stacks: list[tuple[str, list[str]]], mp: int, first: list[dict], second: list[dict],
@@ -1054,6 +1059,135 @@ class Bot:
             second.append({"units": armies, "path": path, "partial": True})
             self.planned[spot] = self.planned.get(spot, 0) + len(armies)
 
+    # -- leaders left alone ----------------------------------------------------------------------------
+    def guarded_ends(self, first: list[dict], second: list[dict],
+                     busy: set[str]) -> tuple[dict[str, str], set[str], set[str]]:
+        """Where each unit of ours that moves in the first move stands after it, by the plan; the hexes where
+        an Army or Rowers of ours ends the turn on land (not aboard); and those of them where it fights no
+        battle this turn (after a battle the stack may be gone: a leader does not walk there to join it)."""
+        pos = {uid: u["hex"] for uid, u in self.units.items() if not u.get("carried_by")}
+        aboard = {uid for uid, u in self.units.items() if u.get("carried_by")}
+        after1: dict[str, str] = {}
+        for phase in (first, second):
+            for m in phase:
+                units = list(m["units"]) + list(m.get("load", ()))
+                ships = any(self.units.get(u, {}).get("type") in ("fleet", "transport") for u in m["units"])
+                ashore = set(m.get("unload", ()))
+                for u in units:
+                    pos[u] = m["path"][-1]
+                    if ships and self.units.get(u, {}).get("type") not in ("fleet", "transport"):
+                        if u in ashore:
+                            aboard.discard(u)
+                        else:
+                            aboard.add(u)
+                for u in ashore:
+                    pos[u] = m["path"][-1]
+                    aboard.discard(u)
+                if phase is first:
+                    after1.update((u, m["path"][-1]) for u in units)
+        # an Army may disband in the Upkeep phase, which comes before our moves (R-PH-UPK): unpaid and unfed it
+        # rolls 1D6 + its starvation counters, 6+ disbands.  A hex is guarded when its Armies and Rowers
+        # likely keep at least one of them
+        lost: dict[str, float] = {}
+        fights: dict[str, bool] = {}
+        carriers = {x.get("carried_by") for x in self.units.values() if x["type"] == "baggage"}
+        for u, x in self.units.items():
+            if x["type"] not in ("army", "rowers") or u not in pos or u in aboard:
+                continue
+            h = pos[u]
+            risk = 0.0 if u in self.fed or self.supplied(x["hex"]) or u in carriers \
+                else min(1.0, (x.get("starvation", 0) + 1) / 6)
+            lost[h] = lost.get(h, 1.0) * risk
+            fights[h] = fights.get(h, False) or u in busy
+        guarded = {h for h, p in lost.items() if p <= 1 / 3}
+        return after1, guarded, {h for h in guarded if not fights[h]}
+
+    def leader_safe(self, h: str) -> bool:
+        """No enemy unit that captures a lone leader (Army, Rowers, manned Fleet, or a Transport that may carry
+        one) is in sight in or next to ``h`` (R-UNIT-3)."""
+        return not any(x in self.foe and any(self.foe[x].get(t) for t in (
+            "army", "rowers", "fleet", "transport", "pirate", "barbarian")) for x in (h, *self.m.neighbours[h]))
+
+    def leader_room(self, h: str, far: int = 5) -> int:
+        """How far (up to ``far``) ``h`` is from the nearest enemy unit in sight that captures a lone leader."""
+        return min([far] + [self.m.distance(h, x) for x in self.blocked if self.m.distance(h, x) < far])
+
+    def leader_paths(self, start: str, cap: int | None = None) -> tuple[dict[str, int], dict[str, str]]:
+        """A leader walking alone: land hexes, never into a foreign city or a hex holding any enemy unit in
+        sight (R-PH-MOVE: a stack of Leaders alone may not enter one)."""
+        def steps(h: str) -> Iterable[tuple[str, int]]:
+            for n in self.m.neighbours[h]:
+                t = self.m.terrain[n]
+                if t.land and t.move_cost is not None and n not in self.foe and not self.foreign_city(n):
+                    yield n, t.move_cost
+        return cheapest(start, steps, cap)
+
+    def lone_leaders(self, first: list[dict], second: list[dict], busy: set[str]) -> None:
+        """A Leader with no Army or Rowers of ours in its hex at the end of the turn (as planned: after both
+        moves) is captured by the first enemy stack that enters it (R-UNIT-4: ransom or death).  It walks, with
+        both moves, to the nearest of our cities in supply and not besieged, or to the nearest hex where a
+        stack of ours ends the turn within its reach; neither move ends alone next to an enemy unit in sight
+        when it can help it."""
+        lmp = BASE_MP[UnitType.LEADER]
+        after1, guarded, joinable = self.guarded_ends(first, second, busy)
+        in_second = {u for m in second for u in m["units"]}
+        in_ships = {u for m in first for u in (*m["units"], *m.get("load", ()))
+                    if any(self.units.get(x, {}).get("type") in ("fleet", "transport") for x in m["units"])}
+        havens = {h for h in self.own_city_hexes if self.supplied(h) and not self.besieged(h)
+                  and not self.cities[self.m.city_at[h].id]["razed"]}
+        for leader in sorted(self.mine("leader"), key=lambda u: id_order(u["id"])):
+            uid = leader["id"]
+            if leader.get("carried_by") or uid in in_ships or uid in in_second:
+                continue
+            start = after1.get(uid, leader["hex"])
+            if not self.m.terrain[start].land or start in guarded or start in havens:
+                continue
+            moves = 1 if uid in after1 else 2  # a leader that went with a stack in the first move has one left
+            dist, _ = self.leader_paths(start)
+            goals = [(d, h not in havens, h) for h, d in dist.items()
+                     if h in havens or (h in joinable and d <= moves * lmp)]
+            if goals:
+                goal = min(goals)[2]
+                togo = self.leader_togo(goal)
+            elif self.leader_safe(start):
+                continue
+            else:  # nowhere to go (no city, no stack in reach): at least away from the enemy in sight
+                goal, togo = None, {h: 0 for h in dist}
+            # the ends of the moves: the end of the turn nearest the goal, each stop safe when it can be
+            best = None
+            d1, p1 = self.leader_paths(start, lmp) if moves == 2 else ({start: 0}, {})
+            for y in sorted(d1):
+                if y != start and not (self.leader_safe(y) or y == goal):
+                    continue
+                d2, p2 = self.leader_paths(y, lmp)
+                for z, c in d2.items():
+                    if z not in togo:
+                        continue
+                    ok = z == goal or z in guarded or z in havens or self.leader_safe(z)
+                    key = (not ok, togo[z], -self.leader_room(z), d1[y] + c, y, z)
+                    if best is None or key < best[0]:
+                        best = (key, y, walk_back(d1, p1, start, y), walk_back(d2, p2, y, z))
+            if best is None:
+                continue
+            _, y, leg1, leg2 = best
+            if moves == 2:
+                if leg1:
+                    first.append({"units": [uid], "path": leg1, "partial": True})
+                if leg2:
+                    second.append({"units": [uid], "path": leg2, "partial": True})
+            elif leg2:
+                second.append({"units": [uid], "path": leg2, "partial": True})
+
+    def leader_togo(self, goal: str) -> dict[str, int]:
+        """Movement points a leader alone needs from each hex to ``goal`` (the search run backwards)."""
+        def steps(h: str) -> Iterable[tuple[str, int]]:
+            cost = self.m.terrain[h].move_cost
+            for n in self.m.neighbours[h]:
+                t = self.m.terrain[n]
+                if t.land and t.move_cost is not None and n not in self.foe and not self.foreign_city(n):
+                    yield n, cost
+        return cheapest(goal, steps)[0]
+
     def attack_cards_for(self, th: str, hand: list[str]) -> list[str]:
         saved, self.hand = self.hand, hand
         try:
@@ -1078,11 +1212,14 @@ class Bot:
             if u["type"] == "baggage":
                 if u["id"] not in keep:
                     out.append(u["id"])
-            elif u["type"] == "leader" and any(
-                    e["kind"] in ("roll_modifier", "battle_total") for s in u.get("skills", [])
-                    for e in self.t.skills[s].effects):
+            elif u["type"] == "leader" and self.fighter(u):
                 out.append(u["id"])
         return out
+
+    def fighter(self, leader: dict) -> bool:
+        """The leader has a skill for battles."""
+        return any(e["kind"] in ("roll_modifier", "battle_total") for s in leader.get("skills", [])
+                   for e in self.t.skills[s].effects)
 
     def take_companions(self, extras: list[str], armies: list[str]) -> list[str]:
         """Of ``extras``, what goes with ``armies``: the leaders, and loose Baggage up to what the Armies have
