@@ -110,3 +110,13 @@ def battle_event(ctx) -> dict:
     """The one BATTLE record of a scenario."""
     [b] = events(ctx, "battle")
     return b
+
+
+def move_end(data: dict, uid: str) -> str | None:
+    """Where unit ``uid`` ends the turn by the move orders of an order file's ``data`` (None: it does not move)."""
+    end = None
+    for section in ("first_move", "second_move"):
+        for m in data.get(section, []):
+            if uid in m["units"]:
+                end = m["path"][-1]
+    return end

@@ -7,6 +7,8 @@ from pbem.model import Unit, UnitType
 from pbem.selfplay import new_game
 from pbem.visibility import view
 
+from scenario import move_end
+
 AEGEAN = load_map()
 T = tables()
 ALL = ["athens", "sparta", "thebes", "corinth"]
@@ -19,16 +21,6 @@ def _army(state, owner, h):
     return u
 
 
-def _ends(data, uid):
-    """Where ``uid`` ends the turn by the bot's move orders (None: it does not move)."""
-    end = None
-    for section in ("first_move", "second_move"):
-        for m in data.get(section, []):
-            if uid in m["units"]:
-                end = m["path"][-1]
-    return end
-
-
 def test_the_attackers_next_to_a_city_just_taken_move_in():
     """Athens took Megara last turn: ATH-A3 moved in (R-BAT-4), ATH-A4 attacked with it from 1212 and stands
     next to the city.  A4 moves into Megara, so that one lucky diplomacy roll of a rival does not hand the city
@@ -39,7 +31,7 @@ def test_the_attackers_next_to_a_city_just_taken_move_in():
     _army(state, me, MEGARA)
     a4 = _army(state, me, "1212")
     data = write_orders(view(state, AEGEAN, me), AEGEAN, T, "x", 3, "s")
-    assert _ends(data, a4.id) == MEGARA, data.get("first_move")
+    assert move_end(data, a4.id) == MEGARA, data.get("first_move")
 
 
 def test_a_city_gained_without_a_garrison_draws_the_nearest_spare_army():
@@ -49,7 +41,7 @@ def test_a_city_gained_without_a_garrison_draws_the_nearest_spare_army():
     me = "athens"
     state.cities["megara"].controller = me
     data = write_orders(view(state, AEGEAN, me), AEGEAN, T, "x", 3, "s")
-    ends = [_ends(data, a) for a in ("ATH-A1", "ATH-A2")]
+    ends = [move_end(data, a) for a in ("ATH-A1", "ATH-A2")]
     assert MEGARA in ends and None in ends, data.get("first_move")
 
 
@@ -82,5 +74,5 @@ def test_our_home_held_by_an_enemy_is_the_first_target_even_early():
     state.cities["megara"].controller = me
     ours = [_army(state, me, MEGARA).id for _ in range(4)]
     data = write_orders(view(state, AEGEAN, me), AEGEAN, T, "x", 3, "s")
-    ends = {a: _ends(data, a) or MEGARA for a in ours}
+    ends = {a: move_end(data, a) or MEGARA for a in ours}
     assert sorted(AEGEAN.distance(e, home) for e in ends.values()) == [1, 1, 1, 2], ends

@@ -5,21 +5,13 @@ from pbem.model import Unit, UnitType
 from pbem.selfplay import new_game
 from pbem.visibility import view
 
+from scenario import move_end
+
 from agree_boards import findings
 
 AEGEAN = load_map()
 T = tables()
 ALL = ["athens", "sparta", "thebes", "corinth"]
-
-
-def _ends(data, uid):
-    """Where ``uid`` ends the turn by the bot's move orders (None: it does not move)."""
-    end = None
-    for section in ("first_move", "second_move"):
-        for m in data.get(section, []):
-            if uid in m["units"]:
-                end = m["path"][-1]
-    return end
 
 
 def _lone_leader_next_to_spartans():
@@ -37,7 +29,7 @@ def test_a_lone_leader_next_to_an_enemy_stack_walks_to_our_city():
     """The old bot moved leaders only with Armies, so ATH-L1 stayed where the Spartans take it next move."""
     state, me = _lone_leader_next_to_spartans()
     data = write_orders(view(state, AEGEAN, me), AEGEAN, T, "selfplay", 1, "s")
-    end = _ends(data, "ATH-L1")
+    end = move_end(data, "ATH-L1")
     assert end == AEGEAN.cities["athens"].hex, data
     # no move of it ends next to the Spartans, and the orders pass the checker
     for section in ("first_move", "second_move"):
@@ -54,4 +46,4 @@ def test_a_leader_in_a_city_of_ours_stays_there():
     state.cities["megara"].controller = me
     state.units["ATH-L2"].hex = AEGEAN.cities["megara"].hex
     data = write_orders(view(state, AEGEAN, me), AEGEAN, T, "selfplay", 1, "s")
-    assert _ends(data, "ATH-L2") is None, data
+    assert move_end(data, "ATH-L2") is None, data

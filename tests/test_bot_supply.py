@@ -5,19 +5,11 @@ from pbem.model import Unit, UnitType
 from pbem.selfplay import new_game
 from pbem.visibility import view
 
+from scenario import move_end
+
 AEGEAN = load_map()
 T = tables()
 ALL = ["athens", "sparta", "thebes", "corinth"]
-
-
-def _ends(data, uid):
-    """Where ``uid`` ends the turn by the bot's move orders (None: it does not move)."""
-    end = None
-    for section in ("first_move", "second_move"):
-        for m in data.get(section, []):
-            if uid in m["units"]:
-                end = m["path"][-1]
-    return end
 
 
 def _supplied(state, me, h):
@@ -36,7 +28,7 @@ def test_a_starving_army_that_does_not_attack_ends_its_turn_in_supply():
     assert not _supplied(state, me, "1211")
     data = write_orders(view(state, AEGEAN, me), AEGEAN, T, "x", 2, "s")
     assert not any(a.id in b["units"] for b in data.get("land_battle", []))
-    end = _ends(data, a.id)
+    end = move_end(data, a.id)
     assert end is not None and _supplied(state, me, end), data
 
 

@@ -48,8 +48,9 @@ def contexts(state_before, state_after, records, players):
 
 def test_a_bot_game_reads_as_plain_sentences_for_every_viewer(leftovers):
     """6 bots, 20 turns: for every player and the moderator, no event or order result keeps raw keys, and every
-    treasury explains every gold piece."""
-    seed = 1
+    treasury explains every gold piece.  (Seed 3: a game with ransoms; since the computer player walks lone
+    leaders home, seed 1's game has none.)"""
+    seed = 3
     state = new_game(PLAYERS, seed=seed, last_turn=20)
     secret = hashlib.sha256(f"pbem/seed/{seed}".encode()).digest()
     unexplained, raw = [], []
