@@ -107,7 +107,8 @@ def run_locked(camp: Campaign, dry_run: bool = False, extra: dict[str, bytes] | 
         keep(camp.log_path(before.turn))
         camp.write_log(before.turn, log.records)
         keep(camp.snapshot_path(after.turn))
-        result.snapshot = camp.save_state(after)  # the commit point
+        result.snapshot = camp.save_state(after)  # the turn is committed with its audit line, below: if that
+        # line cannot be written, everything above is put back (``undone_on_failure``), the snapshot included
         bots = f" (computer players {','.join(sorted(extra))})" if extra else ""
         # the position it ran from (its start snapshot as it is now, adjustments included): `verify` tells a turn
         # run again from a seen position (other files there are other dice for a seen turn) from a new one
