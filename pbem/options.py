@@ -29,6 +29,15 @@ OPTIONS: dict[str, Option] = {o.name: o for o in [
 ]}
 
 
+NOT_PLAYABLE = "This option is not playable yet in this version."
+
+
+def not_playable(options: dict[str, Any]) -> list[str]:
+    """The options set (true) in ``options`` that are announced but not playable yet: ``pbem new --option``,
+    campaign.yaml and a state snapshot refuse them alike."""
+    return [name for name, value in options.items() if value and name in OPTIONS and not OPTIONS[name].available]
+
+
 def parse_options(items: list[str]) -> dict[str, Any]:
     """['early_victory', 'last_turn=12'] -> {'early_victory': True, 'last_turn': 12, ...defaults}."""
     out = {name: o.default for name, o in OPTIONS.items()}
@@ -39,8 +48,8 @@ def parse_options(items: list[str]) -> dict[str, Any]:
             known = ", ".join(OPTIONS)
             raise UsageError(f"--option {item!r}: unknown option {name!r} (known: {known})")
         opt = OPTIONS[name]
-        if not opt.available:
-            raise UsageError(f"--option {name}: {opt.help} This option is not playable yet in this version.")
+        if not_playable({name: True}):
+            raise UsageError(f"--option {name}: {opt.help} {NOT_PLAYABLE}")
         default = opt.default
         if isinstance(default, bool):
             value = True if not sep else raw.strip().lower()

@@ -38,7 +38,7 @@ from . import yamlio
 from .errors import CampaignError, DataError
 from .gamedata import DATA, GameMap, load_map, schema, tables, validate
 from .model import GameState
-from .options import OPTIONS
+from .options import NOT_PLAYABLE, OPTIONS, not_playable
 
 SNAPSHOT = re.compile(r"^turn-(\d{3})\.json$")
 HASH_DIGITS = 16  # an order file's SHA-256 as answers, replies and audit.log show it: its first 16 hex digits
@@ -140,10 +140,8 @@ def check_config(data: Any, source: str, located: yamlio.Located | None = None) 
         if key not in known:
             raise CampaignError(f"{at('@key', key)}: {key}: not a campaign setting (known: {', '.join(known)})")
     validate(data, CONFIG_SCHEMA, source, located, error=CampaignError)
-    for name, value in (data.get("options") or {}).items():
-        if value and not OPTIONS[name].available:  # as `pbem new --option` refuses it
-            raise CampaignError(f"{at('options', name)}: options.{name}: {OPTIONS[name].help} This option is not "
-                                f"playable yet in this version.")
+    for name in not_playable(data.get("options") or {}):  # as `pbem new --option` refuses it
+        raise CampaignError(f"{at('options', name)}: options.{name}: {OPTIONS[name].help} {NOT_PLAYABLE}")
     for pid in data.get("seats") or {}:
         if pid not in data["players"]:
             raise CampaignError(f"{at('@key', 'seats', pid)}: seats.{pid}: not a player of this campaign "
@@ -266,9 +264,8 @@ def check_snapshot(data: Any, path: Path, turn: int, kit: bool = False) -> None:
             raise bad(f"players.{pid}", f"not in turn_order ({', '.join(order)})")
         if p["id"] != pid:
             raise bad(f"players.{pid}.id", f"is {_shown(p['id'])}, not {pid}")
-    for name, opt in OPTIONS.items():
-        if not opt.available and data.get("options", {}).get(name):
-            raise bad(f"options.{name}", "this option is not playable yet in this version")
+    for name in not_playable(data.get("options", {})):
+        raise bad(f"options.{name}", "this option is not playable yet in this version")
     if data.get("winner") is not None and data["winner"] not in players:
         raise bad("winner", f"{_shown(data['winner'])} is not a player ({', '.join(order)})")
     cards, traits, skills = table_ids("cards"), table_ids("traits"), table_ids("skills")
