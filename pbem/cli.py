@@ -75,11 +75,8 @@ def fail(message: str, code: int = 2) -> None:
 
 
 def open_campaign(campaign_dir: Path):
-    """The campaign folder a command was given, opened (``Campaign.open``); a file named there is called one."""
-    from .errors import CampaignError
+    """The campaign folder a command was given, opened (``Campaign.open``)."""
     from .storage import Campaign
-    if campaign_dir.exists() and not campaign_dir.is_dir():
-        raise CampaignError(f"{campaign_dir}: is a file, not a campaign folder")
     return Campaign.open(campaign_dir)
 
 
@@ -275,15 +272,7 @@ def check(
     if format not in ("text", "json"):
         fail(f"check: --format {format!r}: write text or json")
     from .checker import main as check_main
-    if campaign is not None and campaign.exists() and not campaign.is_dir():  # as the checker says a campaign error
-        import json
-        from .checker import ERROR, Finding, Report
-        report = Report(str(orders_file), [Finding(ERROR, str(campaign), None, None, "",
-                                                   f"{campaign}: is a file, not a campaign folder")], usable=False)
-        out, code = (json.dumps(report.to_dict(), indent=1, ensure_ascii=False) + "\n" if format == "json"
-                     else report.to_text()), report.exit_code
-    else:
-        out, code = check_main(orders_file, campaign, format)
+    out, code = check_main(orders_file, campaign, format)
     typer.echo(safe_json(out) if format == "json" else safe_text(out), nl=False)
     raise typer.Exit(code)
 

@@ -380,7 +380,8 @@ class Campaign:
     def open(cls, root: Path | str) -> "Campaign":
         c = cls(root)
         if not c.root.is_dir():
-            raise CampaignError(f"{c.root}: no such campaign folder")
+            raise CampaignError(f"{c.root}: is a file, not a campaign folder" if c.root.exists()
+                                else f"{c.root}: no such campaign folder")
         if not c.config_path.is_file():
             raise CampaignError(f"{c.root}: not a campaign folder (no campaign.yaml; create one with `pbem new`)")
         for sub in CAMPAIGN_FOLDERS:  # pbem writes into these: a link would send its files out of the campaign
