@@ -885,21 +885,8 @@ class Bot:
                 if free_room <= 0:
                     continue
                 chunk, rest = rest[:free_room], rest[free_room:]
-                path = self.path_to(h, goal)
-                leg1, leg2 = self.legs(h, path, len(chunk), mp)
-                if not leg1:
+                if not self.march(h, goal, chunk, extras, mp, first, second, after_first):
                     rest = chunk + rest
-                    continue
-                going = self.take_companions(extras, chunk)
-                first.append({"units": chunk + going, "path": leg1, "partial": True})
-                for a in chunk:
-                    after_first[a] = leg1[-1]
-                # stacking, conservatively: a hex counts the units that stop in it after either move
-                self.planned[leg1[-1]] = self.planned.get(leg1[-1], 0) + len(chunk)
-                if leg2:
-                    leaders = [u for u in going if self.units[u]["type"] == "leader"]
-                    second.append({"units": chunk + leaders, "path": leg2, "partial": True})
-                    self.planned[leg2[-1]] = self.planned.get(leg2[-1], 0) + len(chunk)
         # 3. attacks after the first move: cities first (by value), then enemy stacks in the open
         attacks = []
         busy: set[str] = set()
@@ -1011,7 +998,8 @@ class Bot:
 
     def march(self, h: str, goal: str, armies: list[str], extras: list[str], mp: int, first: list[dict],
               second: list[dict], after_first: dict[str, str]) -> bool:
-        """``armies`` of the stack at ``h`` march on ``goal`` (both moves, as far as they get)."""
+        """``armies`` of the stack at ``h`` march on ``goal`` (both moves, as far as they get), with leaders and
+        Baggage of ``extras``; False if they cannot move at all."""
         leg1, leg2 = self.legs(h, self.path_to(h, goal), len(armies), mp)
         if not leg1:
             return False
@@ -1019,6 +1007,7 @@ class Bot:
         first.append({"units": armies + going, "path": leg1, "partial": True})
         for a in armies:
             after_first[a] = leg1[-1]
+        # stacking, conservatively: a hex counts the units that stop in it after either move
         self.planned[leg1[-1]] = self.planned.get(leg1[-1], 0) + len(armies)
         if leg2:
             leaders = [u for u in going if self.units[u]["type"] == "leader"]
