@@ -274,15 +274,18 @@ class Bot:
         c = self.cities[city.id]
         return not (c["razed"] or c["hostile"] or self.besieged(h)) and self.gold_now >= 10 + BAGGAGE_PER_ARMY * n
 
+    def may_camp(self, x: str, start: str, n: int) -> bool:
+        """May ``n`` of our Armies from ``start`` end their move in ``x`` fed (R-PH-UPK: in supply) and within
+        the stacking limit?"""
+        return self.supplied(x) and self.limit(x) > 0 and (x == start or self.room(x) >= n)
+
     def supply_near(self, start: str, n: int, within: int | None = None, toward: str | None = None) -> str | None:
         """A hex in supply that ``n`` of our Armies at ``start`` reach by land (within ``within`` movement points)
         and fit in: the nearest to ``toward`` if given, else the nearest; None if there is none."""
         dist, _ = self.paths_from(start)
         best = None
         for x, d in dist.items():
-            if within is not None and d > within or not self.supplied(x) or self.limit(x) <= 0:
-                continue
-            if x != start and self.room(x) < n:
+            if within is not None and d > within or not self.may_camp(x, start, n):
                 continue
             key = (self.m.distance(x, toward) if toward else 0, d, x)
             if best is None or key < best:
@@ -987,8 +990,7 @@ class Bot:
         dist, _ = self.paths_from(h)
         best = None
         for x in sorted(dist):
-            if self.m.distance(x, th) > mp + 1 or not self.supplied(x) or self.limit(x) <= 0 \
-                    or (x != h and self.room(x) < n):
+            if self.m.distance(x, th) > mp + 1 or not self.may_camp(x, h, n):
                 continue
             near, _ = self.paths_from(x)
             if any(near.get(g, mp + 1) <= mp for g in self.m.neighbours[th] if self.limit(g) > 0):
