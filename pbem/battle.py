@@ -84,11 +84,6 @@ def held_effects(ctx: "TurnContext", player: str | None, units: list[Unit], kind
     return held_by_kind(ctx, player, units, (kind,), hexes)[kind]
 
 
-def side_leaders_in(state: GameState, player: str, hexes: Iterable[str]) -> list[Unit]:
-    """The player's leaders standing in ``hexes`` (aboard a ship there too), hexes in order, by id within one."""
-    return [u for h in sorted(set(hexes)) for u in state.units_at(h) if u.type is L and u.owner == player]
-
-
 def held_by_kind(ctx: "TurnContext", player: str | None, units: list[Unit],
                  kinds: Iterable[str], hexes: Iterable[str] | None = None) -> dict[str, Acting]:
     """``held_effects`` for several kinds at once: {kind: acting}.  The side's leaders are looked up once for
@@ -98,7 +93,7 @@ def held_by_kind(ctx: "TurnContext", player: str | None, units: list[Unit],
         return {kind: [] for kind in kinds}
     state, tables = ctx.state, ctx.tables
     if hexes is not None:
-        leaders = side_leaders_in(state, player, hexes)
+        leaders = fx.leaders_in(state, set(hexes), {player})
     else:
         leaders = fx.stack_leaders(state, [u for u in units if u.owner == player])
     found: dict[str, Acting] = {}
@@ -649,7 +644,7 @@ def battle_lost_cards(ctx: "TurnContext", loser: Side, winner: Side, cards: list
 
 
 def side_leaders(state: GameState, side: Side) -> list[Unit]:
-    return side_leaders_in(state, side.player, side.hexes) if side.player is not None else []
+    return fx.leaders_in(state, set(side.hexes), {side.player}) if side.player is not None else []
 
 
 # -- an attack order (R-PH-SEA, R-PH-LAND) ---------------------------------------------------------------

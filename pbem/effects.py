@@ -203,6 +203,12 @@ def stack_leaders(state: GameState, units: Iterable[Unit]) -> list[Unit]:
     for u in units:
         hexes.add(u.hex)
         owners.add(u.owner)
+    return leaders_in(state, hexes, owners)
+
+
+def leaders_in(state: GameState, hexes: Iterable[str], owners: set[str | None]) -> list[Unit]:
+    """The leaders of ``owners`` standing in ``hexes`` (aboard a ship there too), not away from the game (an
+    exiled leader keeps its hex): hexes in order, by id within one."""
     leader = UnitType.LEADER
     out: list[Unit] = []
     for h in sorted(hexes):

@@ -456,8 +456,6 @@ class Campaign:
             raise CampaignError(f"{path}: no snapshot for turn {turn} (have: {have})")
         try:
             text = path.read_text(encoding="utf-8")
-        except IsADirectoryError:
-            raise DataError(f"{path}: is a folder, not a state file") from None
         except UnicodeDecodeError:
             raise DataError(f"{path}: damaged state file (not UTF-8 text)") from None
         data = parse_snapshot(text, path)

@@ -121,6 +121,19 @@ def test_R_BAT_2_heroism_of_a_leader_in_a_city_defended_by_its_garrison_alone():
     assert s.cities["megara"].controller == "sparta"
 
 
+def test_R_BAT_2_an_exiled_leader_left_in_the_city_leads_nothing():
+    """Exile takes a leader out of the game though it keeps its hex: a side's leaders are those in its battle
+    hexes and in play (one lookup, effects.leaders_in, for a stack's and a battle hex's leaders)."""
+    s = make_state()
+    s.cities["megara"].controller = "sparta"
+    add(s, "sparta", "leader", "0506", skills=["heroism"], away_until=3)
+    a = add(s, "athens", "army", "0405")
+    ctx = run_phase("land_battle", s, "athens", dice=[10, 3],  # ATH 10; garrison 3 + 5; no Heroism die
+                    orders=orders("athens", land_battle=[{"units": [a.id], "target": "0506"}]))
+    [b] = events(ctx, "battle")
+    assert b["defence"]["bonuses"] == [] and (b["defence_total"], b["won_by"]) == (8, "attacker")
+
+
 def test_R_BAT_2_a_leaders_roll_modifier_does_not_act_on_the_garrison():
     s = make_state()
     s.cities["megara"].controller = "sparta"
