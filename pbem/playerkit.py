@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import re
-from importlib import resources
 from pathlib import Path
 
 from . import yamlio
@@ -27,11 +26,8 @@ SCHEMA_NAME = "orders.schema.json"
 
 def template_text() -> str:
     """The order template as shipped (``orders/template.yaml``; installed as ``pbem.orderfiles``)."""
-    try:
-        path = resources.files("pbem.orderfiles") / "template.yaml"
-    except ModuleNotFoundError:  # a source checkout whose editable install predates the mapping
-        path = Path(__file__).resolve().parent.parent / "orders" / "template.yaml"
-    return path.read_text(encoding="utf-8")
+    from .resources import folder
+    return (folder("orders", "orderfiles") / "template.yaml").read_text(encoding="utf-8")
 
 
 def _yaml_str(value: str) -> str:
