@@ -429,6 +429,8 @@ def bot(
         # the very file run-turn stores for a computer seat (secret withheld), so `verify` takes it as the
         # computer player's when the moderator submits it with --fix
         to_file = output is not None and str(output) != "-"
+        if force and not to_file:
+            raise UsageError("--force goes with -o FILE (it replaces that file); printed orders replace nothing")
         if to_file:
             _outside(camp, output)
             if output.exists() and not force:  # it may be one the moderator edited: never lost unasked

@@ -260,6 +260,12 @@ def test_bot_prints_with_dash_and_replaces_a_file_only_with_force(camp, tmp_path
     assert not (camp.root.parent / "-").exists()
 
 
+@pytest.mark.parametrize("dash", [[], ["-o", "-"]])
+def test_bot_force_without_a_file_to_replace_is_refused(camp, dash):
+    # --force replaces the -o file; with the orders printed it would be taken and do nothing (was accepted silently)
+    one_line_exit_2(pbem("bot", camp.root, "athens", *dash, "--force"), "--force goes with -o FILE")
+
+
 def test_bot_says_when_its_printed_orders_could_not_be_written(camp, monkeypatch, capsys):
     import errno
     import sys
