@@ -40,7 +40,7 @@ from .phases.draw import DRAW, HAND_LIMIT
 from .phases.move import Refusal, Stack, gather, stack_at
 from .phases import recruit as recruit_phase
 from .storage import Campaign
-from .visibility import sight
+from .visibility import redact, sight
 
 ERROR, WARNING = "error", "warning"
 _ARTICLE = {UnitType.ARMY: "an Army", UnitType.ROWERS: "a Rowers unit", UnitType.FLEET: "a Fleet",
@@ -146,8 +146,10 @@ def check_file(path: Path | str, campaign: Campaign | None = None, source: str |
 
 
 def check_text(text: str, source: str = "orders.yaml", campaign: Campaign | None = None,
-               located: yamlio.Located | None = None) -> Report:
-    """Check an order file's text; ``located``: its parse, when the caller (intake) has it already."""
+               located: yamlio.Located | None = None, as_player: str | None = None) -> Report:
+    """Check an order file's text; ``located``: its parse, when the caller (intake) has it already.
+    ``as_player``: check against the campaign as that player's kit holds it (``Game.seen_by``), not the whole
+    state: intake's answer to a player then says nothing their own kit would not."""
     if located is None:
         try:
             located = yamlio.parse(text, source)
@@ -165,7 +167,7 @@ def check_text(text: str, source: str = "orders.yaml", campaign: Campaign | None
                                        *NO_SECRET))
     if campaign is not None and parsed.orders is not None:
         try:
-            game = Game.of(campaign)
+            game = Game.of(campaign) if as_player is None else Game.seen_by(campaign, as_player)
         except PbemError as exc:
             return _fatal(source, exc)
         report.findings += RuleCheck(parsed, game, source).run()
@@ -231,7 +233,26 @@ class Game:
         return game
 
 
+    @classmethod
+    def seen_by(cls, camp: Campaign, player: str) -> "Game":
+        """The campaign as ``player`` may know it: the state redacted as for the player's kit
+        (``visibility.redact``: nothing past the fog, others' units in sight under anonymous ids).  Intake checks
+        a player's file against it, so the answer sent back cannot tell which cities out of sight are besieged or
+        the real ids of enemy units (a red-team review probed both through intake).  A player not in the
+        campaign gets the whole state: the header check refuses the file before anything else is read."""
+        game = cls.of(camp)
+        if player not in game.state.players or game.kit_of is not None:
+            return game
+        key = (id(game), player)
+        if key not in _SEEN:
+            if len(_SEEN) > 32:
+                _SEEN.clear()
+            _SEEN[key] = (game, cls(redact(game.state, game.game_map, player), game.game_map, game.tables))
+        return _SEEN[key][1]
+
+
 _GAMES: dict[tuple, Game] = {}
+_SEEN: dict[tuple, tuple[Game, Game]] = {}  # (id of the whole Game, player) -> (that Game, kept alive; the view)
 
 SHIP_HEXES = "Water and coastal City, Sandy Coast or Fishing Village hexes"
 BATTLE_PHASES = ("battle", "sea_battle", "land_battle")

@@ -337,7 +337,7 @@ def submit_bytes(camp: Campaign, raw: bytes, source: str, now: datetime, late_ok
         return _refuse(camp, source, f"{player} has replaced the orders of game turn {turn} {kept_versions} times; "
                                      f"the limit is {MAX_VERSIONS}: ask the moderator to take this file", player,
                        turn)
-    report = _check(doc_text, name, camp, doc)
+    report = _check(doc_text, name, camp, doc, player)
     findings = [f.text() for f in report.findings]
     errors = len(report.errors) if report.usable else max(1, len(report.errors))
     if errors:
@@ -433,10 +433,12 @@ def too_long(doc: yamlio.Located) -> str | None:
     return None
 
 
-def _check(text: str, name: str, camp: Campaign, located: yamlio.Located):
-    """The order checker's report on an authenticated file, from the parse intake made."""
+def _check(text: str, name: str, camp: Campaign, located: yamlio.Located, player: str):
+    """The order checker's report on an authenticated file, from the parse intake made, against the campaign
+    as the player's kit holds it: the answer goes back to the player, so it must say no more than their own
+    `pbem check --campaign kit` would."""
     from .checker import check_text
-    return check_text(text, name, camp, located=located)
+    return check_text(text, name, camp, located=located, as_player=player)
 
 
 def shown(value: object) -> str:
