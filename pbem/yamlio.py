@@ -203,10 +203,93 @@ def _indent_message(lines: list[str], row: int) -> str | None:
     return f"this line is indented by {here} spaces, which matches no line above it (hint: {hint})"
 
 
+# The top-level keys of an order file (schemas/orders.schema.json; a test keeps the two the same): a line that
+# starts with one of them but has no colon is a key that lost its colon, any other line of bare words is stray text
+ORDER_KEYS = ("campaign", "turn", "player", "secret", "discard", "upkeep", "recruit", "diplomacy", "cards",
+              "first_move", "sea_battle", "land_battle", "second_move", "standing")
+
+# a key glued to its value, `secret:6d8e-...` (a URL's `http://` is not one)
+_GLUED_KEY = re.compile(r"^(?P<lead>[ \t]*(?:-[ \t]+)*)(?P<key>[A-Za-z_][A-Za-z0-9_]*):(?P<value>[^\s:/#].*)$")
+# what a line of YAML starts with, other than a key (a list item, a comment, a flow collection, a quoted key ...)
+_YAML_START = re.compile(r"""^(-(\s|$)|#|[\[\]{}"'&*!|>%?@`]|---|\.\.\.)""")
+_KEY_COLON = re.compile(r":(\s|$)")
+
+
+def _flow_depths(lines: list[str]) -> list[int]:
+    """The depth of [ and { open at the start of each line (quoted text and comments not counted)."""
+    out, depth = [], 0
+    for line in lines:
+        out.append(depth)
+        quote = ""
+        for i, ch in enumerate(line):
+            if quote:
+                if ch == quote:
+                    quote = ""
+            elif ch in "'\"" and (i == 0 or line[i - 1] in _QUOTE_AFTER):
+                quote = ch
+            elif ch == "#" and (i == 0 or line[i - 1] in " \t"):
+                break
+            elif ch in "[{":
+                depth += 1
+            elif ch in "]}" and depth:
+                depth -= 1
+    return out
+
+
+def _glued_key(lines: list[str], last: int) -> tuple[str, tuple[int, int]] | None:
+    """A `key:value` line without the space after the colon, the nearest at or above row ``last``."""
+    for r in range(min(last, len(lines) - 1), -1, -1):
+        m = _GLUED_KEY.match(lines[r])
+        if m:
+            key, value = m.group("key"), m.group("value").rstrip()
+            return (f"`{key}:` needs a space after the colon (hint: write `{key}: {value}`)",
+                    (r + 1, m.end("key") + 2))
+    return None
+
+
+def _stray_line(lines: list[str], last: int) -> tuple[str, tuple[int, int]] | None:
+    """A line of plain text at the left margin, not a `key: value` line, at or above row ``last``: an email's
+    greeting or signature pasted with the orders ("Hi Mod, here are my orders!"), or a key without its colon."""
+    depths = _flow_depths(lines)
+    for r in range(min(last + 1, len(lines))):
+        line = lines[r]
+        if not line.strip() or line[0] in " \t" or depths[r] or _YAML_START.match(line) or _KEY_COLON.search(line):
+            continue
+        word, _, rest = line.strip().partition(" ")
+        if word in ORDER_KEYS or "_" in word:
+            return f"a line needs a colon after the key, like `{word}: {rest.strip() or '...'}`", (r + 1, 1)
+        return (f"line {r + 1} is not an order: an order file holds only `key: value` lines, list items and comments "
+                f"(hint: delete the line, or start it with # to keep it as a comment)"), (r + 1, 1)
+    return None
+
+
+_HASH_IN_FLOW = re.compile(r"(?<=[\[{,\s])#(?P<rest>[0-9][^\s,\]}]*)")
+
+
+def _hash_in_flow(lines: list[str], last: int) -> tuple[str, tuple[int, int]] | None:
+    """A `#` inside [ ] or { } just before a value, `path: [#1313]`: YAML reads it as the start of a comment, so
+    the rest of the line (the ] or } too) is left out."""
+    depths = _flow_depths(lines)
+    for r in range(min(last + 1, len(lines))):
+        line = lines[r]
+        for m in _HASH_IN_FLOW.finditer(line):
+            before = line[: m.start()]
+            if depths[r] + before.count("[") + before.count("{") - before.count("]") - before.count("}") <= 0:
+                continue  # not inside [ ] or { }
+            if before.count('"') % 2 or before.count("'") % 2:
+                continue  # inside a quoted value
+            value = m.group("rest")
+            return (f"# starts a comment, so #{value} and the rest of the line are left out: a hex id must be in "
+                    f"quotes (hint: write \"{value}\")"), (r + 1, m.start() + 1)
+    return None
+
+
 def plain_syntax_error(exc: yaml.MarkedYAMLError, text: str) -> tuple[str, tuple[int, int] | None]:
     """A PyYAML syntax error in plain words with a hint, and its (line, column), 1-based.
 
-    The common mistakes of hand-written order files get their own words; anything else keeps PyYAML's.
+    The common mistakes of hand-written order files get their own words; anything else keeps PyYAML's.  The
+    mistakes that PyYAML notices only lines later (a # in a list, a key glued to its value, stray text) are
+    looked for first, at or above the line PyYAML stopped at, and named where they are.
     """
     problem = (exc.problem or "").strip()
     context = (exc.context or "").strip()
@@ -216,6 +299,12 @@ def plain_syntax_error(exc: yaml.MarkedYAMLError, text: str) -> tuple[str, tuple
     got = problem.rpartition("but got ")[2]
     if "'\\t'" in problem or "\\t" in problem and "cannot start any token" in problem:
         return "a tab character: indent with spaces only, never tabs", where
+    last = where[0] - 1 if where else len(lines) - 1
+    quote_open = problem.startswith("found unexpected end of stream") and "quoted" in context
+    found = None if quote_open else \
+        _hash_in_flow(lines, last) or _glued_key(lines, last) or _stray_line(lines, last)
+    if found:
+        return found
     if problem.startswith("expected <block end>") and pm is not None:
         msg = _indent_message(lines, pm.line)
         if msg:
