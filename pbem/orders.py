@@ -25,7 +25,7 @@ import jsonschema
 from . import yamlio
 from .errors import OrderSyntaxError
 from .gamedata import json_path, schema
-from .ordertypes import Orders
+from .ordertypes import Orders, normal_case
 
 SCHEMA_NAME = "orders.schema.json"
 HEADER_KEYS = ("campaign", "turn", "player", "secret")
@@ -34,6 +34,24 @@ LIST_SECTIONS = ("discard", "upkeep", "recruit", "diplomacy", "cards", "first_mo
 STANDING_LISTS = ("defence_cards", "reactions", "discard", "upkeep")
 
 Path_ = tuple  # a JSON path: keys and list indexes
+
+
+class KeyText(str):
+    """A mapping key that is not text (``1313:``, read by YAML as a number), as it stands in a problem's path:
+    ``standing.retreat.1313``, like the path of a value under a key in quotes (``standing.retreat.1212[0]``).
+    ``key`` is the key itself, to find its place in the file."""
+
+    key: Any
+
+    def __new__(cls, key: Any, text: str) -> "KeyText":
+        obj = super().__new__(cls, text)
+        obj.key = key
+        return obj
+
+
+def real_path(path: Iterable) -> Path_:
+    """A problem's path with its ``KeyText`` parts back to the keys of the data."""
+    return tuple(p.key if isinstance(p, KeyText) else p for p in path)
 
 
 @dataclass(frozen=True)
@@ -66,7 +84,7 @@ class Parsed:
         return self.located.data
 
     def where(self, path: Iterable, at_key: bool = False) -> tuple[int, int] | None:
-        path = tuple(path)
+        path = real_path(path)
         if at_key and path:
             mark = self.located.marks.get(("@key",) + path)
             if mark:
@@ -185,20 +203,22 @@ def _type_of(value: Any) -> str:
 
 
 _RAW_END = re.compile(r"[,\]}#]|\s#|\s*$")
+_RAW_KEY_END = re.compile(r"\s*:(\s|$)|[,\]}#]|\s#|\s*$")
 
 
-def raw_token(located: yamlio.Located, text: str | None, path: Path_) -> str | None:
-    """The text a plain scalar was written as (so 0712, read by YAML as the octal number 458, shows as 0712)."""
+def raw_token(located: yamlio.Located, text: str | None, path: Path_, at_key: bool = False) -> str | None:
+    """The text a plain scalar was written as (so 0712, read by YAML as the octal number 458, shows as 0712);
+    ``at_key``: of the key at the end of ``path``."""
     if text is None:
         return None
-    mark = located.marks.get(tuple(path))
+    mark = located.marks.get((("@key",) if at_key else ()) + tuple(path))
     if not mark:
         return None
     lines = text.splitlines()
     if not 1 <= mark[0] <= len(lines):
         return None
     rest = lines[mark[0] - 1][mark[1] - 1:]
-    m = _RAW_END.search(rest)
+    m = (_RAW_KEY_END if at_key else _RAW_END).search(rest)
     token = rest[: m.start()] if m else rest
     return token.strip() or None
 
@@ -217,8 +237,9 @@ _KIND_HINTS = {
 
 
 def _fix_case(kind: str, value: str) -> str | None:
-    if kind in ("unit id", "unit id or hex id") and re.fullmatch(r"[A-Za-z]{2,4}-[A-Za-z][0-9]+", value):
-        return value.upper()
+    m = re.fullmatch(r"([A-Za-z]{2,4})[-_ ]?([A-Za-z][0-9]+)", value.strip())
+    if kind in ("unit id", "unit id or hex id") and m:  # ath_a1, ATH A1, ATHA1: ATH-A1
+        return f"{m.group(1)}-{m.group(2)}".upper()
     if kind in ("city id", "player id", "card target"):
         v = value.strip().lower().replace(" ", "_")
         if re.fullmatch(r"[a-z][a-z0-9_]*", v):
@@ -231,8 +252,9 @@ def _title(err: jsonschema.ValidationError) -> str | None:
     return sch.get("title")
 
 
-def schema_problems(located: yamlio.Located, text: str | None = None) -> list[Problem]:
-    """Every schema error of the document, in words a player understands."""
+def schema_problems(located: yamlio.Located, text: str | None = None, game_map: Any = None) -> list[Problem]:
+    """Every schema error of the document, in words a player understands.  ``game_map``: the campaign's map,
+    for hints that name a city's hex (default: the Aegean map)."""
     data = located.data
     if data is None:
         return [Problem((), "the file is empty: an order file needs at least campaign, turn and player",
@@ -242,12 +264,13 @@ def schema_problems(located: yamlio.Located, text: str | None = None) -> list[Pr
                         "copy orders-template.yaml from the kit/ folder of your report and fill it in")]
     out: list[Problem] = []
     for err in _validator().iter_errors(data):
-        out.extend(_explain(err, located, text))
-    out.sort(key=lambda p: (located.where(p.path) or (0, 0), p.message))
+        out.extend(_explain(err, located, text, game_map))
+    out.sort(key=lambda p: (located.where(real_path(p.path)) or (0, 0), p.message))
     return out
 
 
-def _explain(err: jsonschema.ValidationError, located: yamlio.Located, text: str | None) -> list[Problem]:
+def _explain(err: jsonschema.ValidationError, located: yamlio.Located, text: str | None,
+             game_map: Any = None) -> list[Problem]:
     path = tuple(err.absolute_path)
     v, inst = err.validator, err.instance
     sch = err.schema if isinstance(err.schema, dict) else {}
@@ -267,6 +290,10 @@ def _explain(err: jsonschema.ValidationError, located: yamlio.Located, text: str
             else:
                 hint = f"keys here: {short_list(allowed)}"
             where = "at the top level" if not path else "here"
+            mark = located.marks.get(("@key", k))
+            if not path and isinstance(k, str) and " " in k.strip() and not guess and mark:
+                hint = (f"line {mark[0]} is not an order: an order file holds only `key: value` lines, list items "
+                        f"and comments; delete the line, or start it with # to keep it as a comment")
             out.append(Problem(path + (k,), f"unknown key {show(str(k)) if isinstance(k, str) else k} {where}",
                                hint, at_key=True))
         return out
@@ -281,7 +308,7 @@ def _explain(err: jsonschema.ValidationError, located: yamlio.Located, text: str
         return [Problem(path, f"has {len(inst)} entries; at most {err.validator_value} are taken",
                         "no real turn needs more; split long lists or leave some out")]
     if v == "propertyNames" or (err.relative_schema_path and "propertyNames" in err.relative_schema_path):
-        return [Problem(path + (inst,), f"{show(inst)} is not a hex id", _KIND_HINTS["hex id"], at_key=True)]
+        return [_key_problem(inst, path, located, text, game_map)]
     if v == "type":
         return [_type_problem(err, path, located, text)]
     if v == "enum":
@@ -297,17 +324,55 @@ def _explain(err: jsonschema.ValidationError, located: yamlio.Located, text: str
     if v == "pattern":
         kind = title or "value"
         fixed = _fix_case(kind, inst) if isinstance(inst, str) else None
-        hint = f"did you mean {fixed}?" if fixed and fixed != inst else _KIND_HINTS.get(kind)
-        return [Problem(path, f"{show(inst)} is not a {kind}", hint)]
+        hint = f"did you mean {fixed}?" if fixed and fixed != inst else \
+            _city_hex_hint(inst, path, game_map) if kind in ("hex id", "unit id or hex id") else None
+        return [Problem(path, f"{show(inst)} is not a {kind}", hint or _KIND_HINTS.get(kind))]
     if v in ("minimum", "maximum"):
         bound = "at least" if v == "minimum" else "at most"
         return [Problem(path, f"{_the(title)}{inst}; it must be {bound} {err.validator_value}",
                         sch.get("description"))]
-    if v == "minItems":
+    if v == "minItems":  # only where an empty list means nothing: the units of a move or attack, a path
         return [Problem(path, "is an empty list", "give at least one entry, or remove the key")]
     if v in ("minLength", "maxLength"):
         return [Problem(path, "is empty" if v == "minLength" else "is too long", sch.get("description"))]
     return [Problem(path, err.message, sch.get("description"))]
+
+
+def _key_problem(key: Any, path: Path_, located: yamlio.Located, text: str | None, game_map: Any) -> Problem:
+    """A key of ``standing.retreat`` that is not a hex id: in the words a value gets (``1313 is a number``)."""
+    if isinstance(key, (int, float)) and not isinstance(key, bool):
+        raw = raw_token(located, text, path + (key,), at_key=True) or str(key)
+        shown = KeyText(key, raw)
+        if raw != str(key):
+            return Problem(path + (shown,), f"{raw} is read as the number {key}: hex ids must be in quotes",
+                           f"write \"{raw}\"", at_key=True)
+        return Problem(path + (shown,), f"{raw} is a number: hex ids must be in quotes", f"write \"{raw}\"",
+                       at_key=True)
+    step = key if isinstance(key, str) else KeyText(key, show(key))
+    return Problem(path + (step,), f"{show(key)} is not a hex id",
+                   _city_hex_hint(key, (), game_map) or _KIND_HINTS["hex id"], at_key=True)
+
+
+def _city_hex_hint(value: Any, path: Path_, game_map: Any) -> str | None:
+    """A city named where a hex id is wanted (``target: megara``): its hex, in the words to write."""
+    if not isinstance(value, str):
+        return None
+    if game_map is None:
+        from .gamedata import load_map
+        game_map = load_map()
+    city = game_map.find_city(value.replace("_", " ")) or game_map.find_city(value)
+    if city is None:
+        return None
+    key = path[-1] if path else None
+    if key in ("target", "hex"):
+        write = f"write {key}: \"{city.hex}\""
+    elif len(path) >= 2 and path[-2] == "path":
+        write = f"write \"{city.hex}\" in the path"
+    elif len(path) >= 2 and path[-2] == "units":
+        write = f"write \"{city.hex}\" for all your units there"
+    else:
+        write = f"write \"{city.hex}\""
+    return f"{city.name} is hex \"{city.hex}\": {write}"
 
 
 def _the(title: str | None) -> str:
@@ -321,6 +386,21 @@ def _required_hint(key: str, sch: dict[str, Any]) -> str | None:
     return prop.get("description")
 
 
+_GLUED = re.compile(r"([A-Za-z_][A-Za-z0-9_]*):([^\s:/].*)")  # `units:[ATH-A1]`, a key glued to its value
+
+
+def _comment_value(located: yamlio.Located, text: str | None, path: Path_) -> str | None:
+    """The digits of ``key: #1313``, where the # made the rest of the line a comment and the key empty."""
+    if text is None or not path:
+        return None
+    mark = located.marks.get(("@key",) + tuple(path))
+    lines = text.splitlines()
+    if not mark or not 1 <= mark[0] <= len(lines):
+        return None
+    m = re.match(r"[^:]*:\s+#([0-9]+)", lines[mark[0] - 1][mark[1] - 1:])
+    return m.group(1) if m else None
+
+
 def _type_problem(err: jsonschema.ValidationError, path: Path_, located: yamlio.Located,
                   text: str | None) -> Problem:
     inst = err.instance
@@ -329,9 +409,17 @@ def _type_problem(err: jsonschema.ValidationError, path: Path_, located: yamlio.
     title = _title(err)
     got = _type_of(inst)
     if inst is None:
+        comment = _comment_value(located, text, path)
+        if comment:
+            return Problem(path, f"has no value: # starts a comment, so #{comment} is left out",
+                           f"a hex id must be in quotes: write \"{comment}\"")
         if "array" in want:
             return Problem(path, "is empty (nothing after the colon)", "remove the line, or write [] for an empty list")
         return Problem(path, "has no value", f"write {words}")
+    glued = _GLUED.fullmatch(inst) if isinstance(inst, str) and "object" in want else None
+    if glued:
+        return Problem(path, f"`{glued.group(1)}:` needs a space after the colon",
+                       f"write {glued.group(1)}: {glued.group(2)}")
     if "string" in want and got in ("integer", "number") and title in ("hex id", "unit id or hex id",
                                                                          "card target"):
         raw = raw_token(located, text, path) or str(inst)
@@ -340,9 +428,12 @@ def _type_problem(err: jsonschema.ValidationError, path: Path_, located: yamlio.
                            f"write \"{raw}\"")
         return Problem(path, f"{raw} is a number: hex ids must be in quotes", f"write \"{raw}\"")
     if "array" in want and got in ("string", "integer"):
-        raw = raw_token(located, text, path) or str(inst)
-        item = f'"{raw}"' if raw.isdigit() else raw
-        return Problem(path, f"must be a list, not {show(inst)}", f"write [{item}]")
+        if isinstance(inst, str):  # "1313, 1312" or ATH-A1, ATH-A2: each item, hex ids in quotes
+            items = [x.strip() for x in inst.split(",") if x.strip()] or [inst]
+        else:
+            items = [raw_token(located, text, path) or str(inst)]
+        shown = ", ".join(f'"{x}"' if x.isdigit() else x for x in items)
+        return Problem(path, f"must be a list, not {show(inst)}", f"write [{shown}]")
     return Problem(path, f"{title + ' ' if title else ''}must be {words}, not {show(inst)}", None)
 
 
@@ -369,7 +460,7 @@ def _drop_target(p: Problem, data: dict) -> tuple[Path_ | None, str | None]:
         if key in STANDING_LISTS and len(path) >= 3 and isinstance(path[2], int):
             return path[:3], None
         if key == "retreat" and len(path) >= 3:
-            return path[:3], None
+            return real_path(path[:3]), None
         return path[:2], None
     return (top,), None  # an unknown top-level key
 
@@ -384,9 +475,14 @@ def _without(data: Any, drops: set[Path_]) -> Any:
     return walk(data, ())
 
 
-def build(located: yamlio.Located, text: str | None = None) -> Parsed:
-    """Schema-check a parsed order file and build ``Orders`` from the entries that pass."""
-    problems = schema_problems(located, text)
+def build(located: yamlio.Located, text: str | None = None, game_map: Any = None) -> Parsed:
+    """Schema-check a parsed order file and build ``Orders`` from the entries that pass.
+
+    The ids are first read in the case the game writes them (``pbem.ordertypes.normal_case``: Chalcis is
+    chalcis, ath-a1 is ATH-A1), as ``Orders.from_dict`` reads them for the adjudicator; the ``Parsed`` holds
+    that data.  ``game_map``: the campaign's map, for hints (default: the Aegean map)."""
+    located = dataclasses.replace(located, data=normal_case(located.data))
+    problems = schema_problems(located, text, game_map)
     parsed = Parsed(located, problems)
     data = located.data
     if not isinstance(data, dict):
@@ -432,9 +528,9 @@ def build(located: yamlio.Located, text: str | None = None) -> Parsed:
     return parsed
 
 
-def parse_text(text: str, source: str) -> Parsed:
+def parse_text(text: str, source: str, game_map: Any = None) -> Parsed:
     """Parse and schema-check order text.  Raises ``yamlio.YamlError`` if it is not YAML we accept."""
-    return build(yamlio.parse(text, source), text)
+    return build(yamlio.parse(text, source), text, game_map)
 
 
 def parse_file(path: Path | str, source: str | None = None) -> Parsed:

@@ -16,11 +16,86 @@ only these types.  Keys of the file are the phase names::
 """
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from typing import Any
 
 PHASE_KEYS = ("discard", "upkeep", "recruit", "diplomacy", "cards", "first_move", "sea_battle", "land_battle",
               "second_move", "standing")
+
+# -- ids in any case ---------------------------------------------------------------------------------------
+# A player may write a city, card or unit type in any case (Chalcis, Forced_March, Army) and a unit id in any
+# case (ath-a1): each is read as the id it names (chalcis, forced_march, army, ATH-A1).  ``normal_case`` does
+# it on the file's data before anything else reads it, for the order checker (``pbem.orders.build``) and the
+# adjudicator (``Orders.from_dict``) alike.  Only a value that becomes a well-formed id is changed; any other
+# is left as written, for the checker to name.  Card targets are left as written: the adjudicator reads a city,
+# player or leader named there in any case already (``pbem.cards.resolve_target``).  The header's player is
+# the sender's identity and is left as written too.
+
+_LOWER_ID = re.compile(r"[a-z][a-z0-9_]*")
+_UNIT_ID = re.compile(r"[A-Z]{2,4}-[A-Z][0-9]+")
+
+
+def _lower(v: Any) -> Any:
+    """A city, card, unit type or choice id in any case -> the id."""
+    if isinstance(v, str) and v != v.lower() and _LOWER_ID.fullmatch(v.lower()):
+        return v.lower()
+    return v
+
+
+def _upper(v: Any) -> Any:
+    """A unit id in any case -> the id (a hex id is left as it is)."""
+    if isinstance(v, str) and v != v.upper() and _UNIT_ID.fullmatch(v.upper()):
+        return v.upper()
+    return v
+
+
+def _each(items: Any, fix) -> Any:
+    return [fix(x) for x in items] if isinstance(items, list) else items
+
+
+def _entry(d: Any, fixes: dict[str, Any]) -> Any:
+    """A {key: value} entry with ``fixes[key]`` applied to its values; anything else as it is."""
+    if not isinstance(d, dict):
+        return d
+    return {k: fixes[k](v) if k in fixes else v for k, v in d.items()}
+
+
+def _card_use(c: Any) -> Any:
+    return _lower(c) if isinstance(c, str) else _entry(c, {"card": _lower, "target": _upper})
+
+
+def _units(items: Any) -> Any:
+    return _each(items, _upper)
+
+
+_MOVE = {"units": _units, "load": _units, "unload": _units, "cards": lambda cs: _each(cs, _card_use)}
+_ATTACK = {"units": _units, "cards": lambda cs: _each(cs, _card_use)}
+_STANDING = {
+    "defence_cards": lambda cs: _each(cs, lambda c: _lower(c) if isinstance(c, str) else _entry(c, {"card": _lower})),
+    "reactions": lambda cs: _each(cs, _card_use),
+    "captured_leaders": _lower,
+    "discard": lambda cs: _each(cs, _lower),
+    "upkeep": _units,
+}
+_SECTIONS = {
+    "discard": lambda cs: _each(cs, _lower),
+    "upkeep": _units,
+    "recruit": lambda rs: _each(rs, lambda r: _entry(r, {"city": _lower, "unit": _lower})),
+    "diplomacy": lambda ts: _each(ts, lambda t: _lower(t) if isinstance(t, str) else _entry(t, {"target": _lower})),
+    "cards": lambda cs: _each(cs, _card_use),
+    "first_move": lambda ms: _each(ms, lambda m: _entry(m, _MOVE)),
+    "second_move": lambda ms: _each(ms, lambda m: _entry(m, _MOVE)),
+    "sea_battle": lambda bs: _each(bs, lambda b: _entry(b, _ATTACK)),
+    "land_battle": lambda bs: _each(bs, lambda b: _entry(b, _ATTACK)),
+    "standing": lambda st: _entry(st, _STANDING),
+}
+
+
+def normal_case(data: Any) -> Any:
+    """The order file's data with its ids in the case they are written in the game (see above); a new value,
+    ``data`` is not changed.  Data that is not a mapping is returned as it is."""
+    return _entry(data, _SECTIONS)
 
 
 @dataclass(frozen=True)
@@ -107,7 +182,8 @@ class Standing:
     @classmethod
     def from_dict(cls, d: dict | None) -> "Standing":
         d = d or {}
-        retreat = {k: tuple(v) if isinstance(v, list) else (v,) for k, v in d.get("retreat", {}).items()}
+        retreat = {k: tuple(v) if isinstance(v, list) else (v,) for k, v in d.get("retreat", {}).items()
+                   if v != []}  # an empty list: no preference for that hex, as if it were not given
         return cls(tuple(DefenceCard.from_dict(c) for c in d.get("defence_cards", ())),
                    bool(d.get("executions", True)),
                    tuple(CardUse.from_dict(c) for c in d.get("reactions", ())),
@@ -153,6 +229,7 @@ class Orders:
 
     @classmethod
     def from_dict(cls, d: dict) -> "Orders":
+        d = normal_case(d)
         return cls(
             campaign=d["campaign"], turn=int(d["turn"]), player=d["player"],
             discard=tuple(d.get("discard", ())), upkeep=tuple(d.get("upkeep", ())),
