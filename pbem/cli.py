@@ -50,8 +50,29 @@ class _Group(TyperGroup):
                 raise
             name = exc.ctx.info_name if exc.ctx is not None and exc.ctx.info_name != "pbem" else None
             where = f"pbem {name}" if name else "pbem"
+            param = getattr(exc, "param", None)
+            if param is not None and "valid integer" in exc.format_message():  # not the validation library's words
+                opts = getattr(param, "opts", None) or []
+                hint = opts[0] if opts and str(opts[0]).startswith("-") else str(param.name).upper()
+                raise _OneLineUsage(f"{name + ': ' if name else ''}{hint}{_given(exc)}: "
+                                    f"{number_hint(str(param.name))}") from None
             raise _OneLineUsage(f"{name + ': ' if name else ''}{exc.format_message().rstrip('.')} "
                                 f"(see `{where} --help`)") from None
+
+
+def number_hint(name: str) -> str:
+    """What to write for a number argument, in words: a game turn for TURN and --turn, else a whole number."""
+    return "write a game turn number, e.g. 3" if name == "turn" else "write a whole number, e.g. 3"
+
+
+def _given(exc: BaseException) -> str:
+    """The value a number argument was given, as the validation error behind ``exc`` holds it ('' if unknown)."""
+    cause = exc.__cause__
+    try:
+        value = cause.errors()[0]["input"]  # pydantic's ValidationError, under typer's BadParameter
+    except (AttributeError, IndexError, KeyError, TypeError):
+        return ""
+    return f" {value!r}" if isinstance(value, str) else ""
 
 
 # "-3" given as a number argument is the number, not an unknown option (the command then says what is wrong)
@@ -194,7 +215,12 @@ def adjudicate(
         if dry_run:
             if force:
                 raise UsageError("--force goes without --dry-run (a dry run needs no due turn)")
+            from .cycle import changed_by_hand
             from .turn import run, summary
+            with camp.lock():  # a stored file changed by hand: said before any die is shown
+                changed = changed_by_hand(camp)
+            if changed:
+                raise UsageError(changed)
             typer.echo(summary(run(camp, dry_run=True), True), nl=False)
             return
         from .cycle import adjudicate as do_adjudicate
@@ -254,6 +280,10 @@ def deadline(
         with camp.lock():
             when_dt = set_deadline(camp, when, now)
         typer.echo(f"Deadline of game turn {camp.current_turn}: {fmt(when_dt)}")
+        shown = camp.current_turn - 1  # the reports sent for this turn: the set-up reports (0), or the last turn's
+        if camp.reports_dir(shown).is_dir():
+            typer.echo(f"note: the reports in {camp.reports_dir(shown)} show the deadline as it was; write them "
+                       f"again with `pbem report {camp.root} --turn {shown}` before you send them")
         if when_dt < now:
             typer.echo(f"warning: {fmt(when_dt)} is in the past: the turn is due now, and the next "
                        f"`pbem run-turn` runs it", err=True)
@@ -346,7 +376,9 @@ def ingest(
     drop: Annotated[Path, typer.Option("--from", help="The drop folder where players' files arrive.")],
     late_ok: Annotated[bool, typer.Option("--late-ok", help="Accept files after the deadline.")] = False,
 ) -> None:
-    """Take every file in a drop folder: answer it, and move it to DROP/accepted/ or DROP/refused/."""
+    """Take every file in a drop folder: answer it, and move it to DROP/accepted/ or DROP/refused/ (secrets
+    withheld, folders readable by you only).
+    Exit 0: all accepted (or no files); 1: some refused (each answer says why)."""
     def body() -> int:
         from datetime import datetime, timezone
         from .intake import ingest as do_ingest

@@ -4,12 +4,14 @@ The clock is a parameter (``now``), never read here, so tests pin it.
 """
 from __future__ import annotations
 
+import hashlib
+import hmac
 import re
 from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
-from .errors import PbemError, UsageError
+from .errors import CampaignError, PbemError, UsageError
 from .storage import Campaign, held_interrupts
 
 
@@ -202,13 +204,53 @@ def set_seat(camp: Campaign, player: str, seat: str) -> str:
     table[player] = seat
     player_secrets = camp.player_secrets()  # everything is read before anything is written
     seed = camp.secret_seed()
+    former = former_secrets(camp)
+    if player_secrets.get(player):
+        former.setdefault(player, []).append(secret_digest(player_secrets[player]))
     raw = pysecrets.token_hex(8)
     player_secrets[player] = "-".join(raw[i:i + 4] for i in range(0, 16, 4))
     with held_interrupts():
+        write_former_secrets(camp, former)  # first: a former secret noted too early is still never accepted
         camp.write_secrets(seed, player_secrets)
         camp.write_config(config_with(camp, seats=table))
         camp.audit(f"seat of {player} set to {seat}; the faction's secret was replaced")
     return player_secrets[player]
+
+
+FORMER = "former-secrets.yaml"  # in secret/: the SHA-256 of each secret `pbem seat` replaced, per faction
+
+
+def secret_digest(secret: str) -> str:
+    return hashlib.sha256(secret.encode("utf-8")).hexdigest()
+
+
+def former_secrets(camp: Campaign) -> dict[str, list[str]]:
+    """The SHA-256 of every secret a seat had before `pbem seat` replaced it, per faction (``secret/FORMER``,
+    moderator only); a damaged or missing file is no former secret (it only words a refusal)."""
+    from . import yamlio
+    path = camp.secret_dir / FORMER
+    if not path.is_file():
+        return {}
+    try:
+        data = yamlio.load(path).data
+    except (yamlio.YamlError, OSError):
+        return {}
+    if not isinstance(data, dict):
+        return {}
+    return {str(p): [str(d) for d in ds] for p, ds in data.items() if isinstance(ds, list)}
+
+
+def write_former_secrets(camp: Campaign, former: dict[str, list[str]]) -> None:
+    from . import yamlio
+    from .storage import atomic_write
+    atomic_write(camp.secret_dir / FORMER, "# SHA-256 of the secrets `pbem seat` replaced: a file sent with one is "
+                                          "answered that the seat changed hands\n" + yamlio.dump(former), mode=0o600)
+
+
+def former_secret(camp: Campaign, player: str, given: str) -> bool:
+    """Whether ``given`` is a secret ``player``'s seat had before `pbem seat` replaced it."""
+    digest = secret_digest(given)
+    return any(hmac.compare_digest(digest, d) for d in former_secrets(camp).get(player, []))
 
 
 BOT_MARK = b"# written by the computer player\n"  # the first line of every order file a computer player wrote
@@ -229,19 +271,94 @@ def bot_file(camp: Campaign, state: Any, pid: str) -> bytes:
 
 
 def bot_orders(camp: Campaign) -> dict[str, bytes]:
-    """The computer players' order files for the current turn (where none is stored yet), by player; written
-    with the turn they belong to (``turn.run_locked``)."""
+    """The computer players' order files for the current turn, by player: where none is stored yet, and where
+    the one stored is the very file the computer player writes (a turn run again after a rollback keeps it), so
+    the turn's audit line names the computer players the same way each time it runs.  Written with the turn they
+    belong to (``turn.run_locked``); a stored file is written again as the same bytes."""
     state = camp.load_state()
     out: dict[str, bytes] = {}
     due = [pid for pid, seat in sorted(seats(camp).items())
-           if seat == "bot" and pid in state.players and state.players[pid].eliminated_turn is None
-           and not (camp.orders_dir(state.turn) / f"{pid}.yaml").exists()]
+           if seat == "bot" and pid in state.players and state.players[pid].eliminated_turn is None]
     if not due:
         return out
     camp.player_secrets()  # checked before anything is written, as for every command that writes
     for pid in due:  # stored like a player's accepted file: with the secret withheld
-        out[pid] = bot_file(camp, state, pid)
+        path = camp.orders_dir(state.turn) / f"{pid}.yaml"
+        if path.exists() or path.is_symlink():
+            try:
+                stored = path.read_bytes() if path.is_file() and not path.is_symlink() else None
+            except OSError:
+                stored = None
+            if stored is None or not stored.startswith(BOT_MARK) or stored != bot_file(camp, state, pid):
+                continue  # another file (the moderator's fix): it plays as stored
+            out[pid] = stored
+        else:
+            out[pid] = bot_file(camp, state, pid)
     return out
+
+
+ACCEPTED_LINE = re.compile(r"^\S+ intake accepted .* for (\S+) turn (\d+) \(sha256 ([0-9a-f]{12,64})\)")
+ADJUDICATED_LINE = re.compile(r"^\S+ adjudicated turn (\d+); orders ([^\s;]+)(?: \(computer players ([^\s;)]+)\))?")
+ROLLBACK_LINE = re.compile(r"^\S+ rollback to turn (\d+) ")
+
+
+def recorded_files(camp: Campaign, turn: int, order: list[str]) -> dict[str, tuple[str, str]]:
+    """Per player, the hash audit.log last recorded for their stored file of ``turn`` and who stored it: the
+    latest `intake accepted` line (a player's file or a moderator's fix), or a run of the turn that wrote the
+    computer player's file (the turn rolled back to since).  A rollback to an earlier turn moved the turn's
+    files away: what was recorded before it no longer counts.  ``order``: the turn's players in turn order."""
+    try:
+        text = (camp.root / "audit.log").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return {}
+    out: dict[str, tuple[str, str]] = {}
+    for line in text.splitlines():
+        m = ACCEPTED_LINE.match(line)
+        if m and int(m.group(2)) == turn:
+            out[m.group(1)] = (m.group(3), "intake accepted it")
+            continue
+        m = ADJUDICATED_LINE.match(line)
+        if m and int(m.group(1)) == turn and m.group(3):
+            hashes = m.group(2).split(",")
+            for pid in m.group(3).split(","):
+                if pid in order and len(hashes) == len(order) and hashes[order.index(pid)] != "-":
+                    out[pid] = (hashes[order.index(pid)], "the computer player wrote it")
+            continue
+        m = ROLLBACK_LINE.match(line)
+        if m and int(m.group(1)) < turn:
+            out.clear()
+    return out
+
+
+def changed_by_hand(camp: Campaign) -> str | None:
+    """Why the current turn may not run: a stored order file that is not the one audit.log recorded when it was
+    stored (edited in ``orders/turn-NNN/`` by hand: it was never checked, and `verify` would call the turn a
+    MISMATCH), or None.  One line naming the file and how to mend it."""
+    state = camp.load_state()
+    folder = camp.orders_dir(state.turn)
+    recorded = recorded_files(camp, state.turn, list(state.turn_order))
+    for pid in state.turn_order:
+        path = folder / f"{pid}.yaml"
+        if pid not in recorded or not path.is_file():
+            continue
+        digest = hashlib.sha256(path.read_bytes()).hexdigest()
+        was, how = recorded[pid]
+        if not digest.startswith(was):
+            from .storage import short_hash
+            return (f"{path.relative_to(camp.root)}: changed by hand since {how} (its sha256 is {short_hash(digest)}, "
+                    f"audit.log recorded {short_hash(was)}), so it was never checked; nothing was run: put back the "
+                    f"file as it was, or give the new one with `pbem submit {camp.root} FILE --fix` (it is checked "
+                    f"and audited)")
+    return None
+
+
+def civil_disorder_lines(camp: Campaign) -> str:
+    """After a turn ran: one line per human seat in civil disorder (``civil_disorder_after`` turns in a row
+    without orders), with the command that hands it to the computer player."""
+    st = status(camp)
+    return "".join(f"Civil disorder: {p} has sent no orders for {st.nmr_streaks[p]} turns in a row; to let the "
+                   f"computer player play it: pbem seat {camp.root} {p} bot\n"
+                   for p in st.civil_disorder if st.seats.get(p) != "bot")
 
 
 HELD = "held after rollback: run with --force when the fixes are in"
@@ -347,10 +464,14 @@ def adjudicate(camp: Campaign, now: datetime, force: bool = False):
         why = _refusal(st, now, force)
         if why:
             raise NotDue(why)
+        changed = changed_by_hand(camp)
+        if changed:
+            raise CampaignError(changed)
         warning = _forced_warning(st, force)
         result, nxt = _commit(camp, force, "adjudicate", lambda r: None)
         message = warning + summary(result)
         if not result.after.finished:
+            message += civil_disorder_lines(camp)
             message += next_deadline_line(camp, result.turn + 1, nxt)
         return result, message
 
@@ -374,6 +495,9 @@ def run_turn(camp: Campaign, now: datetime, force: bool = False, reports: bool =
         if waiting:  # for cron: said, exit code 0
             missing, when = waiting
             return None, f"Not due: waiting for {', '.join(missing)}; {when}. Use --force to run it now.\n"
+        changed = changed_by_hand(camp)
+        if changed:
+            raise CampaignError(changed)
         warning = _forced_warning(st, force)
         result, nxt = _commit(camp, force, "run-turn", lambda r: next_deadline(camp, now))
         message = warning + summary(result)
@@ -391,5 +515,6 @@ def run_turn(camp: Campaign, now: datetime, force: bool = False, reports: bool =
             message += f"Reports written to {camp.reports_dir(result.turn)}" + \
                 (f" ({written})" if isinstance(written, (int, str)) else "") + "\n"
         if not result.after.finished:
+            message += civil_disorder_lines(camp)
             message += next_deadline_line(camp, result.turn + 1, nxt)
         return result, message

@@ -13,10 +13,12 @@ one in the audit log are those of the stored bytes, so `pbem verify` replays fro
 """
 from __future__ import annotations
 
+import errno
 import hashlib
 import hmac
 import os
 import re
+import stat
 import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -47,6 +49,7 @@ class Answer:
     findings: list[str] = field(default_factory=list)
     stored: Path | None = None
     duplicate: bool = False
+    authenticated: bool = True  # False: the sender's secret was not the player's (its reply is named unknown-NNN)
 
     def text(self) -> str:
         head = ("ACCEPTED" + (" (already accepted before: nothing changed)" if self.duplicate else "")
@@ -72,15 +75,19 @@ def clip(text: str, limit: int = MAX_FINDING) -> str:
 
 
 def _refuse(camp: Campaign, source: str, message: str, player: str | None = None,
-            turn: int | None = None, findings: list[str] | None = None) -> Answer:
-    camp.audit(f"intake refused {printable(source)}: {printable(message)}")
-    return Answer(source, False, player, turn, message, findings or [])
+            turn: int | None = None, findings: list[str] | None = None, authenticated: bool = True,
+            audited: str | None = None) -> Answer:
+    """A refusal: written to audit.log (``audited``, if given, is what the log says instead of ``message``, which
+    is the answer the sender gets), nothing else changed."""
+    camp.audit(f"intake refused {printable(source)}: {printable(audited or message)}")
+    return Answer(source, False, player, turn, message, findings or [], authenticated=authenticated)
 
 
 NAME_PUNCTUATION = set(" ._-()[],'+&#@!~")  # besides letters, marks and digits of any script
 # and what mail programs write in names: dashes, typographic quotes and brackets, spaces such as the no-break space
 NAME_CATEGORIES = frozenset({"Pd", "Pi", "Pf", "Ps", "Pe", "Zs"})
 MAX_NAME = 200
+NAME_PUNCTUATION_SHOWN = " ".join(sorted(NAME_PUNCTUATION - {" "}, key=". _ - ( ) [ ] , ' + & # @ ! ~".find))
 
 
 def check_name(name: str) -> str | None:
@@ -102,7 +109,7 @@ def check_name(name: str) -> str | None:
     if odd:
         return (f"the file name has characters pbem does not accept "
                 f"({' '.join(ch if ch.isprintable() else repr(ch)[1:-1] for ch in odd)}); use letters, digits, spaces "
-                f"and . _ - ( ) ,")
+                f"and {NAME_PUNCTUATION_SHOWN}")
     if len(name) > MAX_NAME:
         return f"the file name is {len(name)} characters long; the limit is {MAX_NAME}"
     if not name.lower().endswith((".yaml", ".yml", ".txt")):
@@ -271,9 +278,22 @@ def submit_bytes(camp: Campaign, raw: bytes, source: str, now: datetime, late_ok
                             or not hmac.compare_digest(given.encode("utf-8"), stored.encode("utf-8"))):
         if given == WITHHELD:  # the moderator resubmitting a stored copy
             return _refuse(camp, source, f"a stored copy (its secret is withheld) for {player}: to replace a stored "
-                                         f"file, use submit --fix", player)
-        what = "no secret" if not given else "a wrong secret"
-        return _refuse(camp, source, f"{what} for {player}: the file is refused (recorded in audit.log)", player)
+                                         f"file, use submit --fix", player, authenticated=False)
+        if not given:  # the template's `# secret:` line left commented out, say: the hint `pbem check` gives
+            return _refuse(camp, source, f"no secret for {player}: add a line  secret: <the secret the moderator "
+                                         f"gave you>  to the header (in the order template, remove the '# ' in "
+                                         f"front of `# secret:` and write your secret there)", player,
+                           authenticated=False, audited=f"no secret for {player}")
+        from .cycle import former_secret, seats
+        if seats(camp).get(player) == "bot" and former_secret(camp, player, given):
+            # the seat's former player, whose secret `pbem seat` replaced: told what they can do about it (the
+            # secret they hold was the seat's, so this tells them nothing they did not know); any other wrong
+            # secret learns nothing
+            return _refuse(camp, source, f"{player} is played by the computer player now (your secret was replaced "
+                                         f"when the seat was handed over); ask the moderator", player,
+                           authenticated=False, audited=f"the former secret of {player}, a computer player's seat")
+        return _refuse(camp, source, f"a wrong secret for {player}: write the secret the moderator gave you", player,
+                       authenticated=False, audited=f"a wrong secret for {player}")
     # authenticated: now the file is parsed, once
     try:
         doc = yamlio.parse(doc_text, name)
@@ -350,9 +370,9 @@ def submit_bytes(camp: Campaign, raw: bytes, source: str, now: datetime, late_ok
     if stored and still != WITHHELD:
         return _refuse(camp, source, "the secret is written with escapes pbem cannot take out of the stored file; "
                                      "write it plainly, like `secret: 1a2b-3c4d-5e6f-7a8b`", player, turn)
-    if target.is_file() and target.read_bytes() == kept:
-        return Answer(source, True, player, turn, "identical to the orders already accepted", findings, target, True)
     digest = hashlib.sha256(kept).hexdigest()
+    if target.is_file() and target.read_bytes() == kept and as_recorded(camp, state, player, digest):
+        return Answer(source, True, player, turn, "identical to the orders already accepted", findings, target, True)
     with held_interrupts():
         if target.is_file():
             target.rename(folder / f"{player}.v{versions(folder, player) + 1}.yaml")
@@ -368,6 +388,15 @@ def submit_bytes(camp: Campaign, raw: bytes, source: str, now: datetime, late_ok
     else:
         msg = f"stored; sha256 {short_hash(digest)}. You may send a new file until the deadline: the last one counts."
     return Answer(source, True, player, turn, msg, findings, target)
+
+
+def as_recorded(camp: Campaign, state, player: str, digest: str) -> bool:
+    """Whether a stored file of SHA-256 ``digest`` is the one audit.log recorded for ``player`` this turn (or none
+    was recorded): the same bytes given again change nothing.  A file changed by hand in the orders folder and
+    given back as it is (`submit --fix`) is taken, checked and audited, so the turn can run with it."""
+    from .cycle import recorded_files
+    was = recorded_files(camp, state.turn, list(state.turn_order)).get(player)
+    return was is None or digest.startswith(was[0])
 
 
 def forced_after(dry: int, rolled_back: bool) -> str:
@@ -449,14 +478,46 @@ def shown(value: object) -> str:
 
 
 def reply(camp: Campaign, answer: Answer) -> Path:
-    """Keep the confirmation text for the moderator to send back."""
+    """Keep the confirmation text for the moderator to send back, as ``replies/turn-NNN/PLAYER-K.txt``: K counts
+    that player's own replies of the turn (``unknown-K.txt`` for a file whose sender was not authenticated), so a
+    reply attached under its name tells a player nothing of the files others sent."""
     turn = answer.turn or camp.current_turn
     folder = camp.root / "replies" / f"turn-{turn:03d}"
     folder.mkdir(parents=True, exist_ok=True)
-    n = len(list(folder.iterdir())) + 1
-    path = folder / f"{n:03d}-{answer.player or 'unknown'}.txt"
+    who = answer.player if answer.player and answer.authenticated else "unknown"
+    n = 1
+    while (folder / f"{who}-{n:03d}.txt").exists():
+        n += 1
+    path = folder / f"{who}-{n:03d}.txt"
     atomic_write(path, answer.text())
     return path
+
+
+def read_sent(path: Path) -> bytes | str:
+    """The bytes of a file a player sent, or why it cannot be taken (a str).  Opened without following a link
+    (``O_NOFOLLOW``) and without waiting on a pipe, then checked on the open file: a plain file with one name.  A
+    hard link (a second name of a file elsewhere, say the campaign's ``secret/players.yaml``) is refused unread."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_NONBLOCK", 0))
+    except OSError as exc:
+        if exc.errno == errno.ELOOP:
+            return "is a link, not a file; send the file itself"
+        return f"cannot be read ({exc.strerror})"
+    try:
+        st = os.fstat(fd)
+        if not stat.S_ISREG(st.st_mode):
+            return "is not a regular file"
+        if st.st_nlink > 1:
+            return (f"is a hard link (one of {st.st_nlink} names of the same file), not a file of its own; send the "
+                    f"file itself")
+        if st.st_size > MAX_ORDER_BYTES:
+            return f"the file is {st.st_size} bytes; the limit is {MAX_ORDER_BYTES}"
+        with os.fdopen(fd, "rb", closefd=False) as fh:
+            return fh.read(MAX_ORDER_BYTES + 1)
+    except OSError as exc:
+        return f"cannot be read ({exc.strerror})"
+    finally:
+        os.close(fd)
 
 
 def submit_path(camp: Campaign, path: Path, now: datetime, late_ok: bool = False,
@@ -467,13 +528,9 @@ def submit_path(camp: Campaign, path: Path, now: datetime, late_ok: bool = False
         return _refuse(camp, source, "is a link, not a file; send the file itself")
     if not path.is_file():
         return _refuse(camp, source, "no such file" if not path.exists() else "is not a regular file")
-    try:
-        size = path.stat().st_size
-        if size > MAX_ORDER_BYTES:
-            return _refuse(camp, source, f"the file is {size} bytes; the limit is {MAX_ORDER_BYTES}")
-        raw = path.read_bytes()
-    except OSError as exc:
-        return _refuse(camp, source, f"cannot be read ({exc.strerror})")
+    raw = read_sent(path)
+    if isinstance(raw, str):
+        return _refuse(camp, source, raw)
     return submit_bytes(camp, raw, source, now, late_ok, moderator_fix, force)
 
 
@@ -534,13 +591,46 @@ def ingest(camp: Campaign, drop: Path, now: datetime, late_ok: bool = False) -> 
             answer = submit_path(camp, p, now, late_ok)
         reply(camp, answer)
         answers.append(answer)
-        dest = drop / ("accepted" if answer.accepted else "refused")
-        dest.mkdir(exist_ok=True)
+        dest = sorting_folder(drop / ("accepted" if answer.accepted else "refused"))
         target = dest / name
         n = 1
         while target.exists() or target.is_symlink():
             target = dest / (f"{name}.{n}" if name.startswith(".") or p.is_dir() or p.is_symlink()
                              else f"{Path(name).stem}.{n}{Path(name).suffix}")
             n += 1
-        p.rename(target)
+        keep_sent(camp, p, target)
     return answers
+
+
+def sorting_folder(dest: Path) -> Path:
+    """``DROP/accepted`` or ``DROP/refused``, made if need be, readable by the moderator only (0700): the files
+    in it are the players' own."""
+    dest.mkdir(mode=0o700, exist_ok=True)
+    os.chmod(dest, 0o700)
+    return dest
+
+
+def keep_sent(camp: Campaign, p: Path, target: Path) -> None:
+    """Move a file ingest answered out of the drop folder to ``target`` (in accepted/ or refused/), with every
+    player's secret in it withheld as in a stored order file (``withhold``), mode 0600: a player's file kept there
+    holds no secret for whoever reads the drop folder later.  A file too large to have been read is moved as it
+    is (0600); a hard link is not moved (its other name keeps the file: a link to a campaign file must not land
+    among files the moderator sends back); a link, a folder or anything else is moved as it is."""
+    try:
+        st = p.lstat()
+    except OSError:
+        return  # gone already: nothing to move
+    if stat.S_ISREG(st.st_mode) and st.st_nlink > 1:
+        p.unlink()
+        return
+    if stat.S_ISREG(st.st_mode) and st.st_size <= MAX_ORDER_BYTES:
+        raw = read_sent(p)
+        if isinstance(raw, bytes):
+            for secret in camp.player_secrets().values():
+                raw = withhold(raw, secret)
+            atomic_write(target, raw, mode=0o600)
+            p.unlink()
+            return
+    p.rename(target)
+    if stat.S_ISREG(st.st_mode):
+        os.chmod(target, 0o600)

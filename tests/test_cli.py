@@ -211,7 +211,7 @@ def small(tmp_path_factory):
     (["verify", "{c}", "--turn", "-2"], "--turn -2: game turns start at 1"),
     (["demo", "{t}/d", "--players", "-1"], "--players -1: a demo has 2 to 12 players"),
     (["demo", "{t}/d", "--players", "2", "--turns", "-1"], "--turns -1"),
-    (["show", "{c}", "--turn", "abc"], "show: Invalid value for '--turn'"),
+    (["show", "{c}", "--turn", "abc"], "show: --turn 'abc': write a game turn number, e.g. 3"),
     (["show", "{c}", "--bogus"], "show: No such option: --bogus"),
     (["show"], "show: Missing argument"),
     (["bogus"], "No such command 'bogus'"),

@@ -186,7 +186,9 @@ def test_run_turn_prints_the_next_deadline_as_status_does(camp):
 def test_a_spoof_answer_does_not_say_the_moderator_was_told(camp):
     bad = orders(camp, "athens").replace(camp.player_secrets()["athens"].encode(), b"0000-0000-0000-0000")
     a = submit_bytes(camp, bad, "a.yaml", NOW)
-    assert not a.accepted and "moderator told" not in a.text() and "audit.log" in a.text(), a.text()
+    # nor "recorded in audit.log", which means nothing to a player (the moderator's review); audit.log has its line
+    assert not a.accepted and "moderator told" not in a.text() and "audit.log" not in a.text(), a.text()
+    assert "intake refused a.yaml: a wrong secret for athens" in (camp.root / "audit.log").read_text()
 
 
 def test_seat_says_when_the_faction_was_already_so_seated(camp):
