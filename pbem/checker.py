@@ -89,6 +89,7 @@ class Report:
     file: str
     findings: list[Finding] = field(default_factory=list)
     usable: bool = True  # False: unreadable, not YAML we accept, or the campaign cannot be read
+    campaign: bool = True  # False: checked without a campaign, the file's format only
 
     @property
     def errors(self) -> list[Finding]:
@@ -108,6 +109,12 @@ class Report:
         if not self.usable:
             return f"{self.file}: not checked"
         e, w = len(self.errors), len(self.warnings)
+        if not self.campaign:  # say so: "OK" alone read as if the orders were fine (a moderator review)
+            if not e and not w:
+                return (f"{self.file}: OK: the file's format is right (not checked against a campaign: add "
+                        f"--campaign KIT_FOLDER to check the orders against the game)")
+            return (f"{self.file}: {e} error{'s' if e != 1 else ''}, {w} warning{'s' if w != 1 else ''} (the format "
+                    f"only: not checked against a campaign)")
         if not e and not w:
             return f"{self.file}: OK, no findings"
         return f"{self.file}: {e} error{'s' if e != 1 else ''}, {w} warning{'s' if w != 1 else ''}"
@@ -116,7 +123,7 @@ class Report:
         return "".join(f.text() + "\n" for f in self.findings) + self.summary() + "\n"
 
     def to_dict(self) -> dict[str, Any]:
-        return {"file": self.file, "usable": self.usable, "exit_code": self.exit_code,
+        return {"file": self.file, "usable": self.usable, "campaign": self.campaign, "exit_code": self.exit_code,
                 "errors": len(self.errors), "warnings": len(self.warnings),
                 "findings": [asdict(f) for f in self.findings]}
 
@@ -156,7 +163,7 @@ def check_text(text: str, source: str = "orders.yaml", campaign: Campaign | None
         except yamlio.YamlError as exc:
             return _fatal(source, exc)
     parsed = build(located, text)
-    report = Report(source)
+    report = Report(source, campaign=campaign is not None)
     for p in parsed.problems:
         mark = parsed.where(p.path, p.at_key)
         report.findings.append(Finding(ERROR, source, mark[0] if mark else None, mark[1] if mark else None,
@@ -392,6 +399,7 @@ class RuleCheck:
     def header(self) -> bool:
         st, o, bad = self.state, self.o, self.p.bad_header
         data = self.p.data
+        past = False  # a file for a turn that is over: its orders were written for another state than this one
         if "campaign" not in bad and o.campaign != st.campaign:
             self.error(("campaign",), f"this file is for campaign '{o.campaign}', but the campaign is "
                                       f"'{st.campaign}'", f"write campaign: {st.campaign}")
@@ -401,6 +409,7 @@ class RuleCheck:
             if o.turn < st.turn:
                 self.error(("turn",), f"turn {o.turn} is over; the campaign is at turn {st.turn}",
                            f"write turn: {st.turn}")
+                past = True
             elif self.kit_of is not None:  # the game has moved on since this kit was made
                 self.error(("turn",), f"this kit is for game turn {st.turn}, your file for turn {o.turn}",
                            "check with the kit/ folder of your latest report")
@@ -424,7 +433,9 @@ class RuleCheck:
             return False
         if "secret" not in data:  # the moderator is sure to refuse it
             self.error((), *NO_SECRET)
-        return True
+        # last turn's orders checked against this turn's state would only say things about a game they were not
+        # written for: the header's findings are all (a moderator review)
+        return not past
 
     # -- units --------------------------------------------------------------------------------------
     def own_ids(self) -> list[str]:
@@ -715,8 +726,12 @@ class RuleCheck:
             if target in self.sim.state.units:
                 self.error(tpath, f"{target} is not a leader", f"leaders in sight: {in_sight}")
             elif trigger != "battle_lost":
-                self.warn(tpath, f"you see no leader {target} now: {card.name} is played only if it is in play",
-                          f"leaders in sight: {in_sight}")
+                # an id a battle report showed (SPA-L1) is no id the kit knows (SPA-?1): say to name the leader by
+                # name, and nothing of whether that id is in play (a player-eyes review read "you see no leader
+                # SPA-L1" as false after a battle against SPA-L1)
+                self.warn(tpath, f"no leader in your sight goes by the id {target} (your kit shows other players' "
+                                 f"leaders by name only): {card.name} is played only if {target} is in play",
+                          f"leaders in sight: {in_sight}; name a leader by name")
             return
         guess = did_you_mean(target, [as_target(x.name) for x in leaders if x.name and x.owner != self.me])
         if name_key(target) not in {name_key(n) for n in self.tables.leader_names}:  # no leader can bear it
@@ -807,6 +822,7 @@ class RuleCheck:
         # what the entries so far recruit: for sure (no finding) and at most (no error), by city
         units: dict[bool, dict[str, list[int]]] = {True: {}, False: {}}  # city -> entries recruiting a unit
         baggage: dict[bool, dict[str, int]] = {True: {}, False: {}}
+        stacked: dict[bool, dict[str, int]] = {True: {}, False: {}}  # city -> recruits standing there (not aboard)
         cost = {True: 0, False: 0}
         for i, r in self.p.indexed("recruit"):
             base = ("recruit", i)
@@ -823,8 +839,11 @@ class RuleCheck:
                 self.add(self.later, base + ("city",), f"{city.name} may not recruit: it is under siege now",
                          "an enemy Army, Rowers or manned Fleet is in or next to it")
             elif why:
+                able = [cid for cid in sorted(st.controlled_cities(self.me))
+                        if not board.may_recruit(st, m, cid, self.me)]
                 self.error(base + ("city",), f"{city.name} may not recruit: {why}",
-                           f"your cities: {', '.join(sorted(st.controlled_cities(self.me)))}")
+                           f"cities of yours that may recruit now: {', '.join(able)}" if able else
+                           "none of your cities may recruit now")
                 continue
             utype = UnitType(r.unit) if r.unit is not None else None
             if utype is None and not r.baggage:
@@ -852,14 +871,15 @@ class RuleCheck:
                     self.error(base + ("unit",), f"{city.name} is not on the coast: it cannot build a {r.unit}",
                                "Fleets and Transports are built only in coastal cities")
                 over(base + ("unit",), lambda sure: len(units[sure].get(city.id, [])) >= limit, too_many)
-                aboard = utype is UnitType.ROWERS and any(
-                    u.type is UnitType.FLEET and u.owner == self.me and not board.is_manned(st, u)
-                    for u in st.units_at(city.hex))  # new Rowers go aboard an unmanned Fleet there
+                # R-PH-REC, Decision (new Rowers): new Rowers go aboard an unmanned Fleet of the player in the city
+                # (the lowest id), as the Recruit phase finds it, after the entries before this one
+                aboard = recruit_phase.unmanned_fleet(SimpleNamespace(state=self.sim.state, player=self.me),
+                                                      city.hex) if utype is UnitType.ROWERS else None
                 room = board.stack_limit(m, city.hex)
                 here = board.stack_size(st, city.hex, self.me)
-                if not aboard and (not utype.is_ship or m.is_coastal_city(city.id)):
-                    over(base + ("unit",), lambda sure: here + len(units[sure].get(city.id, [])) + 1 > room,
-                         lambda sure: f"{city.name} would hold {here + len(units[sure].get(city.id, [])) + 1} of "
+                if aboard is None and (not utype.is_ship or m.is_coastal_city(city.id)):
+                    over(base + ("unit",), lambda sure: here + stacked[sure].get(city.id, 0) + 1 > room,
+                         lambda sure: f"{city.name} would hold {here + stacked[sure].get(city.id, 0) + 1} of "
                                       f"your Armies, Fleets and Transports; the stacking limit there is {room}")
             if r.baggage:
                 over(base + ("baggage",), lambda sure: baggage[sure].get(city.id, 0) + r.baggage > 6,
@@ -875,10 +895,13 @@ class RuleCheck:
                 cost[sure] += price
                 if utype is not None:
                     units[sure].setdefault(city.id, []).append(i)
+                    if aboard is None:
+                        stacked[sure][city.id] = stacked[sure].get(city.id, 0) + 1
                 baggage[sure][city.id] = baggage[sure].get(city.id, 0) + r.baggage
             if utype is not None:
-                uid = self.predict(utype, city.hex)
-                self.predicted[uid] = f"the {r.unit} recruited in {city.name}"
+                uid = self.predict(utype, city.hex, aboard.id if aboard is not None else None)
+                self.predicted[uid] = f"the {r.unit} recruited in {city.name}" + \
+                    (f" (aboard {aboard.id})" if aboard is not None else "")
             for _ in range(r.baggage):
                 uid = self.predict(UnitType.BAGGAGE, city.hex)
                 self.predicted[uid] = f"a Baggage recruited in {city.name}"
@@ -888,12 +911,13 @@ class RuleCheck:
         phase counts it)."""
         return recruit_phase.extra_recruits(self.state, self.map, self.tables, self.me).get(city_id, 0)
 
-    def predict(self, utype: UnitType, h: str) -> str:
+    def predict(self, utype: UnitType, h: str, carried_by: str | None = None) -> str:
+        """The id a recruit will get, and the unit put into the simulation (aboard ``carried_by``, if given)."""
         abbr = self.state.players[self.me].abbr
         key = f"{abbr}-{utype.letter}"
         n = self.state.next_id.get(key, 0) + 1 + sum(1 for u in self.predicted if u.startswith(key))
         uid = f"{key}{n}"
-        self.sim.add(Unit(uid, utype, self.me, h))
+        self.sim.add(Unit(uid, utype, self.me, h, carried_by))
         return uid
 
     def income(self) -> tuple[int, int]:
