@@ -28,7 +28,7 @@ from typing import Any, Iterable
 
 from . import battle, board, yamlio
 from .cards import leader_named, name_key
-from .effects import player_effects, skill_effects, total_value, unit_matches
+from .effects import held_traits, player_effects, skill_effects, total_value, unit_matches
 from .errors import PbemError
 from .gamedata import Card, GameMap, Tables, json_path, tables
 from .model import RECRUIT_COST, GameState, Unit, UnitType, sorted_ids
@@ -89,6 +89,7 @@ class Report:
     file: str
     findings: list[Finding] = field(default_factory=list)
     usable: bool = True  # False: unreadable, not YAML we accept, or the campaign cannot be read
+    campaign: bool = True  # False: checked without a campaign, the file's format only
 
     @property
     def errors(self) -> list[Finding]:
@@ -108,6 +109,12 @@ class Report:
         if not self.usable:
             return f"{self.file}: not checked"
         e, w = len(self.errors), len(self.warnings)
+        if not self.campaign:  # say so: "OK" alone read as if the orders were fine (a moderator review)
+            if not e and not w:
+                return (f"{self.file}: OK: the file's format is right (not checked against a campaign: add "
+                        f"--campaign KIT_FOLDER to check the orders against the game)")
+            return (f"{self.file}: {e} error{'s' if e != 1 else ''}, {w} warning{'s' if w != 1 else ''} (the format "
+                    f"only: not checked against a campaign)")
         if not e and not w:
             return f"{self.file}: OK, no findings"
         return f"{self.file}: {e} error{'s' if e != 1 else ''}, {w} warning{'s' if w != 1 else ''}"
@@ -116,7 +123,7 @@ class Report:
         return "".join(f.text() + "\n" for f in self.findings) + self.summary() + "\n"
 
     def to_dict(self) -> dict[str, Any]:
-        return {"file": self.file, "usable": self.usable, "exit_code": self.exit_code,
+        return {"file": self.file, "usable": self.usable, "campaign": self.campaign, "exit_code": self.exit_code,
                 "errors": len(self.errors), "warnings": len(self.warnings),
                 "findings": [asdict(f) for f in self.findings]}
 
@@ -156,7 +163,7 @@ def check_text(text: str, source: str = "orders.yaml", campaign: Campaign | None
         except yamlio.YamlError as exc:
             return _fatal(source, exc)
     parsed = build(located, text)
-    report = Report(source)
+    report = Report(source, campaign=campaign is not None)
     for p in parsed.problems:
         mark = parsed.where(p.path, p.at_key)
         report.findings.append(Finding(ERROR, source, mark[0] if mark else None, mark[1] if mark else None,
@@ -264,8 +271,19 @@ TARGET_WORDS = {
 }
 
 
-# effects of own-turn cards that may change the number of diplomacy rolls (a leader's skill, a city's trait)
+# effects of own-turn cards that may change the number of diplomacy rolls (a leader's skill, a city's trait);
+# the cities cards win are counted apart (``RuleCheck.cities_won_by_cards``)
 ROLLS_MAY_CHANGE = ("control_city", "leader_removed", "leader_gained", "navigation_roll")
+
+
+@dataclass(frozen=True)
+class Win:
+    """A city the player's own orders may win before the moves: by a card of ``cards`` or a diplomacy roll."""
+    city: str
+    by: str  # "Formal Agreement at cards[0]", "your diplomacy roll at diplomacy[1]"
+    sure: bool  # a card in hand, its target neutral now, nobody before you in turn order to take it first
+    unless: str = ""  # why it may not: ", unless a player before you in turn order takes it first"
+    card: str = ""  # the card's name, for a card
 
 
 class _Field:
@@ -334,6 +352,7 @@ class RuleCheck:
         self.me = self.o.player
         self.played: dict[str, str] = {}  # card -> where it is first played in the own turn
         self.maybe_played: set[str] = set()  # cards of self.played whose order has a warning: it may fail
+        self.card_findings: dict[int, bool] = {}  # cards[i] -> whether its play has a finding
 
     # -- findings -----------------------------------------------------------------------------------
     def add(self, severity: str, path: tuple, message: str, hint: str | None = None, at_key: bool = False) -> None:
@@ -362,8 +381,8 @@ class RuleCheck:
         self.sim = Sim(st, self.me, self.seen)
         self.predicted: dict[str, str] = {}  # unit id -> what will create it
         self.hand = list(st.players[self.me].hand)
-        self.gains = self.cities_won_before_moves()
-        self.land_targets: set[str] = set()
+        self.card_wins: dict[str, Win] = {}  # city id -> the own-turn card that wins it (after check_cards)
+        self.land_targets: dict[str, int] = {}  # hex -> the first land_battle attack on it
         self.cities_attacked: set[str] = set()
         self.move_cards: list[tuple[int, CardUse]] = []  # movement cards of ``cards``, naming a unit
         self.move_cards_used: dict[int, tuple] = {}
@@ -375,6 +394,8 @@ class RuleCheck:
         self.check_upkeep(("upkeep",))
         self.check_recruit()
         self.check_cards()
+        self.card_wins = self.cities_won_by_cards()
+        self.gains = self.cities_won_before_moves()
         # a Truce of the own-turn cards stops this player's own attacks too (docs/rules.md, Truce)
         self.own_truce = next((cid for cid in self.played if any(e["kind"] == "truce"
                                                                   for e in self.tables.cards[cid].effects)), None)
@@ -392,6 +413,7 @@ class RuleCheck:
     def header(self) -> bool:
         st, o, bad = self.state, self.o, self.p.bad_header
         data = self.p.data
+        past = False  # a file for a turn that is over: its orders were written for another state than this one
         if "campaign" not in bad and o.campaign != st.campaign:
             self.error(("campaign",), f"this file is for campaign '{o.campaign}', but the campaign is "
                                       f"'{st.campaign}'", f"write campaign: {st.campaign}")
@@ -401,6 +423,7 @@ class RuleCheck:
             if o.turn < st.turn:
                 self.error(("turn",), f"turn {o.turn} is over; the campaign is at turn {st.turn}",
                            f"write turn: {st.turn}")
+                past = True
             elif self.kit_of is not None:  # the game has moved on since this kit was made
                 self.error(("turn",), f"this kit is for game turn {st.turn}, your file for turn {o.turn}",
                            "check with the kit/ folder of your latest report")
@@ -424,7 +447,9 @@ class RuleCheck:
             return False
         if "secret" not in data:  # the moderator is sure to refuse it
             self.error((), *NO_SECRET)
-        return True
+        # last turn's orders checked against this turn's state would only say things about a game they were not
+        # written for: the header's findings are all (a moderator review)
+        return not past
 
     # -- units --------------------------------------------------------------------------------------
     def own_ids(self) -> list[str]:
@@ -715,8 +740,12 @@ class RuleCheck:
             if target in self.sim.state.units:
                 self.error(tpath, f"{target} is not a leader", f"leaders in sight: {in_sight}")
             elif trigger != "battle_lost":
-                self.warn(tpath, f"you see no leader {target} now: {card.name} is played only if it is in play",
-                          f"leaders in sight: {in_sight}")
+                # an id a battle report showed (SPA-L1) is no id the kit knows (SPA-?1): say to name the leader by
+                # name, and nothing of whether that id is in play (a player-eyes review read "you see no leader
+                # SPA-L1" as false after a battle against SPA-L1)
+                self.warn(tpath, f"no leader in your sight goes by the id {target} (your kit shows other players' "
+                                 f"leaders by name only): {card.name} is played only if {target} is in play",
+                          f"leaders in sight: {in_sight}; name a leader by name")
             return
         guess = did_you_mean(target, [as_target(x.name) for x in leaders if x.name and x.owner != self.me])
         if name_key(target) not in {name_key(n) for n in self.tables.leader_names}:  # no leader can bear it
@@ -807,6 +836,7 @@ class RuleCheck:
         # what the entries so far recruit: for sure (no finding) and at most (no error), by city
         units: dict[bool, dict[str, list[int]]] = {True: {}, False: {}}  # city -> entries recruiting a unit
         baggage: dict[bool, dict[str, int]] = {True: {}, False: {}}
+        stacked: dict[bool, dict[str, int]] = {True: {}, False: {}}  # city -> recruits standing there (not aboard)
         cost = {True: 0, False: 0}
         for i, r in self.p.indexed("recruit"):
             base = ("recruit", i)
@@ -823,8 +853,11 @@ class RuleCheck:
                 self.add(self.later, base + ("city",), f"{city.name} may not recruit: it is under siege now",
                          "an enemy Army, Rowers or manned Fleet is in or next to it")
             elif why:
+                able = [cid for cid in sorted(st.controlled_cities(self.me))
+                        if not board.may_recruit(st, m, cid, self.me)]
                 self.error(base + ("city",), f"{city.name} may not recruit: {why}",
-                           f"your cities: {', '.join(sorted(st.controlled_cities(self.me)))}")
+                           f"cities of yours that may recruit now: {', '.join(able)}" if able else
+                           "none of your cities may recruit now")
                 continue
             utype = UnitType(r.unit) if r.unit is not None else None
             if utype is None and not r.baggage:
@@ -852,14 +885,15 @@ class RuleCheck:
                     self.error(base + ("unit",), f"{city.name} is not on the coast: it cannot build a {r.unit}",
                                "Fleets and Transports are built only in coastal cities")
                 over(base + ("unit",), lambda sure: len(units[sure].get(city.id, [])) >= limit, too_many)
-                aboard = utype is UnitType.ROWERS and any(
-                    u.type is UnitType.FLEET and u.owner == self.me and not board.is_manned(st, u)
-                    for u in st.units_at(city.hex))  # new Rowers go aboard an unmanned Fleet there
+                # R-PH-REC, Decision (new Rowers): new Rowers go aboard an unmanned Fleet of the player in the city
+                # (the lowest id), as the Recruit phase finds it, after the entries before this one
+                aboard = recruit_phase.unmanned_fleet(SimpleNamespace(state=self.sim.state, player=self.me),
+                                                      city.hex) if utype is UnitType.ROWERS else None
                 room = board.stack_limit(m, city.hex)
                 here = board.stack_size(st, city.hex, self.me)
-                if not aboard and (not utype.is_ship or m.is_coastal_city(city.id)):
-                    over(base + ("unit",), lambda sure: here + len(units[sure].get(city.id, [])) + 1 > room,
-                         lambda sure: f"{city.name} would hold {here + len(units[sure].get(city.id, [])) + 1} of "
+                if aboard is None and (not utype.is_ship or m.is_coastal_city(city.id)):
+                    over(base + ("unit",), lambda sure: here + stacked[sure].get(city.id, 0) + 1 > room,
+                         lambda sure: f"{city.name} would hold {here + stacked[sure].get(city.id, 0) + 1} of "
                                       f"your Armies, Fleets and Transports; the stacking limit there is {room}")
             if r.baggage:
                 over(base + ("baggage",), lambda sure: baggage[sure].get(city.id, 0) + r.baggage > 6,
@@ -875,10 +909,13 @@ class RuleCheck:
                 cost[sure] += price
                 if utype is not None:
                     units[sure].setdefault(city.id, []).append(i)
+                    if aboard is None:
+                        stacked[sure][city.id] = stacked[sure].get(city.id, 0) + 1
                 baggage[sure][city.id] = baggage[sure].get(city.id, 0) + r.baggage
             if utype is not None:
-                uid = self.predict(utype, city.hex)
-                self.predicted[uid] = f"the {r.unit} recruited in {city.name}"
+                uid = self.predict(utype, city.hex, aboard.id if aboard is not None else None)
+                self.predicted[uid] = f"the {r.unit} recruited in {city.name}" + \
+                    (f" (aboard {aboard.id})" if aboard is not None else "")
             for _ in range(r.baggage):
                 uid = self.predict(UnitType.BAGGAGE, city.hex)
                 self.predicted[uid] = f"a Baggage recruited in {city.name}"
@@ -888,12 +925,13 @@ class RuleCheck:
         phase counts it)."""
         return recruit_phase.extra_recruits(self.state, self.map, self.tables, self.me).get(city_id, 0)
 
-    def predict(self, utype: UnitType, h: str) -> str:
+    def predict(self, utype: UnitType, h: str, carried_by: str | None = None) -> str:
+        """The id a recruit will get, and the unit put into the simulation (aboard ``carried_by``, if given)."""
         abbr = self.state.players[self.me].abbr
         key = f"{abbr}-{utype.letter}"
         n = self.state.next_id.get(key, 0) + 1 + sum(1 for u in self.predicted if u.startswith(key))
         uid = f"{key}{n}"
-        self.sim.add(Unit(uid, utype, self.me, h))
+        self.sim.add(Unit(uid, utype, self.me, h, carried_by))
         return uid
 
     def income(self) -> tuple[int, int]:
@@ -932,9 +970,11 @@ class RuleCheck:
                             f"upkeep to pay first", "an entry that cannot be paid for is skipped")
 
     # -- diplomacy ----------------------------------------------------------------------------------
-    def diplomacy_rolls(self) -> tuple[int, list[str], bool]:
+    def diplomacy_rolls(self) -> tuple[int, list[str], bool, list[tuple[int, Win, str]]]:
         """(the diplomacy rolls this turn, what they are made of, whether the number is sure: no earlier player
-        may play a "one less" card on you, no card adding rolls waits to be drawn, no leader of yours returns)."""
+        may play a "one less" card on you, no card adding rolls waits to be drawn, no leader of yours returns;
+        the rolls a city a card may win would add by its trait: (rolls, the win, the trait's name)).  The trait
+        of a city a card wins for sure counts (a player-eyes review: "2 rolls" when the report then rolled 3)."""
         st = self.state
         n, why = 1, ["1 free"]
         for src, e in player_effects(st, self.tables, self.me, "diplomacy_rolls"):
@@ -943,10 +983,22 @@ class RuleCheck:
                 why.append(f"{src.name}")
         sure = self.later == ERROR and not any(u.away_until is not None and u.away_until <= st.turn
                                                for u in st.units_of(self.me))
+        maybe: list[tuple[int, Win, str]] = []
+        gained: set[str] = set()  # traits of the cities won for sure: each counts once
+        for win in self.card_wins.values():
+            rolls, trait = self.win_trait_rolls(win)
+            if not rolls or trait in gained:
+                continue
+            if win.sure:
+                gained.add(trait)
+                n += rolls
+                why.append(f"{trait} of {self.map.cities[win.city].name} ({win.card})")
+            else:
+                maybe.append((rolls, win, trait))
         for cid in dict.fromkeys(use.card for _, use in self.p.indexed("cards")):  # each card is played once
             card = self.tables.cards[cid]
-            if any(e["kind"] in ROLLS_MAY_CHANGE for e in card.effects):
-                sure = False  # a leader or a city (and its trait) gained or lost before the rolls
+            if any(e["kind"] in ROLLS_MAY_CHANGE and e["kind"] != "control_city" for e in card.effects):
+                sure = False  # a leader (and its skill) gained or lost before the rolls
             adds = sum(int(e.get("value", 0)) for e in card.effects
                        if e["kind"] == "diplomacy_rolls" and e.get("side") == "own" and int(e.get("value", 0)) > 0)
             if not adds:
@@ -960,7 +1012,7 @@ class RuleCheck:
             if e.kind == "diplomacy_rolls" and e.target == self.me and e.value < 0:
                 n += e.value
                 why.append(f"{e.source} against you")
-        return max(n, 0), why, sure
+        return max(n, 0), why, sure, maybe
 
     def rolls_lost(self) -> int:
         """Diplomacy rolls the own-turn cards may take away before the rolls: the skills of your leaders they
@@ -985,7 +1037,13 @@ class RuleCheck:
             card = self.tables.cards[use.card]
             if use.target and any(e["kind"] == "control_city" for e in card.effects):
                 won_by_card.setdefault(use.target, card.name)
-        n, why, sure_n = self.diplomacy_rolls()
+        n, why, sure_n, maybe = self.diplomacy_rolls()
+        extra = sum(r for r, _, _ in maybe)  # rolls the trait of a city a card may win adds
+
+        def if_won() -> str:
+            rolls, win, trait = maybe[0]
+            return (f"{win.by} wins {self.map.cities[win.city].name} first (its {trait} gives "
+                    f"{'one more roll' if rolls == 1 else f'{rolls} more rolls'})")
         rolled = {True: 0, False: 0}  # targets before that use a roll: for sure, at most
         earlier: dict[str, int] = {}  # city -> the first target naming it that may be rolled for
         for i, target in self.p.indexed("diplomacy"):
@@ -1012,14 +1070,18 @@ class RuleCheck:
                                 f"this target fails", "name a city once")
             if any(f.severity == ERROR for f in self.findings[before:]):
                 continue
-            if rolled[True] >= n or rolled[False] >= n:
-                sure = sure_n and rolled[True] >= n
+            if rolled[True] >= n + extra or rolled[False] >= n + extra:
+                sure = sure_n and rolled[True] >= n + extra
+                more = f"; {n + extra} if {if_won()}" if extra else ""
                 self.add(ERROR if sure else WARNING, path,
-                         f"you have {n} diplomacy roll{'s' if n != 1 else ''} this turn ({', '.join(why)}), "
+                         f"you have {n} diplomacy roll{'s' if n != 1 else ''} this turn ({', '.join(why)}{more}), "
                          f"{'used' if sure else 'which may be used'} by the targets before this one: it is not "
                          f"rolled for", "cards like intrigue or bribes in cards: add rolls")
                 if sure:
                     continue
+            elif rolled[True] >= n or rolled[False] >= n:
+                self.warn(path, f"you have {n} diplomacy roll{'s' if n != 1 else ''} this turn ({', '.join(why)}); "
+                                f"this target is rolled for only if {if_won()}")
             elif rolled[False] >= n - self.rolls_lost():
                 self.warn(path, "the cards you play first may remove a leader of yours and a diplomacy roll with "
                                 "it: then this target is not rolled for")
@@ -1028,14 +1090,56 @@ class RuleCheck:
             if len(self.findings) == before:
                 rolled[True] += 1
 
-    def cities_won_before_moves(self) -> set[str]:
-        """Cities the player's own diplomacy or cards may win before the moves (then entering is legal)."""
-        out = {t for _, t in self.p.indexed("diplomacy")}
-        for _, use in self.p.indexed("cards"):
-            card = self.tables.cards.get(use.card)
-            if card and use.target and any(e["kind"] == "control_city" for e in card.effects):
-                out.add(use.target)
+    def cities_won_by_cards(self) -> dict[str, Win]:
+        """Cities the own-turn cards win before the Diplomacy rolls (``pbem.cards``: a card is played if it is in
+        the hand and its target fits; the first card naming a city wins it).  Sure when the card is in the hand,
+        is not named by a discard list, its play has no finding, the city is neutral now and no player before
+        you in turn order may take it first; else the ``unless`` says what it depends on."""
+        st, out = self.state, {}
+        standing = self.o.standing if self.o.standing is not None else \
+            Standing.from_dict(st.players[self.me].standing)
+        discards = {c for _, c in self.p.indexed("discard")} | set(standing.discard)
+        for i, use in self.p.indexed("cards"):
+            card = self.tables.cards[use.card]
+            if not use.target or not any(e["kind"] == "control_city" for e in card.effects):
+                continue
+            city = self.map.cities.get(use.target) or self.map.find_city(use.target)
+            if city is None or city.id in out or self.played.get(use.card) not in (f"cards[{i}]", f"cards[{i}].card"):
+                continue  # not played (an error), or played elsewhere first
+            c = st.cities[city.id]
+            if c.controller is not None or c.home_of is not None:
+                continue  # the card's own finding says it
+            if use.card not in self.hand:
+                unless = " (it is played only if you draw it this turn)"
+            elif use.card in discards:
+                unless = " (your discard lists name it: it may be discarded at the Draw)"
+            elif self.later == WARNING:
+                unless = ", unless a player before you in turn order takes it first"
+            elif self.card_findings.get(i):
+                unless = " (see the findings of the card)"
+            else:
+                unless = ""
+            out[city.id] = Win(city.id, f"{card.name} at cards[{i}]", not unless, unless, card.name)
         return out
+
+    def cities_won_before_moves(self) -> dict[str, Win]:
+        """Cities the player's own cards or diplomacy may win before the moves (then entering is legal)."""
+        out = dict(self.card_wins)
+        for i, t in self.p.indexed("diplomacy"):
+            city = self.map.cities.get(t) or self.map.find_city(t)
+            if city is not None and city.id not in out:
+                out[city.id] = Win(city.id, f"your diplomacy roll at diplomacy[{i}]", False)
+        return out
+
+    def win_trait_rolls(self, win: Win) -> tuple[int, str]:
+        """The diplomacy rolls the trait of a city won by a card adds (a trait the player holds already adds
+        none, ``pbem.effects.held_traits``), and the trait's name."""
+        tid = self.state.cities[win.city].trait
+        if not tid or tid not in self.tables.traits or tid in held_traits(self.state, self.me):
+            return 0, ""
+        trait = self.tables.traits[tid]
+        return sum(int(e.get("value", 0)) for e in trait.effects if e["kind"] == "diplomacy_rolls"
+                   and e.get("side", "own") == "own" and int(e.get("value", 0)) > 0), trait.name
 
     def check_cards(self) -> None:
         for i, use in self.p.indexed("cards"):
@@ -1059,6 +1163,7 @@ class RuleCheck:
                 continue
             before, played = len(self.findings), dict(self.played)
             self.check_card(path, use, "cards")
+            self.card_findings[i] = len(self.findings) > before
             if any(f.severity == ERROR for f in self.findings[before:]):
                 self.played = played  # not played: it stays in the hand (R-TURN-4)
             elif len(self.findings) > before:
@@ -1338,7 +1443,9 @@ class RuleCheck:
                                    f"{'ships have' if sea else 'stack has'} {allowance} ({why})",
                             f"{self.costly_terrain()}; or write partial: true to go as far as possible"))
             elif pb.kind == "foreign_city":
-                out.append(self.foreign_city(section, h, pb.city))
+                found = self.foreign_city(section, h, pb.city)
+                if found is not None:
+                    out.append(found)
             elif pb.kind == "enemy_units":
                 sev = WARNING if section == "second_move" and h in self.land_targets else self.later
                 out.append((sev, f"{h} holds enemy Armies, Rowers or manned Fleets now: your units may not enter it",
@@ -1354,16 +1461,28 @@ class RuleCheck:
         """Does a warning mean the hex may not be entered as things stand now?"""
         return any("may not enter" in msg for _, msg, _ in problems)
 
-    def foreign_city(self, section: str, h: str, cid: str) -> tuple[str, str, str | None]:
+    def foreign_city(self, section: str, h: str, cid: str) -> tuple[str, str, str | None] | None:
         """R-PH-MOVE: no entry into an enemy or neutral city (a warning if the orders before may win it)."""
         st = self.state
         city = self.map.cities[cid]
         ctl = st.cities[cid].controller
         what = "a neutral city" if ctl is None else f"a city of {st.players[ctl].name}" \
             if ctl in st.players else "not your city"
-        if cid in self.gains or (section == "second_move" and h in self.land_targets):
-            return (WARNING, f"{h} is {city.name}, {what}: your units may enter it only if you win it first",
-                    "by diplomacy, a card or the land battle before this move")
+        win = self.gains.get(cid)
+        if win is not None and win.sure:
+            return None  # a card in hand wins it before the moves
+        if win is not None and win.by.startswith("your diplomacy"):
+            return (WARNING, f"{h} is {city.name}, {what} now: your units may enter it only if {win.by} wins it",
+                    None)
+        if win is not None and win.unless.startswith(","):
+            return (WARNING, f"{h} is {city.name}, {what} now: {win.by} wins it for you before the moves"
+                             f"{win.unless}", None)
+        if win is not None:
+            return (WARNING, f"{h} is {city.name}, {what} now: your units may enter it only if {win.by} wins it"
+                             f"{win.unless}", None)
+        if section == "second_move" and h in self.land_targets:
+            return (WARNING, f"{h} is {city.name}, {what} now: your units may enter it only if the attack at "
+                             f"land_battle[{self.land_targets[h]}] captures it", None)
         return (ERROR, f"{h} is {city.name}, {what}: your units may not enter it (R-PH-MOVE)",
                 "capture it in a land battle or win it by diplomacy first")
 
@@ -1469,7 +1588,7 @@ class RuleCheck:
         foreign = city is not None and st.cities[city.id].controller != self.me
         tpath = base + ("target",)
         if land:
-            self.land_targets.add(h)
+            self.land_targets.setdefault(h, i)
             if not t.land:
                 self.error(tpath, f"{h} is Water: land battles are fought on land", "attack ships in sea_battle")
             elif not t.passable:
@@ -1482,6 +1601,7 @@ class RuleCheck:
                                             f"attack would fail", "enter the hex in a move to capture undefended units")
             if foreign:
                 self.cities_attacked.add(city.id)
+                self.attack_on_a_city_won_first(tpath, h, city)
         else:
             if not m.ship_may_enter(h):
                 self.error(tpath, f"{h} is {t.name}: sea battles are fought in {SHIP_HEXES}")
@@ -1522,6 +1642,21 @@ class RuleCheck:
             if why:
                 self.add(severity, cpath, f"{self.tables.cards[use.card].name} does nothing in this battle ({why}), "
                                           f"so the attack would fail", "leave it out")
+
+    def attack_on_a_city_won_first(self, tpath: tuple, h: str, city) -> None:
+        """A land attack on a neutral city a card of the file's own wins before the battles fails: a city of yours
+        with no enemy Army or Rowers in it is no target (``pbem.battle``: "is yours now").  Not said of a
+        diplomacy target: attacking the city in case the roll fails is a plan (examples/orders/athens-turn-1)."""
+        win = self.card_wins.get(city.id)
+        if win is None or self.state.cities[city.id].controller is not None or self.enemy_fighters_seen(h):
+            return
+        if win.sure:
+            self.warn(tpath, f"{win.by} wins {city.name} for you before the battles: this attack on it will fail (a "
+                             f"city of yours is no target)")
+        else:
+            unless = " (unless a player before you takes it first)" if win.unless.startswith(",") else win.unless
+            self.warn(tpath, f"if {win.by} wins {city.name} for you before the battles{unless}, this attack on it "
+                             f"fails (a city of yours is no target)")
 
     def fights_on_land(self, uid) -> bool:
         u = self.sim.units[uid] if isinstance(uid, str) else uid

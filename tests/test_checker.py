@@ -182,7 +182,9 @@ def test_unusable_input_exits_2(demo, tmp_path):
 def test_without_a_campaign_only_the_file_is_checked(tmp_path):
     f = tmp_path / "orders.yaml"
     f.write_text(ATHENS.replace("demo", "elsewhere") + 'first_move:\n  - {units: [ATH-A9], path: ["9999"]}\n')
-    assert main(f, None, "text") == (f"{f}: OK, no findings\n", 0)
+    # the output says only the format was checked: "OK, no findings" read as if the orders were fine (review)
+    assert main(f, None, "text") == (f"{f}: OK: the file's format is right (not checked against a campaign: add "
+                                     f"--campaign KIT_FOLDER to check the orders against the game)\n", 0)
 
 
 def test_a_file_with_every_kind_of_problem_reports_them_all(demo, tmp_path):

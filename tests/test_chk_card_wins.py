@@ -1,0 +1,130 @@
+"""The order checker and the cities the file's own cards win (a player-eyes review): a card in hand that wins a
+neutral city for sure lets the moves enter it and counts the city's trait among the diplomacy rolls, with no
+warning; a win that is not sure is a warning that says on what it depends; an attack on a city the file wins
+first is warned."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pbem.checker import check_text, main
+from pbem.model import GameState
+from demo_campaign import create_demo, edited
+from pbem.storage import Campaign
+
+ATHENS = "campaign: demo\nturn: 1\nplayer: athens\nsecret: b6bf-5bc2-a03d-344d\n"
+SPARTA = "campaign: demo\nturn: 1\nplayer: sparta\nsecret: x\n"
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory) -> Campaign:
+    return create_demo(tmp_path_factory.mktemp("campaigns") / "demo")
+
+
+def said(report) -> list[tuple[str, str, str]]:
+    return [(f.severity, f.path, f.message) for f in report.findings]
+
+
+def first(state: GameState, player: str) -> None:
+    state.turn_order = [player] + [p for p in state.turn_order if p != player]
+
+
+# -- 2. cities a card of the file wins for sure -------------------------------------------------------------
+
+def aegina_democracy(first_player: bool):
+    def change(s: GameState):
+        s.cities["aegina"].trait = "democracy"
+        if first_player:
+            first(s, "athens")
+    return change
+
+
+CARD = "cards:\n  - {card: formal_agreement, target: aegina}\n"
+INTO_AEGINA = 'first_move:\n  - units: [ATH-F1]\n    path: ["1314", "1315", "1215"]\n'
+
+
+def test_a_city_a_card_in_hand_wins_for_sure_may_be_entered_without_a_warning(demo, tmp_path):
+    camp = edited(demo, tmp_path, aegina_democracy(True))
+    r = check_text(ATHENS + CARD + INTO_AEGINA, "o.yaml", camp)
+    assert not [f for f in r.findings if "Aegina" in f.message], said(r)
+
+
+def test_a_city_a_card_may_win_is_a_warning_that_says_on_what_it_depends(demo, tmp_path):
+    camp = edited(demo, tmp_path, aegina_democracy(False))  # Athens plays third
+    r = check_text(ATHENS + CARD + INTO_AEGINA, "o.yaml", camp)
+    [f] = [f for f in r.findings if "Aegina" in f.message]
+    assert f.severity == "warning" and f.path == "first_move[0].path[2]"
+    assert f.message == ("1215 is Aegina, a neutral city now: Formal Agreement at cards[0] wins it for you before "
+                         "the moves, unless a player before you in turn order takes it first"), f.message
+    assert "may enter it only if you win it first" not in f.message
+    # a diplomacy roll is never sure
+    r = check_text(ATHENS + "diplomacy: [aegina]\n" + INTO_AEGINA, "o.yaml", camp)
+    [f] = [f for f in r.findings if "Aegina" in f.message]
+    assert f.message == "1215 is Aegina, a neutral city now: your units may enter it only if your diplomacy roll " \
+                        "at diplomacy[0] wins it", f.message
+    # a card not in hand: played only if drawn
+    r = check_text(ATHENS + "cards:\n  - {card: alliance, target: aegina}\n" + INTO_AEGINA, "o.yaml", camp)
+    [f] = [f for f in r.findings if f.path == "first_move[0].path[2]"]
+    assert f.severity == "warning" and "only if Alliance at cards[0] wins it" in f.message, f.message
+
+
+def test_the_trait_of_a_city_won_for_sure_adds_its_diplomacy_roll(demo, tmp_path):
+    """Athens has 2 rolls (1 free, its Benevolent leader); Aegina's Democracy, won by the card, makes 3."""
+    camp = edited(demo, tmp_path, aegina_democracy(True))
+    r = check_text(ATHENS + CARD + "diplomacy: [megara, chalcis, melos]\n", "o.yaml", camp)
+    assert not [f for f in r.findings if f.path.startswith("diplomacy")], said(r)
+    r = check_text(ATHENS + CARD + "diplomacy: [megara, chalcis, melos, delphi]\n", "o.yaml", camp)
+    [f] = [f for f in r.findings if f.path.startswith("diplomacy")]
+    assert f.severity == "error" and f.path == "diplomacy[3]"
+    assert f.message.startswith("you have 3 diplomacy rolls this turn (1 free, Benevolent, Democracy of Aegina "
+                                "(Formal Agreement)), used by the targets before this one"), f.message
+
+
+def test_the_trait_of_a_city_a_card_may_win_is_a_conditional_roll(demo, tmp_path):
+    camp = edited(demo, tmp_path, aegina_democracy(False))
+    r = check_text(ATHENS + CARD + "diplomacy: [megara, chalcis, melos]\n", "o.yaml", camp)
+    [f] = [f for f in r.findings if f.path.startswith("diplomacy")]
+    assert f.severity == "warning" and f.path == "diplomacy[2]"
+    assert f.message == ("you have 2 diplomacy rolls this turn (1 free, Benevolent); this target is rolled for "
+                         "only if Formal Agreement at cards[0] wins Aegina first (its Democracy gives one more "
+                         "roll)"), f.message
+    assert "it is not rolled for" not in f.message
+    r = check_text(ATHENS + CARD + "diplomacy: [megara, chalcis, melos, delphi]\n", "o.yaml", camp)
+    [f] = [f for f in r.findings if f.path.startswith("diplomacy[3]")]
+    assert f.message.startswith("you have 2 diplomacy rolls this turn (1 free, Benevolent; 3 if Formal Agreement "
+                                "at cards[0] wins Aegina first (its Democracy gives one more roll)), which may be "
+                                "used by the targets before this one: it is not rolled for"), f.message
+
+
+# -- 3. an attack on a city the file wins before the battles ------------------------------------------------
+
+def sparta_ambassador(first_player: bool):
+    def change(s: GameState):
+        s.players["thebes"].hand.remove("ambassador")
+        s.players["sparta"].hand.append("ambassador")
+        s.place(s.units["SPA-A1"], "0816")  # next to Argos (0916)
+        if first_player:
+            first(s, "sparta")
+    return change
+
+
+ATTACK_ARGOS = 'land_battle:\n  - units: [SPA-A1]\n    target: "0916"\n'
+
+
+def test_an_attack_on_a_city_a_card_wins_first_is_warned(demo, tmp_path):
+    for sure in (True, False):
+        camp = edited(demo, tmp_path / str(sure), sparta_ambassador(sure))
+        r = check_text(SPARTA + "cards:\n  - {card: ambassador, target: argos}\n" + ATTACK_ARGOS, "o.yaml", camp)
+        [f] = [f for f in r.findings if f.path == "land_battle[0].target"]
+        assert f.severity == "warning"
+        if sure:
+            assert f.message == ("Ambassador at cards[0] wins Argos for you before the battles: this attack on it "
+                                 "will fail (a city of yours is no target)"), f.message
+        else:
+            assert f.message == ("if Ambassador at cards[0] wins Argos for you before the battles (unless a "
+                                 "player before you takes it first), this attack on it fails (a city of yours is "
+                                 "no target)"), f.message
+    # a diplomacy roll may fail: attacking the city in case it does is a plan, not a mistake
+    r = check_text(SPARTA + "diplomacy: [argos]\n" + ATTACK_ARGOS, "o.yaml", camp)
+    assert not [f for f in r.findings if f.path == "land_battle[0].target"], said(r)
