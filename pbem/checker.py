@@ -162,7 +162,13 @@ def check_text(text: str, source: str = "orders.yaml", campaign: Campaign | None
             located = yamlio.parse(text, source)
         except yamlio.YamlError as exc:
             return _fatal(source, exc)
-    parsed = build(located, text)
+    game_map = None
+    if campaign is not None:
+        try:  # the campaign's map names its cities' hexes in hints; a damaged one is reported below
+            game_map = campaign.game_map
+        except PbemError:
+            game_map = None
+    parsed = build(located, text, game_map=game_map)
     report = Report(source, campaign=campaign is not None)
     for p in parsed.problems:
         mark = parsed.where(p.path, p.at_key)
