@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import hashlib
+import os
 import secrets as pysecrets
 import shutil
 import tempfile
@@ -29,6 +30,13 @@ class Created:
 
 
 KEYS_FILE = "turn-keys.txt"  # public: the SHA-256 of every turn's key, fixed at `pbem new` (dice.key_commitments)
+
+
+def folder_mode() -> int:
+    """The mode a folder gets when a program makes it plainly (0o777 less the umask, often 0o755)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return 0o777 & ~mask
 
 
 def parse_seed(text: str | None) -> tuple[bytes, bool]:
@@ -88,6 +96,7 @@ def create(root: Path | str, players: list[str], seed: str | None = None, map_fi
 
     staging = Path(tempfile.mkdtemp(prefix=f".{root.name}.", dir=root.parent))
     try:
+        os.chmod(staging, folder_mode())  # mkdtemp makes it 0o700; the campaign folder is not secret, secret/ is
         camp = Campaign(staging)
         camp.write_config({
             "name": name,
