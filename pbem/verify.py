@@ -770,6 +770,6 @@ def published_key(camp: Campaign, turn: int) -> str:
         raise CampaignError(f"{exc}; a key published now could not be checked against it") from None
     if committed is not None and committed.hashes.get(turn) not in (None, key_commitment(key)):
         raise CampaignError(f"{committed.path}: turn {turn}'s line is not the SHA-256 of this seed's key of turn "
-                            f"{turn}: the file was changed after `pbem new`, and a key published now would not "
-                            f"fit it")
+                            f"{turn}: the seed or the file is not the one `pbem new` made, and a key published now "
+                            f"would not fit it; nothing was published")
     return key.hex()
