@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import hashlib
+import os
 import secrets as pysecrets
 import shutil
 import tempfile
@@ -12,7 +13,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from . import __version__
-from .dice import Dice, seed_fingerprint, setup_seed
+from .dice import Dice, key_commitments, seed_fingerprint, setup_seed
 from .errors import UsageError
 from .gamedata import DATA, DEFAULT_MAP, load_map, tables
 from .options import parse_options
@@ -25,6 +26,17 @@ class Created:
     campaign: Campaign
     secrets: dict[str, str]
     guessable: bool
+    keys_fingerprint: str  # the SHA-256 of turn-keys.txt: publish it with the seed's fingerprint
+
+
+KEYS_FILE = "turn-keys.txt"  # public: the SHA-256 of every turn's key, fixed at `pbem new` (dice.key_commitments)
+
+
+def folder_mode() -> int:
+    """The mode a folder gets when a program makes it plainly (0o777 less the umask, often 0o755)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return 0o777 & ~mask
 
 
 def parse_seed(text: str | None) -> tuple[bytes, bool]:
@@ -79,9 +91,12 @@ def create(root: Path | str, players: list[str], seed: str | None = None, map_fi
     dice = Dice(setup_seed(secret))
     state = new_campaign(name, game_map, tables(), players, dice, opts)
     player_secrets = {p: player_secret(secret, p, guessable) for p in state.turn_order}
+    keys_text = key_commitments(secret, state.last_turn)  # every turn's key, committed to before any order is in
+    keys_fingerprint = hashlib.sha256(keys_text.encode()).hexdigest()
 
     staging = Path(tempfile.mkdtemp(prefix=f".{root.name}.", dir=root.parent))
     try:
+        os.chmod(staging, folder_mode())  # mkdtemp makes it 0o700; the campaign folder is not secret, secret/ is
         camp = Campaign(staging)
         camp.write_config({
             "name": name,
@@ -96,6 +111,7 @@ def create(root: Path | str, players: list[str], seed: str | None = None, map_fi
             "civil_disorder_after": 3,
         })
         (staging / "map.yaml").write_text(map_text, encoding="utf-8")
+        (staging / KEYS_FILE).write_text(keys_text, encoding="utf-8")
         camp.write_secrets(secret, player_secrets)
         camp.write_log(None, dice.drain())
         camp.save_state(state)
@@ -118,8 +134,9 @@ def create(root: Path | str, players: list[str], seed: str | None = None, map_fi
         shutil.rmtree(staging, ignore_errors=True)
         raise
     camp = Campaign.open(root)
-    camp.audit(f"new campaign {name}: players {','.join(state.turn_order)}; options {opts}")
-    return Created(camp, player_secrets, guessable)
+    camp.audit(f"new campaign {name}: players {','.join(state.turn_order)}; options {opts}; seed sha256 "
+               f"{camp.config['seed_sha256']}; turn keys sha256 {keys_fingerprint}")
+    return Created(camp, player_secrets, guessable, keys_fingerprint)
 
 
 def describe_options(opts: dict[str, Any]) -> str:

@@ -625,20 +625,24 @@ def verify(
     key: Annotated[Optional[str], typer.Option(help="The turn's published key (`pbem turn-key`), with --turn.")] = None,
     fingerprint: Annotated[Optional[str], typer.Option(help="The seed fingerprint (sha256) published when the "
                                                             "campaign began: the revealed seed must match it.")] = None,
+    keys_fingerprint: Annotated[Optional[str], typer.Option(help="The turn-key fingerprint (sha256) published when "
+                                                                 "the campaign began: turn-keys.txt must match it.")]
+    = None,
 ) -> None:
-    """Replay adjudicated turns and check they come out exactly as stored (R-TURN-6). Exit 1 on a mismatch."""
+    """Replay adjudicated turns and check they come out exactly as stored (R-TURN-6). Exit 1 on a mismatch.
+    A turn's key given with --key must first be the one turn-keys.txt committed to when the campaign began."""
     def body() -> int:
         from .verify import verify as do_verify
         first_turn(turn)
         camp = open_campaign(campaign_dir)
-        verdicts = do_verify(camp, turn, key, fingerprint)
+        verdicts = do_verify(camp, turn, key, fingerprint, keys_fingerprint)
         made_with = camp.config.get("pbem_version")
         if made_with and made_with != __version__:  # a turn replays byte for byte only with the pbem that ran it
             typer.echo(f"note: this campaign was created with pbem {made_with}, this is pbem {__version__}: a turn "
                        f"played with another version may replay differently (a MISMATCH); verify with the version "
                        f"that ran it (docs/moderator.md, 'What the players can rely on')")
         for v in verdicts:
-            what = "seed" if v.turn == -1 else "set-up" if v.turn == 0 else f"turn {v.turn}"
+            what = {-2: "turn keys", -1: "seed", 0: "set-up"}.get(v.turn, f"turn {v.turn}")
             typer.echo(f"{what}: {v.heading}: {v.detail}")
             for flag in v.flags:
                 typer.echo(f"  flagged: {flag}")

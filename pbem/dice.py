@@ -31,6 +31,20 @@ def turn_key(secret: bytes, turn: int) -> bytes:
     return hmac.new(secret, f"pbem/turn-key/{turn}".encode(), hashlib.sha256).digest()
 
 
+def key_commitment(key: bytes) -> str:
+    """The public SHA-256 of one turn's key: published at set-up (``turn-keys.txt``), it binds the moderator to
+    the key before any order is in, and shows nothing of the key itself."""
+    return hashlib.sha256(key).hexdigest()
+
+
+def key_commitments(secret: bytes, last_turn: int) -> str:
+    """The text of ``turn-keys.txt``: a comment line, then one line ``T SHA256`` per game turn 1..last_turn, the
+    ``key_commitment`` of ``turn_key(secret, T)``.  Its own SHA-256 is the turn-key fingerprint."""
+    lines = ["# pbem turn keys: line T holds the SHA-256 of game turn T's key (`pbem turn-key`), fixed by the seed\n"]
+    lines += [f"{t} {key_commitment(turn_key(secret, t))}\n" for t in range(1, last_turn + 1)]
+    return "".join(lines)
+
+
 def seed_from_key(key: bytes, turn: int, order_hashes: Sequence[str]) -> bytes:
     """HMAC-SHA256(turn key, "pbem/turn/T/" + the order hashes joined by "/")."""
     text = f"pbem/turn/{turn}/" + "/".join(order_hashes)

@@ -1,18 +1,23 @@
 """Replay archived turns and check that they come out exactly as stored (R-TURN-6).
 
 With the secret seed (the moderator's ``secret/seed``, or ``revealed-seed.txt`` once the game is over) every
-turn can be checked; with one turn's published key (``pbem turn-key``) that turn alone.  A replay re-runs the
+turn can be checked; with one turn's published key (``pbem turn-key``) that turn alone, once the key is found to
+be the one ``turn-keys.txt`` committed to when the campaign was created (its SHA-256, the turn-key fingerprint,
+is published with the seed's).  A replay re-runs the
 adjudicator on ``state/turn-T.json`` with the stored order files of turn T and compares the result with
 ``state/turn-(T+1).json`` and ``log/turn-T.jsonl`` byte for byte.
 """
 from __future__ import annotations
 
+import hashlib
 import json
 import re
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from .adjudicator import adjudicate
-from .dice import Dice, seed_fingerprint, seed_from_key, turn_key
+from .campaign import KEYS_FILE
+from .dice import Dice, key_commitment, seed_fingerprint, seed_from_key, turn_key
 from .errors import CampaignError, PbemError, UsageError
 from .gamedata import tables
 from .storage import Campaign, short_hash
@@ -548,6 +553,153 @@ def _state_difference(mine: object, theirs: object, path: str = "") -> str:
     return f" at {path} ({json.dumps(theirs)[:60]}, set-up gives {json.dumps(mine)[:60]})"
 
 
+# -- the turn keys committed to at `pbem new` (turn-keys.txt) -------------------------------------------------
+
+KEY_LINE = re.compile(r"(\d{1,3}) ([0-9a-f]{64})")
+NEW_CAMPAIGN = re.compile(r"^\S+ new campaign .*; turn keys sha256 ([0-9a-f]{64})$")
+
+
+@dataclass
+class Commitments:
+    """``turn-keys.txt``: per game turn the SHA-256 of its key, written by `pbem new`; ``fingerprint`` is the
+    SHA-256 of the file, published with the seed's fingerprint."""
+    path: Path
+    hashes: dict[int, str]
+    fingerprint: str
+
+    @property
+    def named(self) -> str:
+        return f"{KEYS_FILE} (turn-key fingerprint sha256 {self.fingerprint})"
+
+
+def commitments(camp: Campaign) -> Commitments | None:
+    """The turn keys `pbem new` committed to; None for a campaign created before pbem wrote them.  A file that
+    is not as `pbem new` writes it, or not the one audit.log's `new campaign` line names, is ``Damaged``."""
+    path = camp.root / KEYS_FILE
+    if not (path.exists() or path.is_symlink()):
+        return None
+    if not path.is_file():
+        raise Damaged(f"{path}: not a regular file")
+    try:
+        if path.stat().st_size > 1 << 16:  # 99 turns at most: some 7 KB
+            raise Damaged(f"{path}: damaged (far too long for the turn keys of one campaign)")
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise Damaged(f"{path}: cannot be read ({exc.strerror or exc})") from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise Damaged(f"{path}: damaged (not UTF-8 text)") from None
+    hashes: dict[int, str] = {}
+    for n, line in enumerate(text.splitlines(), 1):
+        if line.startswith("#"):
+            continue
+        m = KEY_LINE.fullmatch(line)
+        if not m or int(m.group(1)) != len(hashes) + 1:
+            raise Damaged(f"{path}:{n}: damaged (after the comment, each line is a game turn and the SHA-256 of its "
+                          f"key, `{len(hashes) + 1} <64 hex digits>`, turns 1, 2, 3 ... in order)")
+        hashes[len(hashes) + 1] = m.group(2)
+    found = Commitments(path, hashes, hashlib.sha256(raw).hexdigest())
+    announced = _announced_keys(camp)
+    if announced is not None and announced != found.fingerprint:
+        raise Damaged(f"{path}: its sha256 is {found.fingerprint[:16]}..., not the turn-key fingerprint `pbem new` "
+                      f"recorded in audit.log ({announced[:16]}...): the file was changed after the campaign was "
+                      f"created")
+    return found
+
+
+def _announced_keys(camp: Campaign) -> str | None:
+    """The turn-key fingerprint audit.log's `new campaign` line records, if it has one."""
+    try:
+        with open(camp.root / "audit.log", encoding="utf-8", errors="replace") as fh:
+            for line in fh:
+                if m := NEW_CAMPAIGN.match(line.rstrip("\n")):
+                    return m.group(1)
+                if " new campaign " in line:
+                    return None
+    except OSError:
+        pass
+    return None
+
+
+def _missing_keys_note() -> str:
+    return (f"{KEYS_FILE}: missing: this campaign was created before pbem committed to every turn's key at the "
+            f"start, so a turn's key cannot be checked against the start of the campaign")
+
+
+def replay_published(camp: Campaign, turn: int, key: bytes, record: TurnHistory | None = None) -> Verdict:
+    """Replay ``turn`` with a key given by hand (`--key`), once it is found to be the key ``turn-keys.txt``
+    committed to for the turn when the campaign was created: a key the moderator chose later (say the best of
+    many tried on a copy of the campaign) is refused there, whatever its replay gives."""
+    try:
+        committed = commitments(camp)
+    except Damaged as exc:
+        return Verdict(turn, False, str(exc))
+    if committed is None:  # an older campaign: replayed as before, and said so
+        verdict = replay_turn(camp, turn, key, published=True, record=record)
+        verdict.notes.insert(0, _missing_keys_note() + ": the key is only replayed")
+        return verdict
+    if turn not in committed.hashes:
+        return Verdict(turn, False, f"the key does not fit turn {turn}: {committed.named} commits to the keys of "
+                                    f"turns 1..{len(committed.hashes)} only, set when the campaign was created")
+    if key_commitment(key) != committed.hashes[turn]:
+        return Verdict(turn, False, f"the key does not fit turn {turn}: its sha256 is not the one {committed.named} "
+                                    f"holds for turn {turn}")
+    verdict = replay_turn(camp, turn, key, published=True, record=record)
+    if verdict.ok or verdict.flags:
+        verdict.detail += (f"; the key is the one {committed.named} holds for turn {turn} (compare that fingerprint "
+                           f"with the one published at the start)")
+    return verdict
+
+
+def check_commitments(camp: Campaign, secret: bytes, setup: Verdict) -> None:
+    """Add to the set-up's verdict whether ``turn-keys.txt`` holds the seed's keys of turns 1..last turn: with the
+    seed, a file that committed to other keys is caught."""
+    try:
+        committed = commitments(camp)
+    except Damaged as exc:
+        setup.ok, setup.detail = False, (f"{setup.detail}; " if not setup.ok else "") + str(exc)
+        return
+    if committed is None:
+        setup.notes.insert(0, _missing_keys_note())
+        return
+    problem = next((f"{committed.path}:{t + 1}: turn {t}'s line is not the SHA-256 of the seed's key of turn {t}: "
+                    f"the file was not written by `pbem new` with this seed" for t, h in committed.hashes.items()
+                    if key_commitment(turn_key(secret, t)) != h), None)
+    try:
+        last = camp.load_state(1).last_turn
+    except PbemError:
+        last = None  # named by the set-up's verdict already
+    if problem is None and last is not None and len(committed.hashes) != last:
+        problem = (f"{committed.path}: commits to the keys of turns 1..{len(committed.hashes)}, but the game's last "
+                   f"turn is {last}: the file was not written by `pbem new` for this campaign")
+    if problem:
+        setup.ok, setup.detail = False, (f"{setup.detail}; " if not setup.ok else "") + problem
+    elif setup.ok:
+        setup.detail += f"; {committed.named} holds the seed's keys of turns 1..{len(committed.hashes)}"
+
+
+def check_keys_fingerprint(camp: Campaign, fingerprint: str) -> str:
+    """Compare ``turn-keys.txt`` with the turn-key fingerprint noted when the campaign began (``pbem new`` records
+    it): the file travels with the archive and proves nothing about the start by itself."""
+    given = fingerprint.strip().lower().removeprefix("sha256").strip(" :")
+    if not re.fullmatch(r"[0-9a-f]{64}", given):
+        raise UsageError("--keys-fingerprint: write the turn-key fingerprint as it was published at the start "
+                         "(64 hex digits)")
+    try:
+        committed = commitments(camp)
+    except Damaged as exc:
+        raise CampaignError(str(exc)) from None
+    if committed is None:
+        raise CampaignError(f"{camp.root / KEYS_FILE}: missing, so the turn keys cannot be checked against the "
+                            f"turn-key fingerprint given ({given[:16]}...)")
+    if committed.fingerprint != given:
+        raise CampaignError(f"{committed.path}: its sha256 is {committed.fingerprint[:16]}..., not the turn-key "
+                            f"fingerprint given ({given[:16]}...): these are not the turn keys the campaign was "
+                            f"announced with")
+    return f"{KEYS_FILE}'s sha256 is the turn-key fingerprint given ({given[:16]}...)"
+
+
 def check_fingerprint(camp: Campaign, secret: bytes, fingerprint: str) -> str:
     """Compare the seed with the fingerprint the players noted when the campaign began (``pbem new`` prints it):
     campaign.yaml's own ``seed_sha256`` travels with the archive and proves nothing about the start."""
@@ -562,7 +714,10 @@ def check_fingerprint(camp: Campaign, secret: bytes, fingerprint: str) -> str:
 
 
 def verify(camp: Campaign, turn: int | None = None, key_hex: str | None = None,
-           fingerprint: str | None = None) -> list[Verdict]:
+           fingerprint: str | None = None, keys_fingerprint: str | None = None) -> list[Verdict]:
+    """Replay the adjudicated turns (``turn``: that one only) with the seed, or ``turn`` with its published key
+    (``key_hex``, checked first against turn-keys.txt); ``fingerprint`` / ``keys_fingerprint``: the seed's and
+    the turn keys' fingerprints noted at the start, checked first (verdict turns -1 and -2)."""
     snaps = camp.snapshots()
     done = [t for t in snaps if t + 1 in snaps]
     if turn is not None and turn not in done:
@@ -578,7 +733,8 @@ def verify(camp: Campaign, turn: int | None = None, key_hex: str | None = None,
                 raise ValueError
         except ValueError:
             raise UsageError("--key: write the turn key as printed by `pbem turn-key` (64 hex digits)") from None
-        return [replay_turn(camp, turn, key, published=True, record=history(camp).get(turn))]
+        noted = [Verdict(-2, True, check_keys_fingerprint(camp, keys_fingerprint))] if keys_fingerprint else []
+        return noted + [replay_published(camp, turn, key, record=history(camp).get(turn))]
     secret = secret_of(camp)
     if secret is None:
         raise UsageError("no seed to verify with: give --turn and --key (from `pbem turn-key`), or the archive "
@@ -593,8 +749,12 @@ def verify(camp: Campaign, turn: int | None = None, key_hex: str | None = None,
     checked: list[Verdict] = []
     if fingerprint is not None:
         checked.append(Verdict(-1, True, check_fingerprint(camp, secret, fingerprint)))
+    if keys_fingerprint is not None:
+        checked.append(Verdict(-2, True, check_keys_fingerprint(camp, keys_fingerprint)))
     if turn is None:
-        checked.append(verify_setup(camp, secret))
+        setup = verify_setup(camp, secret)
+        check_commitments(camp, secret, setup)
+        checked.append(setup)
     return checked + [replay_turn(camp, t, turn_key(secret, t), record=records.get(t))
             for t in ([turn] if turn is not None else done)]
 
@@ -603,4 +763,13 @@ def published_key(camp: Campaign, turn: int) -> str:
     """The key of an adjudicated turn, to publish (never of the current or a future turn)."""
     if turn < 1 or turn + 1 not in camp.snapshots():
         raise UsageError(f"turn {turn} has not been adjudicated; its key would tell its dice in advance")
-    return turn_key(camp.secret_seed(), turn).hex()
+    key = turn_key(camp.secret_seed(), turn)
+    try:
+        committed = commitments(camp)
+    except Damaged as exc:
+        raise CampaignError(f"{exc}; a key published now could not be checked against it") from None
+    if committed is not None and committed.hashes.get(turn) not in (None, key_commitment(key)):
+        raise CampaignError(f"{committed.path}: turn {turn}'s line is not the SHA-256 of this seed's key of turn "
+                            f"{turn}: the seed or the file is not the one `pbem new` made, and a key published now "
+                            f"would not fit it; nothing was published")
+    return key.hex()
