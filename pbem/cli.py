@@ -170,6 +170,8 @@ def new(
         typer.echo("Turn order: " + ", ".join(f"{i}. {state.players[p].name}" for i, p in
                                               enumerate(state.turn_order, 1)))
         typer.echo(f"Seed fingerprint (publish it to the players): sha256 {camp.config['seed_sha256']}")
+        typer.echo(f"Turn-key fingerprint (publish it with the seed's; send turn-keys.txt to the referee): "
+                   f"sha256 {created.keys_fingerprint}")
         typer.echo(f"Player secrets are in {camp.secret_dir / 'players.yaml'}: hand each player their own.")
         from .report import write_reports
         with camp.lock():

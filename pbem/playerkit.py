@@ -18,6 +18,7 @@ from . import yamlio
 from .resources import folder as folder_of
 from .storage import Campaign, atomic_write
 from .visibility import redact
+from .campaign import KEYS_FILE
 
 PUBLIC_KEYS = ("name", "players", "options", "seed_sha256", "deadline", "turn_days", "pbem_version")
 TEMPLATE_NAME = "orders-template.yaml"
@@ -79,4 +80,7 @@ def write_kit(camp: Campaign, player: str, turn: int | None = None) -> Path:
     atomic_write(folder / "state" / f"turn-{state.turn:03d}.json", redact(state, camp.game_map, player).to_json())
     atomic_write(folder / TEMPLATE_NAME, filled_template(camp.config["name"], state.turn, player, folder.name))
     atomic_write(folder / SCHEMA_NAME, (folder_of("schemas") / SCHEMA_NAME).read_text(encoding="utf-8"))
+    keys = camp.root / KEYS_FILE  # public: every player holds the turn keys' commitments from the set-up on
+    if keys.is_file():
+        atomic_write(folder / KEYS_FILE, keys.read_text(encoding="utf-8"))
     return folder

@@ -5,6 +5,7 @@ Layout (documented in docs/moderator.md)::
     CAMPAIGN/
       campaign.yaml            public config: name, players, options, deadlines, seed_sha256
       map.yaml                 the map this campaign plays on (a copy, so the folder stands alone)
+      turn-keys.txt            the SHA-256 of every turn's key, fixed at pbem new (public)
       secret/                  mode 0700, the moderator's eyes only
         seed                   the secret seed (hex)
         players.yaml           each player's secret for authenticating order files

@@ -96,3 +96,11 @@ def test_the_kit_holds_the_order_template_filled_in_for_the_player(tmp_path):
     filled.write_text(text.replace("# secret: WRITE-YOUR-SECRET-HERE", f"secret: {camp.player_secrets()['sparta']}"))
     out, code = check_main(filled, kit)
     assert code == 0, out
+
+
+def test_every_kit_holds_the_turn_keys_committed_at_the_start(tmp_path):
+    # the players receive turn-keys.txt with the set-up reports, so each can check published turn keys later
+    camp = played(tmp_path, 1)
+    committed = (camp.root / "turn-keys.txt").read_text()
+    for turn in (1, 2):
+        assert (write_kit(camp, "athens", turn) / "turn-keys.txt").read_text() == committed
