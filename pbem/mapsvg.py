@@ -339,10 +339,11 @@ def _static_layer(cols: int, rows: int, codes: str, cities: tuple) -> str:
         city_hexes.add(hex_id)
         names.append(_city_name(cx, cy, name, hex_id if hex_id in with_id else None))
     ids = []
+    city_cells = {grid.parse(h) for h in city_hexes}
     for cr in cells:
         hex_id = grid.id(*cr)
         if hex_id not in city_hexes:  # a city's id is drawn after its name
-            x, y = _hex_id_place(lay, *cr)
+            x, y = _hex_id_place(lay, *cr, _id_shift(city_cells, *cr))
             ids.append(f'<text x="{_f(x)}" y="{_f(y)}">{hex_id}</text>')
     out.append(f'<g id="hex-ids" font-family="{FONT}" font-size="{_f(HEXID_SIZE)}" text-anchor="middle" '
                f'fill="{HEXID_FILL}">' + "".join(ids) + "</g>")
@@ -468,7 +469,7 @@ def _text_box(x: float, y: float, s: str, size: float, weight: str = "normal", a
 
 # Hex ids, printed on every hex (they are public, fog or not), small and grey: centred at the top of the hex,
 # above the place of a stack's badge, on every hex alike (an id at the bottom of its hex sat on the id of the
-# hex below: "1410" over "1411"); a city's hex has it after the city's name (the city's badge sits at the top
+# hex below: "1410" over "1411"), moved 3 px away from a city above it beside it (``_id_shift``); a city's hex has it after the city's name (the city's badge sits at the top
 # of its hex).  They are in the static layer, and the placer takes their boxes before any label; an id a label
 # must cover all the same is drawn again at a free place in its hex (``_moved_ids``).
 HEXID_SIZE = 7.0
@@ -478,11 +479,21 @@ HEXID_LEGEND = ("Hex ids: the small grey numbers in each hex;",
 DIGIT_H = 0.73  # the height of DejaVu Sans's digits, in em
 
 
-def _hex_id_place(lay: Layout, col: int, row: int) -> tuple[float, float]:
-    """The hex id's anchor (middle of its baseline): just under the hex's top edge."""
+ID_SHIFT = 3.0  # the id of a hex below and beside a city, this far away from the city (its tag's room)
+
+
+def _id_shift(cities: set[tuple[int, int]], col: int, row: int) -> float:
+    """How far a hex's id moves sideways: away from a city above it to the left (right of its mark goes its
+    controller's tag) or to the right (its tag's other place), so the tag beside the mark clears the id."""
+    n, ne, se, s, sw, nw = offset_neighbours(col, row)
+    return ID_SHIFT * ((nw in cities) - (ne in cities))
+
+
+def _hex_id_place(lay: Layout, col: int, row: int, shift: float = 0.0) -> tuple[float, float]:
+    """The hex id's anchor (middle of its baseline): just under the hex's top edge (``shift`` px sideways)."""
     cx, cy = lay.centre(col, row)
     half = lay.size * SQ3 / 2
-    return cx, cy - half + 0.7 + DIGIT_H * HEXID_SIZE
+    return cx + shift, cy - half + 0.7 + DIGIT_H * HEXID_SIZE
 
 
 def _id_box_at(x: float, y: float, hex_id: str) -> Box:
@@ -491,16 +502,21 @@ def _id_box_at(x: float, y: float, hex_id: str) -> Box:
     return x - w / 2, y - DIGIT_H * HEXID_SIZE - 0.4, x + w / 2, y + 0.4
 
 
-def _hex_id_box(lay: Layout, col: int, row: int, hex_id: str) -> Box:
-    return _id_box_at(*_hex_id_place(lay, col, row), hex_id)
+def _hex_id_box(lay: Layout, col: int, row: int, hex_id: str, shift: float = 0.0) -> Box:
+    return _id_box_at(*_hex_id_place(lay, col, row, shift), hex_id)
 
 
 @lru_cache(maxsize=8)
 def _id_boxes(cols: int, rows: int, codes: str, cities: tuple) -> dict[str, Box]:
     """The box of every hex id the static layer draws (all but the cities' hexes'), by hex."""
     lay, grid = Layout(cols, rows), Grid(cols, rows)
-    city_hexes = {h for h, _ in cities}
-    return {grid.id(*cr): _hex_id_box(lay, *cr, grid.id(*cr)) for cr in grid if grid.id(*cr) not in city_hexes}
+    city_cells = {grid.parse(h) for h, _ in cities}
+    return {grid.id(*cr): _hex_id_box(lay, *cr, grid.id(*cr), _id_shift(city_cells, *cr)) for cr in grid
+            if cr not in city_cells}
+
+
+def hex_id_boxes(game_map: GameMap) -> dict[str, Box]:
+    return _id_boxes(*_static_key(game_map))
 
 
 ID_CLEAR = 4.0  # a hex id drawn again keeps this far from the other ids
@@ -670,7 +686,8 @@ class Placer:
             for j in range(int(y0 // c), int(y1 // c) + 1):
                 for k in buckets.get((i, j), ()):
                     kind, t = taken[k]
-                    if x0 < t[2] and t[0] < x1 and y0 < t[3] and t[1] < y1 and kind != skip and kind != but:
+                    if x0 < t[2] and t[0] < x1 and y0 < t[3] and t[1] < y1 and kind != skip and kind != but \
+                            and (kind != "hexid" or hides(box, t)):  # the edge of a digit is no matter
                         return False
         return True
 
@@ -903,7 +920,6 @@ def place_labels(game_map: GameMap, view: dict[str, Any], events: Iterable[dict[
     for city in sorted(game_map.cities.values(), key=lambda c: c.hex):
         cx, cy = centre(city.hex)
         placer.take(_city_name_box(cx, cy, city.name, city.hex if city.hex in with_id else None), "name")
-    city_cells = {game_map.offsets[c.hex] for c in game_map.cities.values()}
     key = _static_key(game_map)
     for box in _id_boxes(*key).values():  # every other hex's id, at its top (static layer)
         placer.take(box, "hexid")
@@ -971,7 +987,7 @@ def place_labels(game_map: GameMap, view: dict[str, Any], events: Iterable[dict[
         cands = _around(mark, x1 - x0, y1 - y0, _RINGS, order="EW")
         # beside the mark but slid up or down a little (clear of a badge above it or a hex id), still touching
         slid = [(bx0 + dx, by0 + dy, bx1 + dx, by1 + dy) for bx0, by0, bx1, by1 in cands[:2]
-                for dy in (-3, 3, -6, 6) for dx in (0, 4, 8, 12)]
+                for dy in (-2.5, 2.5, -3, 3, -6, 6) for dx in (0, 4, 8, 12)]
         cands = cands[:12] + slid + cands[12:]
         box, away = placer.place(((b, i >= 12 + len(slid)) for i, b in enumerate(cands)), "tag")
         labels.append(Label("tag", h, text, box, _leader((cx, cy), box) if away else None))

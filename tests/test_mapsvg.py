@@ -280,8 +280,7 @@ def test_on_a_crowded_front_no_label_overlaps_another_or_a_mark():
         boxes = [(kind, box) for kind, box in placer.taken if not kind.startswith("hex ")]
         # one chip per stack (test_map_labels)
         assert len(boxes) == len(placer.taken) - sum(map(len, mapsvg._stacks(aegean, v).values()))
-        lay = mapsvg.layout_of(aegean)
-        redrawn = {mapsvg._hex_id_box(lay, *aegean.offsets[lab.hex], lab.hex) for lab in placed if lab.kind == "hexid"}
+        redrawn = {mapsvg.hex_id_boxes(aegean)[lab.hex] for lab in placed if lab.kind == "hexid"}
         for i, (kind, box) in enumerate(boxes):
             if kind not in LABELS:
                 continue  # names, cities' marks and battle marks are fixed (and may touch each other)
@@ -411,7 +410,7 @@ def test_every_hex_shows_its_id_inside_it_fog_or_not():
     cities = {aegean.offsets[c.hex] for c in aegean.cities.values()}
     for h, cr in aegean.offsets.items():
         if cr not in cities:
-            assert _in_hex(lay, cr, mapsvg._hex_id_box(lay, *cr, h)), h
+            assert _in_hex(lay, cr, mapsvg.hex_id_boxes(aegean)[h]), h
     names = next(el for el in root.iter(SVG + "g") if el.get("id") == "city-names")
     texts = ["".join(el.itertext()) for el in names.iter(SVG + "text")]
     with_id = mapsvg.names_with_ids(aegean)
@@ -431,8 +430,7 @@ def test_no_label_covers_a_hex_id_or_a_city_name():
         moved = {lab.hex for lab in placed if lab.kind == "hexid"}
         n_ids = len(aegean.offsets) - len(aegean.cities)
         assert len([k for k, _ in placer.taken if k == "hexid"]) == n_ids + len(moved)
-        lay = mapsvg.layout_of(aegean)
-        ids = {h: mapsvg._hex_id_box(lay, *cr, h) for h, cr in aegean.offsets.items() if h not in aegean.city_at}
+        ids = mapsvg.hex_id_boxes(aegean)
         names = [box for kind, box in placer.taken if kind == "name"]
         for lab in placed:
             assert all(mapsvg._overlap(lab.box, box) == 0 for box in names), (lab, v["viewer"])
