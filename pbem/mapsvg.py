@@ -6,11 +6,13 @@ hostile/razed marks, the viewer's units with their ids, the other units they can
 merged grey overlay, hatched, over the hexes they cannot see, arrows for this turn's moves and markers for its battles, and a
 legend.  No rules logic lives here.
 
-Crowded fronts stay readable: ``place_labels`` puts the stacks' badges, the cities' controller tags and the
-viewer's unit ids one by one where they overlap nothing placed before (city names and marks, battle marks,
-other labels, the centre of another stack's hex), near their hex or badge first and, failing that, further
-out with a leader line back; a badge too wide for a hex goes on two lines.  Greedy and in a fixed order: the
-same view gives the same map, byte for byte.
+Crowded fronts stay readable: every stack has a chip (a dot in its owner's colour) on its own hex, and
+``place_labels`` puts the stacks' badges, the cities' controller tags and the viewer's unit ids one by one
+where they overlap nothing placed before (city names and marks, battle marks, other labels, hex ids, other
+stacks' chips): a badge on its chip, else touching it or as near it as it can be (covering a hex id there
+rather than going further: the id is drawn again at a free place in its hex), else further out; a badge
+off its chip has a line to it.  A badge too wide for a hex goes on two lines.  Greedy and in a fixed order:
+the same view gives the same map, byte for byte.
 
 Speed (CairoSVG spends its time per element, and per letter of text): every hex of one terrain is one
 ``<path>``; no ``<use>``, ``<symbol>``, masks, filters or patterns.  The map is drawn in three layers
@@ -43,6 +45,7 @@ import zlib
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import islice
 from typing import Any, Iterable
 from xml.sax.saxutils import escape
 
@@ -103,9 +106,20 @@ NEUTRAL_UNITS = "#111111"
 
 # Label sizes (px) and places: a city's name below its centre (static layer), controller tags, unit ids; the
 # battle mark's radius.
-NAME_DY, NAME_SIZE, TAG_SIZE, IDS_SIZE, BURST_R = 18.0, 9.5, 9.0, 8.5, 8.5
+NAME_DY, NAME_SIZE, TAG_SIZE, IDS_SIZE, BURST_R = 18.0, 9.5, 9.0, 8.5, 7.5
 BADGE_LINE = 11.0  # the second line of a badge below the first
-ANCHOR_R = 3.0  # the half-width of the free square kept at the centre of every hex with a stack
+CHIP_R = 3.6  # the radius of a stack's chip: the dot in its owner's colour on the stack's own hex
+CHIP_GAP = 8.5  # between the chips of two stacks in one hex
+# The battle mark, wholly inside its hex (it sat on the hex's left corner, where three hexes meet, and read as
+# a battle in the next hex): left of a city's mark (no city is next to another, so no other name is there),
+# low in any other hex (clear of the names of the cities above it, which reach into its upper half).
+BURST_CITY, BURST_LOW = (-12.5, 0.0), (0.0, 11.0)
+
+
+def _burst_at(game_map: GameMap, lay: Layout, h: str) -> tuple[float, float]:
+    cx, cy = lay.centre(*game_map.offsets[h])
+    dx, dy = BURST_CITY if h in game_map.city_at else BURST_LOW
+    return cx + dx, cy + dy
 
 # The fog: a grey veil and dark diagonal hatching over every hex out of sight, one look on land and sea alike,
 # the terrain's colours, symbols and hex ids still readable under it.  Plain paths (no ``<pattern>``): the veil
@@ -329,7 +343,7 @@ def _static_layer(cols: int, rows: int, codes: str, cities: tuple) -> str:
     for cr in cells:
         hex_id = grid.id(*cr)
         if hex_id not in city_hexes:  # a city's id is drawn after its name
-            x, y = _hex_id_place(lay, *cr, _hex_id_low(city_cells, *cr))
+            x, y = _hex_id_place(lay, *cr, _id_shift(city_cells, *cr))
             ids.append(f'<text x="{_f(x)}" y="{_f(y)}">{hex_id}</text>')
     out.append(f'<g id="hex-ids" font-family="{FONT}" font-size="{_f(HEXID_SIZE)}" text-anchor="middle" '
                f'fill="{HEXID_FILL}">' + "".join(ids) + "</g>")
@@ -454,9 +468,10 @@ def _text_box(x: float, y: float, s: str, size: float, weight: str = "normal", a
 
 
 # Hex ids, printed on every hex (they are public, fog or not), small and grey: centred at the top of the hex,
-# above the place of a stack's badge (at the bottom when a city's tag would cover the top: ``_hex_id_low``);
-# a city's hex has it after the city's name (the city's badge sits at the top of its hex).  They are in the static layer,
-# and the placer takes their boxes before any label, so no label covers one.
+# above the place of a stack's badge, on every hex alike (an id at the bottom of its hex sat on the id of the
+# hex below: "1410" over "1411"), moved 3 px away from a city above it beside it (``_id_shift``); a city's hex has it after the city's name (the city's badge sits at the top
+# of its hex).  They are in the static layer, and the placer takes their boxes before any label; an id a label
+# must cover all the same is drawn again at a free place in its hex (``_moved_ids``).
 HEXID_SIZE = 7.0
 HEXID_FILL = "#666666"
 HEXID_LEGEND = ("Hex ids: the small grey numbers in each hex;",
@@ -464,26 +479,81 @@ HEXID_LEGEND = ("Hex ids: the small grey numbers in each hex;",
 DIGIT_H = 0.73  # the height of DejaVu Sans's digits, in em
 
 
-def _hex_id_low(cities: set[tuple[int, int]], col: int, row: int) -> bool:
-    """Whether a hex's id goes at its bottom edge instead of its top: when a city stands above it to the left
-    (that city's tag, right of its mark, would cover the top) and none below it (that city's badge and ids,
-    above its mark, would cover the bottom)."""
+ID_SHIFT = 3.0  # the id of a hex below and beside a city, this far away from the city (its tag's room)
+
+
+def _id_shift(cities: set[tuple[int, int]], col: int, row: int) -> float:
+    """How far a hex's id moves sideways: away from a city above it to the left (right of its mark goes its
+    controller's tag) or to the right (its tag's other place), so the tag beside the mark clears the id."""
     n, ne, se, s, sw, nw = offset_neighbours(col, row)
-    return nw in cities and not (se in cities or sw in cities or s in cities)
+    return ID_SHIFT * ((nw in cities) - (ne in cities))
 
 
-def _hex_id_place(lay: Layout, col: int, row: int, low: bool = False) -> tuple[float, float]:
-    """The hex id's anchor (middle of its baseline): just under the hex's top edge (``low``: just above its
-    bottom edge)."""
+def _hex_id_place(lay: Layout, col: int, row: int, shift: float = 0.0) -> tuple[float, float]:
+    """The hex id's anchor (middle of its baseline): just under the hex's top edge (``shift`` px sideways)."""
     cx, cy = lay.centre(col, row)
     half = lay.size * SQ3 / 2
-    return cx, (cy + half - 1.0) if low else (cy - half + 0.7 + DIGIT_H * HEXID_SIZE)
+    return cx + shift, cy - half + 0.7 + DIGIT_H * HEXID_SIZE
 
 
-def _hex_id_box(lay: Layout, col: int, row: int, hex_id: str, low: bool = False) -> Box:
-    x, y = _hex_id_place(lay, col, row, low)
+def _id_box_at(x: float, y: float, hex_id: str) -> Box:
+    """The box of a hex id with the middle of its baseline at (x, y)."""
     w = text_width(hex_id, HEXID_SIZE)
     return x - w / 2, y - DIGIT_H * HEXID_SIZE - 0.4, x + w / 2, y + 0.4
+
+
+def _hex_id_box(lay: Layout, col: int, row: int, hex_id: str, shift: float = 0.0) -> Box:
+    return _id_box_at(*_hex_id_place(lay, col, row, shift), hex_id)
+
+
+@lru_cache(maxsize=8)
+def _id_boxes(cols: int, rows: int, codes: str, cities: tuple) -> dict[str, Box]:
+    """The box of every hex id the static layer draws (all but the cities' hexes'), by hex."""
+    lay, grid = Layout(cols, rows), Grid(cols, rows)
+    city_cells = {grid.parse(h) for h, _ in cities}
+    return {grid.id(*cr): _hex_id_box(lay, *cr, grid.id(*cr), _id_shift(city_cells, *cr)) for cr in grid
+            if cr not in city_cells}
+
+
+def hex_id_boxes(game_map: GameMap) -> dict[str, Box]:
+    return _id_boxes(*_static_key(game_map))
+
+
+ID_CLEAR = 4.0  # a hex id drawn again keeps this far from the other ids
+ID_HIDDEN = 0.12  # a label over more than this share of a hex id's box hides it (less: the edge of a digit)
+
+
+def hides(box: Box, id_box: Box) -> bool:
+    """Whether a label's ``box`` hides the hex id in ``id_box`` (more than a sliver of it)."""
+    return _overlap(box, id_box) > ID_HIDDEN * (id_box[2] - id_box[0]) * (id_box[3] - id_box[1])
+
+
+def _moved_id_box(x: float, y: float, hex_id: str) -> Box:
+    """The pale halo of a hex id drawn again (``_moved_ids``), the middle of its baseline at (x, y): 1 px
+    either side of the digits."""
+    w = text_width(hex_id, HEXID_SIZE) + 2
+    return x - w / 2, y - HEXID_SIZE * 0.82, x + w / 2, y + HEXID_SIZE * 0.26
+
+
+@lru_cache(maxsize=4)
+def _id_spots(size: float) -> tuple[tuple[float, float], ...]:
+    """Where a hex id covered by a label may be drawn again: offsets of its baseline's middle from the hex's
+    centre, on a grid of 2 px, nearest its usual place (the top) first: those with the id's halo inside the
+    hex (a margin of 1 px), then those where it runs over the hex's edge by 6 px at most."""
+    lay = Layout(3, 3, size)
+    cx, cy = lay.centre(1, 1)
+    top = _hex_id_place(lay, 1, 1)[1] - cy
+    out = []
+    for i in range(-12, 13):
+        for j in range(-12, 13):
+            dx, dy = 2.0 * i, 2.0 * j
+            box = _moved_id_box(cx + dx, cy + dy, "0000")
+            for tier, pad in enumerate((1.0, -6.0)):
+                if _in_hex(lay, (1, 1), box, pad):
+                    out.append((tier, math.hypot(dx, dy - top), abs(dx), dx, dy))
+                    break
+    out.sort()
+    return tuple((dx, dy) for *_, dx, dy in out)
 
 
 def _city_name_box(cx: float, cy: float, name: str, hex_id: str | None) -> Box:
@@ -561,14 +631,18 @@ def _overlap(a: Box, b: Box) -> float:
 class Placer:
     """Greedy, deterministic label placement.  Each label, in the order they come, takes the first of its
     candidate boxes that keeps GAP px from every box taken before it (marks, names, labels) and stays inside
-    the bounds; failing that, the candidate that overlaps least.  Boxes are kept in buckets of CELL px, so a
-    test looks at a few neighbours only."""
+    the bounds; failing that, the candidate that overlaps least, an overlap weighed by what it covers
+    (``WEIGHTS``).  Boxes are kept in buckets of CELL px, so a test looks at a few neighbours only."""
 
     CELL = 48.0
     GAP = 1.0
     # Covering a bit of a hex id costs less than covering a mark or a label: a badge on two lines, taller
-    # than the gaps the ids of two staggered columns leave, may need to (it never does when a free place is found).
+    # than the gaps the ids of two staggered columns leave, may need to (it never does when a free place is
+    # found), and the id is then drawn again elsewhere in its hex.  Covering a city's name or another stack's
+    # chip (where its units are) costs most: a label goes anywhere else first.
     ID_WEIGHT = 0.02
+    ON_IDS = 24  # of the near places that cover only hex ids, the nearest so many are weighed
+    WEIGHTS = {"hexid": ID_WEIGHT, "name": 50.0, "chip": 50.0, "city": 10.0, "battle": 10.0}
 
     def __init__(self, bounds: Box):
         self.bounds = bounds
@@ -595,8 +669,27 @@ class Placer:
                     seen.add(k)
                     kind = self.taken[k][0]
                     if kind != skip:
-                        cost += _overlap(grown, self.taken[k][1]) * (self.ID_WEIGHT if kind == "hexid" else 1)
+                        weight = self.WEIGHTS["chip"] if kind.startswith("hex ") else self.WEIGHTS.get(kind, 1.0)
+                        cost += _overlap(grown, self.taken[k][1]) * weight
         return cost
+
+    def free(self, box: Box, skip: str = "", but: str = "") -> bool:
+        """Whether ``cost(box, skip)`` is 0, looking no further than the first overlap (``but``: a kind of
+        box it may overlap all the same)."""
+        g = self.GAP / 2
+        x0, y0, x1, y1 = box[0] - g, box[1] - g, box[2] + g, box[3] + g
+        b = self.bounds
+        if x0 < b[0] or y0 < b[1] or x1 > b[2] or y1 > b[3]:
+            return False
+        taken, buckets, c = self.taken, self._buckets, self.CELL
+        for i in range(int(x0 // c), int(x1 // c) + 1):
+            for j in range(int(y0 // c), int(y1 // c) + 1):
+                for k in buckets.get((i, j), ()):
+                    kind, t = taken[k]
+                    if x0 < t[2] and t[0] < x1 and y0 < t[3] and t[1] < y1 and kind != skip and kind != but \
+                            and (kind != "hexid" or hides(box, t)):  # the edge of a digit is no matter
+                        return False
+        return True
 
     def take(self, box: Box, kind: str) -> None:
         k = len(self.taken)
@@ -604,16 +697,45 @@ class Placer:
         for cell in self._cells(box):
             self._buckets[cell].append(k)
 
-    def place(self, candidates: Iterable[tuple[Box, bool]], kind: str, skip: str = "") -> tuple[Box, bool]:
+    def overlapping(self, box: Box, kind: str) -> list[Box]:
+        """The boxes of ``kind`` taken before that ``box`` overlaps."""
+        out = []
+        for cell in self._cells(box):
+            for k in self._buckets.get(cell, ()):
+                kind_k, other = self.taken[k]
+                if kind_k == kind and _overlap(box, other) > 0 and other not in out:
+                    out.append(other)
+        return out
+
+    def hits(self, box: Box, kind: str, but: Box | None = None) -> bool:
+        """Whether ``box`` overlaps a box of ``kind`` taken before (but the box ``but``)."""
+        for cell in self._cells(box):
+            for k in self._buckets.get(cell, ()):
+                kind_k, other = self.taken[k]
+                if kind_k == kind and other != but and _overlap(box, other) > 0:
+                    return True
+        return False
+
+    def place(self, candidates: Iterable[tuple[Box, bool]], kind: str, skip: str = "",
+              near: int = 0) -> tuple[Box, bool]:
         """Take the first free candidate (else the least overlapping, the first of equals); returns it with
-        its flag (the caller's: whether it needs a leader line)."""
-        best, best_cost = None, math.inf
-        for box, flag in candidates:
-            c = self.cost(box, skip)
-            if c < best_cost:
-                best, best_cost = (box, flag), c
-                if c == 0:
-                    break
+        its flag (the caller's: whether it needs a leader line).  With ``near``, the first ``near``
+        candidates come first even where they cover a hex id (the least of ids of them; the id is drawn
+        again elsewhere), before the others further out."""
+        candidates = list(candidates)
+        best = next((cand for cand in candidates[:near] if self.free(cand[0], skip)), None)
+        if best is None and near:
+            on_ids = list(islice((cand for cand in candidates[:near] if self.free(cand[0], skip, but="hexid")),
+                                 self.ON_IDS))
+            best = min(on_ids, key=lambda cand: self.cost(cand[0], skip), default=None)
+        if best is None:
+            best = next((cand for cand in candidates[near:] if self.free(cand[0], skip)), None)
+        if best is None:
+            best_cost = math.inf
+            for box, flag in candidates:
+                c = self.cost(box, skip)
+                if c < best_cost:
+                    best, best_cost = (box, flag), c
         assert best is not None
         self.take(best[0], kind)
         return best
@@ -657,13 +779,54 @@ def _crosses(p: tuple[float, float], q: tuple[float, float], box: Box, pad: floa
     return True
 
 
-def _leader(anchor: tuple[float, float], box: Box) -> tuple[float, float, float, float] | None:
-    """A line from ``anchor`` to the nearest point of ``box`` (None when they nearly touch)."""
+def _leader(anchor: tuple[float, float], box: Box, touch: float = 4.0) -> tuple[float, float, float, float] | None:
+    """A line from ``anchor`` to the nearest point of ``box`` (None when they are within ``touch`` px)."""
     ax, ay = anchor
     px, py = min(max(ax, box[0]), box[2]), min(max(ay, box[1]), box[3])
-    if math.hypot(px - ax, py - ay) < 4:
+    if math.hypot(px - ax, py - ay) < touch:
         return None
     return ax, ay, px, py
+
+
+@lru_cache(maxsize=64)
+def _near_offsets(w: float, h: float, reach: float, step: float = 4.0) -> tuple[tuple[float, float], ...]:
+    """Offsets of the centre of a w x h box from a point, on a grid of ``step`` px, for every box that comes
+    within ``reach`` px of the point: nearest box first (covering the point first), then the box's centre
+    nearest, above before below, left before right."""
+    out = []
+    nx, ny = int((w / 2 + reach) // step), int((h / 2 + reach) // step)
+    for i in range(-nx, nx + 1):
+        for j in range(-ny, ny + 1):
+            dx, dy = i * step, j * step
+            dist = math.hypot(max(0.0, abs(dx) - w / 2), max(0.0, abs(dy) - h / 2))
+            if dist <= reach:
+                out.append((round(dist, 3), round(math.hypot(dx, dy), 3), dy > 0, dx > 0, dx, dy))
+    out.sort()
+    return tuple((dx, dy) for *_, dx, dy in out)
+
+
+def _chips(game_map: GameMap, stacks: dict[str, list], lay: Layout) -> dict[str, list[tuple[float, float]]]:
+    """Each stack's chip, by hex, in the order of its stacks: on the hex's centre (several side by side), or
+    in a city just above the city's mark (where the stack's badge sits when it has room)."""
+    out = {}
+    for h, hs in stacks.items():
+        cx, cy = lay.centre(*game_map.offsets[h])
+        if h in game_map.city_at:
+            cy -= 7.9 + CHIP_R
+        out[h] = [(cx + (i - (len(hs) - 1) / 2) * CHIP_GAP, cy) for i in range(len(hs))]
+    return out
+
+
+def _chip_box(x: float, y: float) -> Box:
+    return x - CHIP_R, y - CHIP_R, x + CHIP_R, y + CHIP_R
+
+
+def _in_hex(lay: Layout, cr: tuple[int, int], box: Box, pad: float = 0.0) -> bool:
+    """Whether ``box`` lies inside the hex ``cr`` (shrunk by ``pad`` px)."""
+    cx, cy = lay.centre(*cr)
+    half = lay.size * SQ3 / 2 - pad
+    return cy - half <= box[1] and box[3] <= cy + half and all(
+        abs(x - cx) <= lay.size - pad * 2 / SQ3 - abs(y - cy) / SQ3 for x in (box[0], box[2]) for y in (box[1], box[3]))
 
 
 @dataclass(frozen=True)
@@ -679,7 +842,10 @@ class Label:
     leader: tuple[float, float, float, float] | None = None
     fill: str = ""
     outline: str = ""
+    chip: tuple[float, float] | None = None  # a badge's: the dot on its hex
 
+
+NEAR_REACH = 24.0  # how far from its chip a badge is looked for, touching first, before the rings further out
 
 # Where a badge may sit in its hex without a leader line: offsets from its first place, nearest first.
 # (0, -7) fits a badge too wide for the hex between its own id and the ids at the top of the two hexes below it.
@@ -729,15 +895,17 @@ def place_labels(game_map: GameMap, view: dict[str, Any], events: Iterable[dict[
                  lay: Layout | None = None, colours: dict[str, str] | None = None) -> tuple[list[Label], Placer]:
     """Where the map's labels go, and the placer with every box taken (marks and names too).
 
-    First the fixed marks are taken: the city names (the static layer's), the cities' marks, the battle marks
-    and a small square on the centre of every hex with a stack (no other hex's label may hide it).  Then
-    every stack's badge, the cities' hexes first (their mark and name leave the least room), then the widest:
-    in its hex (above the city's mark in a city), nudged a few px if that place is taken, else moved out with
-    a leader line to the hex's centre; a hex's further stacks go above the first.  Then the cities'
-    controller tags, right of the mark, else around it.  Last the viewer's unit ids, above their badge, else
-    beside or below it, else further out with a leader line to the badge.  Badges go first because the
-    stack's place is the map's main news; long id lines last because they can go anywhere a line can point
-    from.
+    First the fixed marks are taken: the city names (the static layer's), the hex ids, the cities' marks,
+    the battle marks and every stack's chip (``_chips``: no other hex's label may hide it).  Then every
+    stack's badge, the cities' hexes first (their mark and name leave the least room), then the widest: on
+    its chip (above the city's mark in a city), nudged a few px if that place is taken, else touching the
+    chip or as near it as it can be (``_near_offsets``, within NEAR_REACH px: a hex id there may be covered),
+    else further out; a badge that does not touch its chip has a line to it (Label.leader); a hex's further
+    stacks go above the first.  Then the cities' controller tags, right of the mark, else around it.  Then
+    the viewer's unit ids, above their badge, else beside or below it, else further out with a line to the
+    badge.  Last the hex ids a label covers, drawn again at a free place in their hex (``_moved_ids``).
+    Badges go first because the stack's place is the map's main news; long id lines last because they can
+    go anywhere a line can point from.
     """
     lay = lay or layout_of(game_map)
     colours = colours or player_colours(view, game_map)
@@ -752,24 +920,24 @@ def place_labels(game_map: GameMap, view: dict[str, Any], events: Iterable[dict[
     for city in sorted(game_map.cities.values(), key=lambda c: c.hex):
         cx, cy = centre(city.hex)
         placer.take(_city_name_box(cx, cy, city.name, city.hex if city.hex in with_id else None), "name")
-    city_cells = {game_map.offsets[c.hex] for c in game_map.cities.values()}
-    for h, cr in game_map.offsets.items():  # every other hex's id, at the top or bottom of the hex (static layer)
-        if cr not in city_cells:
-            placer.take(_hex_id_box(lay, *cr, h, _hex_id_low(city_cells, *cr)), "hexid")
+    key = _static_key(game_map)
+    for box in _id_boxes(*key).values():  # every other hex's id, at its top (static layer)
+        placer.take(box, "hexid")
     for cid in sorted(view["cities"]):
         c = view["cities"][cid]
         placer.take(_marker_box(*centre(game_map.cities[cid].hex), bool(c.get("home_of")), bool(c.get("hostile"))),
                     "city")
     for h in _battle_hexes(game_map, events):
-        cx, cy = centre(h)
-        placer.take((cx - 16 - BURST_R, cy + 1 - BURST_R, cx - 16 + BURST_R, cy + 1 + BURST_R), "battle")
+        bx, by = _burst_at(game_map, lay, h)
+        placer.take((bx - BURST_R, by - BURST_R, bx + BURST_R, by + BURST_R), "battle")
 
     labels: list[Label] = []
     id_lines: list[tuple[str, str, Box]] = []
     stacks = _stacks(game_map, view)
-    for h in stacks:  # no label may hide the centre of another stack's hex (its badge's, or its leader's end)
-        cx, cy = centre(h)
-        placer.take((cx - ANCHOR_R, cy - ANCHOR_R, cx + ANCHOR_R, cy + ANCHOR_R), f"hex {h}")
+    chips = _chips(game_map, stacks, lay)
+    for h in stacks:  # no other hex's label may hide a stack's chip (where its units are, its line's end)
+        for x, y in chips[h]:
+            placer.take(_chip_box(x, y), f"hex {h}")
 
     def badge_text(owner: str | None, counts: dict[str, int]) -> str:
         if viewer is not None and owner == viewer:
@@ -782,7 +950,7 @@ def place_labels(game_map: GameMap, view: dict[str, Any], events: Iterable[dict[
                                            -max(_badge_size(badge_text(o, c))[0] for o, c, _ in stacks[h]), h)):
         cx, cy = centre(h)
         top = None  # the top of the hex's last badge (and of the room for its ids): the next goes above
-        for owner, counts, ids in stacks[h]:
+        for (owner, counts, ids), chip in zip(stacks[h], chips[h]):
             fill = colours.get(owner, NEUTRAL_UNITS) if owner else NEUTRAL_UNITS
             mine = viewer is not None and owner == viewer
             text = badge_text(owner, counts)
@@ -793,10 +961,15 @@ def place_labels(game_map: GameMap, view: dict[str, Any], events: Iterable[dict[
                 y = top - 1 - bh + 7
             nudges = _OWN_NUDGES if top is None and mine and ids and h not in game_map.city_at else _BADGE_NUDGES
             cands = [(_badge_box(cx + dx, y + dy, text), False) for dx, dy in nudges]
-            cands += [(b, True) for b in _around((cx, cy, cx, cy), w, bh, _RINGS[1:])]
-            box, away = placer.place(cands, "badge", skip=f"hex {h}")
-            labels.append(Label("badge", h, text, box, _leader((cx, cy), box) if away else None, fill,
-                                "#000000" if mine or viewer is None else "#ffffff"))
+            # then as near its chip as it can be, touching it first; last further out
+            chx, chy = chip
+            cands += [((chx + dx - w / 2, chy + dy - bh / 2, chx + dx + w / 2, chy + dy + bh / 2), False)
+                      for dx, dy in _near_offsets(w, bh, NEAR_REACH)]
+            near = len(cands)
+            cands += [(b, True) for b in _around(_chip_box(*chip), w, bh, _RINGS[2:])]
+            box, _ = placer.place(cands, "badge", skip=f"hex {h}", near=near)
+            labels.append(Label("badge", h, text, box, _leader(chip, box, CHIP_R + 2), fill,
+                                "#000000" if mine or viewer is None else "#ffffff", chip))
             top = box[1]
             if mine and ids:
                 id_lines.append((h, compact_ids(ids, players.get(owner, {}).get("abbr")), box))
@@ -814,7 +987,7 @@ def place_labels(game_map: GameMap, view: dict[str, Any], events: Iterable[dict[
         cands = _around(mark, x1 - x0, y1 - y0, _RINGS, order="EW")
         # beside the mark but slid up or down a little (clear of a badge above it or a hex id), still touching
         slid = [(bx0 + dx, by0 + dy, bx1 + dx, by1 + dy) for bx0, by0, bx1, by1 in cands[:2]
-                for dy in (-3, 3, -6, 6) for dx in (0, 4, 8, 12)]
+                for dy in (-2.5, 2.5, -3, 3, -6, 6) for dx in (0, 4, 8, 12)]
         cands = cands[:12] + slid + cands[12:]
         box, away = placer.place(((b, i >= 12 + len(slid)) for i, b in enumerate(cands)), "tag")
         labels.append(Label("tag", h, text, box, _leader((cx, cy), box) if away else None))
@@ -825,7 +998,36 @@ def place_labels(game_map: GameMap, view: dict[str, Any], events: Iterable[dict[
         box, away = placer.place(((b, i >= 12) for i, b in enumerate(cands)), "ids")
         bx, by = (badge[0] + badge[2]) / 2, (badge[1] + badge[3]) / 2
         labels.append(Label("ids", h, text, box, _leader((bx, by), box) if away else None))
+    labels += _moved_ids(game_map, key, lay, placer, labels)
     return labels, placer
+
+
+def _moved_ids(game_map: GameMap, key: tuple, lay: Layout, placer: Placer, labels: list[Label]) -> list[Label]:
+    """The hex ids a label had to cover, drawn again at a free place in their hex (``_id_spots``) on a halo,
+    so every hex's id stays readable (the id the label covers is under it)."""
+    out = []
+    ids = _id_boxes(*key)
+    by_box = {box: h for h, box in ids.items()}
+    covered = set()
+    for lab in labels:
+        covered |= {by_box[box] for box in placer.overlapping(lab.box, "hexid")
+                    if box in by_box and hides(lab.box, box)}
+    for h in sorted(covered):
+        idb, cr = ids[h], game_map.offsets[h]
+        cx, cy = lay.centre(*cr)
+        spots = [_moved_id_box(cx + dx, cy + dy, h) for dx, dy in _id_spots(lay.size)]
+        # clear of everything, and of the other ids and the cities' names by 4 px more (an id close to another
+        # or after a name reads as that hex's: "Megara 1112 1212")
+        def near(b: Box, kind: str) -> bool:
+            return placer.hits((b[0] - ID_CLEAR, b[1] - ID_CLEAR, b[2] + ID_CLEAR, b[3] + ID_CLEAR), kind, idb)
+
+        free = [b for b in spots if placer.free(b, but="hexid") and not near(b, "hexid")]
+        halo = next((b for b in free if not near(b, "name")), free[0] if free else None)
+        if halo is None:  # the least covering place, never by another id
+            halo = min(spots, key=lambda b: placer.cost(b) + 1000 * near(b, "hexid"))
+        placer.take(halo, "hexid")
+        out.append(Label("hexid", h, h, halo))
+    return out
 
 
 # -- the dynamic layers ---------------------------------------------------------------------------------
@@ -918,6 +1120,11 @@ def _burst(cx: float, cy: float, r: float) -> str:
             + "L".join(f"{_f(x)},{_f(y)}" for x, y in pts) + 'Z"/>')
 
 
+def _chip(x: float, y: float, fill: str) -> str:
+    """A stack's chip: a dot in its owner's colour, ringed in black, on the stack's own hex."""
+    return f'<circle cx="{_f(x)}" cy="{_f(y)}" r="{_f(CHIP_R)}" fill="{fill}" stroke="#000000" stroke-width="1.2"/>'
+
+
 def _unit_box(x: float, y: float, label: str, fill: str, outline: str = "#000000") -> str:
     """A stack's badge (``_badge_lines``) with the middle of its first line at (x, y)."""
     w, h = _badge_size(label)
@@ -945,16 +1152,13 @@ def _dynamic(game_map: GameMap, view: dict[str, Any], events: Iterable[dict[str,
     if fogged:
         out.append(fog_paths(outline(lay, fogged), [lay.corners(*cr) for cr in fogged], "fog"))
 
-    # the labels' places (place_labels); lines back to the hex or the badge for those moved away, under the
-    # cities' marks (a dot on the centre of a hex without a city)
+    # the labels' places (place_labels); lines back to the stack's chip or the badge for those moved away
     placed, _ = place_labels(game_map, view, events, lay, colours)
     leaders = [lab.leader for lab in placed if lab.leader]
     if leaders:
         d = "".join(f"M{_f(x0)},{_f(y0)}L{_f(x1)},{_f(y1)}" for x0, y0, x1, y1 in leaders)
-        dots = "".join(f'<circle cx="{_f(lab.leader[0])}" cy="{_f(lab.leader[1])}" r="2.2" fill="#222222"/>'
-                       for lab in placed if lab.leader and lab.kind == "badge" and lab.hex not in game_map.city_at)
         out.append(f'<g id="leaders"><path fill="none" stroke="#ffffff" stroke-opacity="0.8" stroke-width="3" '
-                   f'd="{d}"/><path fill="none" stroke="#222222" stroke-width="1.1" d="{d}"/>{dots}</g>')
+                   f'd="{d}"/><path fill="none" stroke="#222222" stroke-width="1.1" d="{d}"/></g>')
 
     # cities: marker filled with the controller's colour; the tag (placed with the labels) carries the marks
     markers = []
@@ -1010,11 +1214,20 @@ def _dynamic(game_map: GameMap, view: dict[str, Any], events: Iterable[dict[str,
     if names:
         out.append(f'<g id="names-over-moves" font-family="{FONT}">' + "".join(names) + "</g>")
 
-    boxes, labels = [], []
+    # over the moves: every stack's chip on its own hex, in its owner's colour (its badge covers it when it sits on it)
+    out.append('<g id="chips">' + "".join(_chip(*lab.chip, lab.fill) for lab in placed if lab.kind == "badge")
+               + "</g>")
+
+    boxes, labels, moved_ids = [], [], []
     for lab in placed:
         x0, y0, x1, y1 = lab.box
         if lab.kind == "badge":
             boxes.append(_unit_box((x0 + x1) / 2, y0 + 7, lab.text, lab.fill, lab.outline))
+        elif lab.kind == "hexid":  # on a halo 1 px wider than the digits (the id's hex is narrow)
+            moved_ids.append(f'<rect x="{_f(x0)}" y="{_f(y0)}" width="{_f(x1 - x0)}" height="{_f(y1 - y0)}" '
+                             f'rx="1.5" fill="#ffffff" fill-opacity="0.85"/>'
+                             + _text((x0 + x1) / 2, y0 + HEXID_SIZE * 0.82, lab.text, size=HEXID_SIZE,
+                                     fill=HEXID_FILL, halo=False))
         elif lab.kind == "tag":
             labels.append(_text((x0 + x1) / 2, y0 + TAG_SIZE * 0.82, lab.text, size=TAG_SIZE, weight="bold",
                                 fill="#b00000"))
@@ -1022,11 +1235,11 @@ def _dynamic(game_map: GameMap, view: dict[str, Any], events: Iterable[dict[str,
             labels.append(_text((x0 + x1) / 2, y0 + IDS_SIZE * 0.82, lab.text, size=IDS_SIZE, fill="#000000"))
     out.append('<g id="units">' + "".join(boxes) + "</g>")
 
-    bursts = [_burst(cx - 16, cy + 1, BURST_R) for cx, cy in map(centre, _battle_hexes(game_map, events))]
+    bursts = [_burst(*_burst_at(game_map, lay, h), BURST_R) for h in _battle_hexes(game_map, events)]
     if bursts:
         out.append('<g id="battles">' + "".join(bursts) + "</g>")
 
-    out.append(f'<g id="labels" font-family="{FONT}">' + "".join(labels) + "</g>")
+    out.append(f'<g id="labels" font-family="{FONT}">' + "".join(labels + moved_ids) + "</g>")
     out.append(_viewer_legend(game_map, view, colours, lay))
     return out
 
@@ -1067,10 +1280,10 @@ def _marks_legend(lay: Layout, legend_h: float) -> str:
         (lambda y: "", "T transport, B baggage, L leader,"),
         (lambda y: "", "P pirate, X barbarian (black);"),
         (lambda y: "", "others' units: owner first (SPA 2A)"),
-        (lambda y: f'<path fill="none" stroke="#222222" stroke-width="1.1" d="M{_f(x0 + 4)},{_f(y + 4)}L{_f(x0 + 13)},'
-                   f'{_f(y - 1)}"/><circle cx="{_f(x0 + 4)}" cy="{_f(y + 4)}" r="2.2" fill="#222222"/>'
-                   f'<rect x="{_f(x0 + 11)}" y="{_f(y - 7)}" width="13" height="9" rx="2" fill="#777777"/>',
-         "label off its hex: line to the hex"),
+        (lambda y: f'<path fill="none" stroke="#222222" stroke-width="1.1" d="M{_f(x0 + 5)},{_f(y + 3)}L{_f(x0 + 13)},'
+                   f'{_f(y - 1)}"/>' + _chip(x0 + 5, y + 3, "#777777")
+                   + f'<rect x="{_f(x0 + 11)}" y="{_f(y - 7)}" width="13" height="9" rx="2" fill="#777777"/>',
+         "dot on the units' hex, line to their label"),
         (lambda y: f'<path fill="{TERRAIN_FILL["water"]}" d="M{_f(x0 + 3)},{_f(y - 7)}h9v14h-9Z"/>'
                    f'<path fill="{TERRAIN_FILL["clear"]}" d="M{_f(x0 + 12)},{_f(y - 7)}h9v14h-9Z"/>'
                    + fog_paths(f"M{_f(x0 + 3)},{_f(y - 7)}h18v14h-18Z",
