@@ -567,6 +567,9 @@ def card_target_text(r: Rec, card: Any) -> str:
     city = card is not None and card.target in CITY_TARGET_KINDS and target in nm.game_map.cities
     if city:
         return f" on {nm.city(target)}"
+    if target in nm.leaders and not owner:  # a whole record: a leader's id (the viewer's own, or the moderator's)
+        owner, name = nm.leaders[target]
+        target, leader = f"{name} ({target})", True
     if leader and owner:
         return f" on {target}, {'your leader' if r.name(owner) == 'you' else 'a leader of ' + r.name(owner)}"
     if owner and target in nm.game_map.terrain:

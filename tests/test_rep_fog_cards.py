@@ -132,3 +132,20 @@ def test_a_revolt_out_of_sight_that_turns_the_city_neutral_is_told():
     seen = events_for(records, "troy", game_map=TINY, states=[before, s])
     assert [r for r in seen if r.get("event") == "revolt"] and [r for r in seen if r.get("event") == "neutralised"]
     assert not [r for r in seen if r.get("event") in ("battle", "casualty")]
+
+
+def test_a_card_on_ones_own_leader_names_it_with_its_id():
+    s = make_state(players=("athens", "sparta", "troy"), gold=10)
+    add(s, "athens", "army", "0302")
+    leader = add(s, "sparta", "leader", "0707", name="Brasidas")
+    give(s, "troy", "exiled")
+    before = s.copy()
+    ctx = run_phase("diplomacy", s, "troy", dice=[3, 4], orders=orders("troy", cards=[
+        {"card": "exiled", "target": "Brasidas"}]))
+    theirs = events_for(ctx.log.records, "sparta", game_map=TINY, states=[before, s])
+    played = [r for r in theirs if r.get("event") == "card_played"]
+    nm = _namer(s)
+    nm.leaders[leader.id] = ("sparta", "Brasidas")  # as build_context gives it: names are public
+    assert describe(played[0], nm, "sparta") == f"Trojans played Exiled on Brasidas ({leader.id}), your leader"
+    assert describe(played[0], nm, None) == \
+        f"Trojans played Exiled on Brasidas ({leader.id}), a leader of the Spartans"
