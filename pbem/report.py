@@ -42,6 +42,7 @@ import markupsafe
 
 from . import mapsvg
 from .cards import CITY_TARGET_KINDS
+from .effects import player_effects, total_value
 from .errors import CampaignError, UsageError
 from .gamedata import GameMap, Tables, tables as load_tables
 from .model import Effect, GameState
@@ -430,6 +431,18 @@ def _nmr(r: Rec) -> str:
     return f"{r.who()} sent no orders (no moves received" + (f", {r.k('streak')} in a row)" if r.g("streak") else ")")
 
 
+def reason_text(reason: Any, nm: Namer, viewer: str | None) -> Any:
+    """A failure's reason as a player reads it: a player's id before "played" becomes their name ("the attack
+    is cancelled: corinth played Hesitation" -> "... Corinthians played Hesitation"; "you played" for the
+    viewer)."""
+    if not isinstance(reason, str):
+        return reason
+    for pid in nm.players:
+        name = "you" if viewer is not None and pid == viewer else nm.player(pid)
+        reason = re.sub(rf"(?<![\w-]){re.escape(pid)} played\b", f"{name} played", reason)
+    return reason
+
+
 def _names_in(reason: Any, *names: str) -> bool:
     """Whether the failure's reason already names every one of ``names`` (then the order's detail is left out)."""
     return isinstance(reason, str) and all(n and n in reason for n in names)
@@ -507,7 +520,8 @@ def _order(r: Rec) -> str:
     outcome = order_outcome(r)
     if r.kind == "order_done":
         return f"{whose} order {what}: {done_word(r.g('section'))}" + (f": {outcome}" if outcome else "")
-    return f"{whose} order {what}: FAILED: {r.k('reason')}" + (f" ({outcome})" if outcome else "")
+    return f"{whose} order {what}: FAILED: {reason_text(r.k('reason'), r.nm, r.viewer)}" + (
+        f" ({outcome})" if outcome else "")
 
 
 # -- cards
@@ -533,16 +547,42 @@ def effect_text(e: Any, nm: Namer) -> str:
     return nm.value("effect", e)
 
 
+def card_target_text(r: Rec, card: Any) -> str:
+    """" on <the target>" as the viewer may know it (visibility ``_unit_target``): a city or player by name, a
+    leader in sight by name and owner, a stack in sight by its hex and owner; out of sight a leader's owner only."""
+    nm = r.nm
+    target, owner, hidden, ttype = r.g("target"), r.g("target_owner"), r.g("target_hidden"), r.g("target_type")
+    r.use("target", "target_owner", "target_hidden", "target_type")
+    kind = card.target if card is not None else None
+    leader = kind in ("leader", "own_leader") or ttype == "leader"
+    if hidden:
+        if leader:
+            return f" on one of {r.poss(owner)} leaders" if owner else " on a leader out of your sight"
+        if kind == "hex":
+            return " on a hex out of your sight"
+        return " on a stack out of your sight"  # whose, as where, is known only in sight
+    if not target:
+        return ""
+    # a card aimed at a city names the city (a home city's id is its player's too)
+    city = card is not None and card.target in CITY_TARGET_KINDS and target in nm.game_map.cities
+    if city:
+        return f" on {nm.city(target)}"
+    if target in nm.leaders and not owner:  # a whole record: a leader's id (the viewer's own, or the moderator's)
+        owner, name = nm.leaders[target]
+        target, leader = f"{name} ({target})", True
+    if leader and owner:
+        return f" on {target}, {'your leader' if r.name(owner) == 'you' else 'a leader of ' + r.name(owner)}"
+    if owner and target in nm.game_map.terrain:
+        return f" on {r.poss(owner)} stack at {nm.place(target)}"
+    return f" on {r.thing(target)}"
+
+
 @describes("card_played")
 def _card_played(r: Rec) -> str:
     nm = r.nm
     text = f"{r.who('by', 'who')} played {nm.card(r.k('card'))}"
     card = nm.tables.cards.get(r.g("card")) if nm.tables else None
-    target = r.g("target")
-    if target:
-        r.use("target")  # a card aimed at a city names the city (a home city's id is its player's too)
-        city = card is not None and card.target in CITY_TARGET_KINDS and target in nm.game_map.cities
-        text += f" on {nm.city(target) if city else r.thing(target)}"
+    text += card_target_text(r, card)
     side = r.k("side")
     if side:
         text += f" in {side_word(side)}"
@@ -644,10 +684,12 @@ def _draw(r: Rec) -> str:
 
 @describes("income")
 def _income(r: Rec) -> str:
-    r.use("hostile", "base", "bonus", "gold")  # gold: the new total, which the TREASURY shows
+    r.use("hostile", "base", "bonus", "gold", "bonus_from")  # gold: the new total, which the TREASURY shows
     text = r.fill("Income from {city}: {amount} gold")
     if r.g("bonus") and r.g("base") is not None:
-        text += f" ({r.g('base')} + {r.g('bonus')} bonus" + ("; hostile: half)" if r.g("hostile") else ")")
+        src = r.g("bonus_from")
+        text += (f" ({r.g('base')} + {r.g('bonus')} " + (f"from {', '.join(src)}" if src else "bonus")
+                 + ("; hostile: half)" if r.g("hostile") else ")"))
     elif r.g("hostile"):
         text += " (hostile: half)"
     return text
@@ -1201,6 +1243,23 @@ def describe_roll(rec: dict[str, Any], nm: Namer) -> str:
     return f"{head}: {purpose}{extra}" + (f" ({', '.join(notes)})" if notes else "")
 
 
+def dice_lines(dice: Sequence[dict[str, Any]], nm: Namer) -> list[str]:
+    """The dice of one event, each as ``describe_roll`` words it; a D66 trait roll that the next D66 of the same
+    purpose replaced says why it was rolled again (R-SET-4: 64 names no trait; a trait already held)."""
+    out = []
+    for i, d in enumerate(dice):
+        text = describe_roll(d, nm)
+        roll = d.get("roll") or {}
+        later = [x.get("roll") or {} for x in dice[i + 1:]]
+        if roll.get("die") == "D66" and any(x.get("die") == "D66" and x.get("purpose") == roll.get("purpose")
+                                            for x in later):
+            trait = nm.tables.trait_for_roll(roll.get("result")) if isinstance(roll.get("result"), int) else None
+            text += (f" ({trait.name}: already held, rolled again)" if trait is not None
+                     else " (no trait for this number: rolled again)")
+        out.append(text)
+    return out
+
+
 @dataclass
 class Entry:
     """An event with the dice rolled for it; ``event`` None for dice that caused no event."""
@@ -1367,6 +1426,45 @@ def in_force_text(effect: dict[str, Any], nm: Namer, viewer: str | None) -> str:
     return describe({"event": "effect_starts", **effect_data(Effect.from_dict(effect))}, nm, viewer)
 
 
+def diplomacy_summary(events: Sequence[dict[str, Any]], nm: Namer, viewer: str | None) -> list[str]:
+    """How many diplomacy rolls a player had in their Diplomacy phase and how many they left unused, from their
+    own DIPLOMACY_ROLL records (``of``: the rolls they had): the viewer's own (the moderator: everyone's).  A
+    phase with no roll made has no record that says how many there were, so it gets no line."""
+    had: dict[str, int] = {}
+    made: dict[str, int] = defaultdict(int)
+    for e in events:
+        who = e.get("player")
+        if e.get("event") != "diplomacy_roll" or e.get("redacted") or not isinstance(e.get("of"), int) \
+                or (viewer is not None and who != viewer):
+            continue
+        had[who] = max(had.get(who, 0), e["of"])
+        made[who] += 1
+    lines = []
+    for who, n in had.items():
+        unused = n - made[who]
+        head = "You" if who == viewer else nm.player(who)
+        lines.append(f"{head} had {counted(n, 'diplomacy roll')} this turn: {made[who]} made, "
+                     + (f"{unused} unused" if unused else "none unused"))
+    return lines
+
+
+def name_income_bonus(events: list[dict[str, Any]], tables: Tables, *states: GameState | None) -> None:
+    """Give each income record the viewer sees with a ``bonus`` its sources (``bonus_from``: "Slavery (trait)"):
+    the income effects (traits, skills) its player held before the turn, or else after it, whichever add up
+    to the bonus (the log gives the sum only).  A record the viewer sees is their own, so nothing leaks.
+    The line then reads "Income from Athens: 8 gold (7 + 1 from Slavery trait)"."""
+    for e in events:
+        if e.get("event") != "income" or not e.get("bonus") or not isinstance(e.get("player"), str):
+            continue
+        for st in states:
+            if st is None or e["player"] not in st.players:
+                continue
+            found = player_effects(st, tables, e["player"], "income")
+            if found and total_value(found) == e["bonus"]:
+                e["bonus_from"] = [f"{src.name} {src.kind}" for src, _ in found]
+                break
+
+
 def build_context(camp_name: str, turn: int, game_map: GameMap, tables: Tables, after: GameState,
                   before: GameState | None, records: Sequence[dict[str, Any]], player: str | None,
                   deadline: Any = None) -> dict[str, Any]:
@@ -1376,6 +1474,7 @@ def build_context(camp_name: str, turn: int, game_map: GameMap, tables: Tables, 
                for u in st.leaders() if u.name}  # names are public (Namer.leaders)
     nm = Namer(game_map, tables, v["players"], leaders)
     events = v["events"]
+    name_income_bonus(events, tables, before, after)
     ctx: dict[str, Any] = {
         "campaign": camp_name, "turn": turn, "date": game_date(turn), "next_turn": after.turn,
         "next_date": game_date(after.turn) if not after.finished else None, "finished": after.finished,
@@ -1435,9 +1534,12 @@ def build_context(camp_name: str, turn: int, game_map: GameMap, tables: Tables, 
     ctx["orders"] = []
     ctx["nmr"] = False
     caused: dict[Any, list[dict[str, Any]]] = defaultdict(list)  # a player's revolts since their last order result
+    played: dict[Any, dict[str, Any]] = {}  # a player's last card played: its target for the order's line
     for e in events:
         if e.get("event") == "revolt":
             caused[e.get("player")].append(e)
+        if e.get("event") == "card_played":
+            played[e.get("by", e.get("player"))] = e
         if e.get("event") in ("order_done", "order_failed"):
             revolts = caused.pop(e.get("player"), [])
         if e.get("event") in ("order_done", "order_failed") and (player is None or e.get("player") == player):
@@ -1445,12 +1547,16 @@ def build_context(camp_name: str, turn: int, game_map: GameMap, tables: Tables, 
             r = Rec(e, nm, player)
             r.use("player", "section", "index", "reason")  # the line's head and its FAILED text
             detail = (order_outcome(r) + r.rest()).strip()
+            card_rec = played.get(e.get("player"))
+            if ok and e.get("section") == "cards" and card_rec is not None and card_rec.get("card") == e.get("card"):
+                detail += card_target_text(Rec(card_rec, nm, player), tables.cards.get(e.get("card")))  # on Megara
             if ok and revolts:  # the diplomacy roll or card started a revolt: how it ended
                 detail += "".join(f"; {revolt_line(x, nm, player)}" for x in revolts)
             idx = e.get("index")
             ctx["orders"].append({
                 "who": nm.player(e.get("player")), "section": SECTION_TITLES.get(e.get("section"), e.get("section")),
-                "number": idx + 1 if isinstance(idx, int) else None, "ok": ok, "reason": e.get("reason"),
+                "number": idx + 1 if isinstance(idx, int) else None, "ok": ok,
+                "reason": reason_text(e.get("reason"), nm, player),
                 "status": done_word(e.get("section")) if ok else "FAILED",
                 "detail": detail})
         if e.get("event") == "nmr" and e.get("player") == player:
@@ -1491,6 +1597,7 @@ def build_context(camp_name: str, turn: int, game_map: GameMap, tables: Tables, 
                                      # say it again; any other die before it (none in the rules today) is shown
                                      "dice": [describe_roll(d, nm) for d in en.dice
                                               if (d.get("roll") or {}).get("purpose") != "diplomacy roll"]})
+    ctx["diplomacy_summary"] = diplomacy_summary(events, nm, player)
     # every other event, by player-turn and phase
     skip = {"order_done", "order_failed", "player_turn", "turn_end", "diplomacy_roll"}
     blocks: list[dict[str, Any]] = []
@@ -1512,7 +1619,7 @@ def build_context(camp_name: str, turn: int, game_map: GameMap, tables: Tables, 
             blocks.append({"key": key, "label": label, "items": []})
         blocks[-1]["items"].append({
             "text": describe(ev, nm, player) if ev is not None else "Dice rolled",
-            "dice": [describe_roll(d, nm) for d in en.dice], "redacted": bool(ev and ev.get("redacted"))})
+            "dice": dice_lines(en.dice, nm), "redacted": bool(ev and ev.get("redacted"))})
     ctx["events"] = blocks
     ctx["cities"] = []
     for cid in sorted(v["cities"], key=lambda c: game_map.cities[c].name):

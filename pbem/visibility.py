@@ -33,7 +33,13 @@ Events (``events_for``) a player may know, in log order, each either whole or re
    captured on a move); a move that captured their units is not theirs (its CAPTURED records are);
 3. redacted (no dice, no amounts, no unit ids -- units become counts by type): public events (city control
    changes, revolts, razed counters, cards played, players out, victory, NMRs) and events in a hex the player
-   could see this turn (moves, battles, casualties, recruits);
+   could see this turn (moves, battles, casualties, recruits).  A card played names its target as far as the
+   player may know it: a city or a player; another's leader by name if it stood in sight, a stack by its hex
+   if in sight; else only whose it was (``target_owner``, ``target_hidden``).  Units lost are never public
+   news: a unit's DESTROYED (a city's is public) is told only in sight, like a casualty, and a record a card
+   caused with no hex of its own (Short Supplies' Baggage, Storms' ships, Desertions' units) happened where
+   the card's target was (``_card_places``).  A revolt out of sight is news only if the city went neutral or a
+   card negated it (``_revolt_public``): one put down would tell that units held the city;
 4. everything else is hidden, with its dice: other players' orders and their results, draws, discards,
    income, upkeep, gold, experience and new traits.
 
@@ -238,9 +244,17 @@ class _Knowledge:
         self.unit_types: dict[str, str] = {}
         self.leader_names: dict[str, str] = {}
         self.prefix: str | None = None  # the player's unit id prefix: "ATH-" (units made and lost in the turn)
+        self.by_prefix: dict[str, str] = {}  # a unit id prefix -> its player ("SPA-" -> "sparta")
+        self.unit_hexes: dict[str, set[str]] = {}  # where each unit stood in play (before or after the turn)
+        self.unit_owners: dict[str, str | None] = {}
         for s in states:
             if player in s.players:
                 self.prefix = s.players[player].abbr + "-"
+            self.by_prefix.update({p.abbr + "-": pid for pid, p in s.players.items()})
+            for u in s.units.values():
+                self.unit_owners.setdefault(u.id, u.owner)  # the owner before the turn, if it was in play then
+                if u.away_until is None:
+                    self.unit_hexes.setdefault(u.id, set()).add(u.hex)
             if game_map is not None:
                 self.seen |= sight(s, game_map, player)
             self.mine |= {u.id for u in s.units.values() if u.owner == player}
@@ -288,10 +302,28 @@ class _Knowledge:
         city = rec.get("city")
         if isinstance(city, str) and self.game_map is not None and city in self.game_map.cities:
             out.add(self.game_map.cities[city].hex)
+        out |= self.target_hexes(rec)
         return out
+
+    def target_hexes(self, rec: dict[str, Any]) -> set[str]:
+        """Where a card's ``target`` is when it names a city or a unit (a hex target is a hex already)."""
+        target = rec.get("target")
+        if not isinstance(target, str):
+            return set()
+        if self.game_map is not None and target in self.game_map.cities:
+            return {self.game_map.cities[target].hex}
+        if UNIT_ID.match(target):
+            return set(self.unit_hexes.get(target, ()))
+        return set()
 
     def in_sight(self, rec: dict[str, Any]) -> bool:
         return bool(self.hexes(rec) & self.seen)
+
+    def owner_of(self, uid: str) -> str | None:
+        """The player a unit belonged to (public: a block shows its colour), from the states or its id's prefix."""
+        if uid in self.unit_owners:
+            return self.unit_owners[uid]
+        return self.by_prefix.get(uid.rpartition("-")[0] + "-")
 
     def unit_type(self, uid: str) -> str:
         if uid in self.unit_types:
@@ -383,6 +415,49 @@ def _battle_zones(records: Sequence[dict[str, Any]]) -> dict[int, int]:
     return zones
 
 
+def _card_places(records: Sequence[dict[str, Any]], know: _Knowledge) -> dict[int, set[str]]:
+    """Index of each record a card caused that has no hex of its own (the Baggage Short Supplies removes, a
+    ship Storms sinks, a unit Desertions disbands) -> the hexes of the card's target: where it happened."""
+    out: dict[int, set[str]] = {}
+    played: dict[tuple[Any, Any], tuple[Any, set[str]]] = {}  # (player, phase) -> (card, its target's hexes)
+    for i, r in enumerate(records):
+        frame = (r.get("player"), r.get("phase"))
+        if r.get("event") == "card_played":
+            played[frame] = (r.get("card"), know.hexes(r))
+            continue
+        if "event" not in r or frame not in played or any(isinstance(r.get(k), str) for k in HEX_KEYS + ("city",)):
+            continue
+        card, where = played[frame]
+        if card is not None and card in (r.get("cause"), r.get("source")):
+            out[i] = where
+    return out
+
+
+def _revolt_public(records: Sequence[dict[str, Any]], i: int) -> bool:
+    """Is the revolt at ``i`` news out of sight?  Who holds a city is public, how it was kept is not: a revolt
+    that turned the city neutral (a NEUTRALISED record of its city follows in its phase) is, and so is one a
+    card negated (the card was played openly); one put down tells that the controller's units held the city,
+    so out of sight it is not told (a card that started it still is, as every card played)."""
+    rec = records[i]
+    if rec.get("negated"):
+        return True
+    frame = (rec.get("player"), rec.get("phase"))
+    for later in records[i + 1:]:
+        if (later.get("player"), later.get("phase")) != frame:
+            return False
+        if later.get("city") == rec.get("city") and later.get("event") == "neutralised":
+            return True
+        if later.get("city") == rec.get("city") and later.get("event") == "revolt":
+            return False
+    return False
+
+
+def _unit_fate(rec: dict[str, Any]) -> bool:
+    """A record of units lost (DESTROYED without a city): told only where seen, never as public news -- a
+    city destroyed is public, Baggage removed by a card far away is not."""
+    return rec.get("event") == "destroyed" and not rec.get("city")
+
+
 def _owner_of(rec: dict[str, Any], records: Sequence[dict[str, Any]], i: int) -> int | None:
     """A roll's event: the next record, if it is an event of the same player and phase."""
     frame = (rec.get("player"), rec.get("phase"))
@@ -403,6 +478,12 @@ def _redact(rec: dict[str, Any], know: _Knowledge, minimal: bool = False) -> dic
     out["redacted"] = True
     for k, v in rec.items():
         if k in out or k == "redacted":
+            continue
+        if k == "target" and isinstance(v, str) and UNIT_ID.match(v) and not know.owns(v):
+            out.update(_unit_target(v, know))
+            continue
+        if minimal and k == "target" and isinstance(v, str) and know.game_map is not None and v in know.game_map.terrain:
+            out["target_hidden"] = True  # a card aimed at a hex (a stack there) out of sight: not where
             continue
         if minimal and (k in UNIT_LIST_KEYS or k == "path" or (k in HEX_KEYS and isinstance(v, str) and (
                 know.game_map is None or v in know.game_map.terrain))):
@@ -429,6 +510,20 @@ def _redact(rec: dict[str, Any], know: _Knowledge, minimal: bool = False) -> dic
                 and v in know.game_map.terrain and v not in know.seen:
             continue
         out[k] = _scrub(v, know)
+    return out
+
+
+def _unit_target(uid: str, know: _Knowledge) -> dict[str, Any]:
+    """Another player's unit a card names, as the viewer may know it: a leader in sight by its name, anything
+    else as its owner's (``target_owner``) with ``target_hidden`` ("one of the Spartans' leaders")."""
+    out: dict[str, Any] = {"target_owner": know.owner_of(uid), "target_type": know.unit_type(uid)}
+    seen = sorted(know.unit_hexes.get(uid, set()) & know.seen)
+    if seen and uid in know.leader_names:
+        out["target"] = know.leader_names[uid]
+    elif seen:
+        out["target"] = seen[0]  # a stack named by one of its units: the hex it stood in
+    else:
+        out["target_hidden"] = True
     return out
 
 
@@ -526,6 +621,7 @@ def events_for(records: Sequence[dict[str, Any]], player: str | None, game_map: 
         r = records[i]
         if i >= b and "event" in r and _allowed(r, player) and touches(i, r):
             fought.add(b)
+    places = _card_places(records, know)
     decisions: dict[int, str] = {}  # index -> "whole" | "redacted"
     for i, r in enumerate(records):
         if "event" not in r:
@@ -551,9 +647,9 @@ def events_for(records: Sequence[dict[str, Any]], player: str | None, game_map: 
                 decisions[i] = "whole"
         elif know.touches(r):
             decisions[i] = "whole"
-        elif kind in SIGHT_KINDS and know.in_sight(r):
+        elif kind in SIGHT_KINDS and (know.in_sight(r) or places.get(i, set()) & know.seen):
             decisions[i] = "redacted"
-        elif kind in PUBLIC_KINDS:
+        elif kind in PUBLIC_KINDS and not _unit_fate(r) and not (kind == "revolt" and not _revolt_public(records, i)):
             decisions[i] = "redacted" if know.in_sight(r) else "public"
     out: list[dict[str, Any]] = []
     for i, r in enumerate(records):

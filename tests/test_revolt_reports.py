@@ -74,8 +74,9 @@ def test_a_revolt_card_stays_in_orders_with_its_revolt():
     after, before, records, _ = stir([2, 1, 2, 9, 8], card="revolt")
     [o] = context(before, after, records, "athens")["orders"]
     assert (o["section"], o["ok"]) == ("Cards", True)
-    assert o["detail"] == ("played Revolt; Megara revolted against the Spartans (2 rebels); it was put down and the "
-                           "Spartans still hold Megara")
+    # the card's target is named (player review: "played Formal Agreement" did not say on what)
+    assert o["detail"] == ("played Revolt on Megara; Megara revolted against the Spartans (2 rebels); it was put down "
+                           "and the Spartans still hold Megara")
     text = text_report(context(before, after, records, "athens"))
     assert "(stirred up by your Revolt card): 2 rebels" in text
 

@@ -176,7 +176,10 @@ def test_public_events_are_redacted_without_dice_amounts_or_unit_ids():
     assert set(got) == {c, p, pl}  # the roll on Delos is Troy's business; the result is public
     assert r not in got and d not in got
     assert got[c]["redacted"] and got[c]["city"] == "delos"
-    assert got[p]["card"] == "assassination" and got[p]["target"] == "leader"  # no foreign unit id
+    # no foreign unit id: a leader in sight (Brasidas, at 0402) by its name and owner, as OTHER UNITS IN SIGHT
+    # shows it (it read "on leader", a half-hidden target: player review)
+    assert got[p]["card"] == "assassination" and got[p]["target"] == "Brasidas"
+    assert got[p]["target_owner"] == "sparta" and "SPA-L1" not in repr(got[p])
     assert "gold" not in got[pl] and got[pl]["razed"] == 3
 
 
