@@ -3,12 +3,15 @@
 Ctrl-C while the program starts (``pbem.cli`` and its libraries take a good part of a second to load) says
 one line, ``pbem: interrupted``, and exits with 130: never a Python traceback.  The handler goes in before
 anything else of pbem loads; once ``pbem.cli`` is loaded, Python's own handler is back (the commands rely on
-KeyboardInterrupt to stop cleanly).  Only the few milliseconds in which Python itself starts remain.
+KeyboardInterrupt to stop cleanly).  Only the moments in which Python itself starts remain (its ``site``
+module and the script's first lines: a few milliseconds on a quiet machine, more on a loaded one), before any
+code of pbem runs.
 """
 from __future__ import annotations
 
-import signal
 import sys
+
+import _signal as signal  # the interpreter's own module, loaded at once: `signal` builds enums first, a few ms
 
 
 def say_interrupted() -> int:
