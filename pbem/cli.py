@@ -597,6 +597,8 @@ def archive(
     force: Annotated[bool, typer.Option("--force", help="Replace an archive file that exists already.")] = False,
     abandon: Annotated[bool, typer.Option("--abandon", help="With --reveal-seed: close a campaign stopped before "
                                                             "its end (no more turns run; players can verify it).")] = False,
+    without_reports: Annotated[bool, typer.Option("--without-reports", help="Leave the reports/ folder out (most of "
+                                                  "the size; `pbem report DIR --turn N` writes them again).")] = False,
 ) -> None:
     """Pack the campaign into one .tar.gz (player secrets left out)."""
     def body() -> None:
@@ -608,7 +610,7 @@ def archive(
                 raise UsageError("-o -: an archive is written to a file, whole or not at all; name the file")
             _outside(camp, output)
         with camp.lock():
-            out = do_archive(camp, output, reveal_seed, replace=force, abandon=abandon)
+            out = do_archive(camp, output, reveal_seed, replace=force, abandon=abandon, reports=not without_reports)
             leaks = live_secret_files(camp)
         typer.echo(f"Archived to {out}")
         if leaks:

@@ -322,10 +322,13 @@ def default_archive(camp: Campaign) -> Path:
 
 
 def archive(camp: Campaign, out: Path | None = None, reveal_seed: bool = False, replace: bool = False,
-            abandon: bool = False) -> Path:
+            abandon: bool = False, reports: bool = True) -> Path:
     """One .tar.gz of the campaign folder (secret player secrets left out; the seed only if revealed).  The
     archive is written whole or not at all, and the audit line only once it is.  An existing file is replaced
-    only with ``replace`` (`--force`): it may be the archive handed to a referee, or another file."""
+    only with ``replace`` (`--force`): it may be the archive handed to a referee, or another file.  Without
+    ``reports`` (`--without-reports`) the ``reports/`` folder is left out: most of a campaign's size (about
+    1 MB a player a turn), and `pbem report DIR --turn N` writes any turn's reports again from the snapshots
+    and logs the archive keeps."""
     state = camp.load_state()
     out = Path(out) if out else default_archive(camp)
     if not out.parent.is_dir():
@@ -347,7 +350,7 @@ def archive(camp: Campaign, out: Path | None = None, reveal_seed: bool = False, 
 
     def keep(info: tarfile.TarInfo) -> tarfile.TarInfo | None:
         parts = Path(info.name).parts
-        if len(parts) > 1 and parts[1] in ("secret", ".lock"):
+        if len(parts) > 1 and (parts[1] in ("secret", ".lock") or (parts[1] == "reports" and not reports)):
             return None
         return info
     fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent)
@@ -370,5 +373,5 @@ def archive(camp: Campaign, out: Path | None = None, reveal_seed: bool = False, 
     except BaseException:
         Path(tmp).unlink(missing_ok=True)
         raise
-    camp.audit(f"archived to {out}")
+    camp.audit(f"archived to {out}" + ("" if reports else " (without reports)"))
     return out

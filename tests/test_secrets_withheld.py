@@ -127,3 +127,26 @@ def test_archive_warns_about_files_stored_before_secrets_were_withheld(camp, tmp
     assert len(warning) == 1 and "orders/turn-001/athens.yaml" in warning[0] and "live secret" in warning[0]
     assert (tmp_path / "a.tar.gz").is_file()  # refused nothing
     shutil.rmtree(camp.orders_dir(1))
+
+
+def test_an_archive_without_reports_leaves_them_out_and_they_can_be_written_again(camp, tmp_path):
+    # a moderator's wish: a 12-player campaign's reports are most of its archive (about 1 MB a player a turn)
+    set_seat(camp, "athens", "bot")
+    set_seat(camp, "sparta", "bot")
+    set_seat(camp, "troy", "bot")
+    run_turn(camp, NOW, force=True, reports=True)
+    assert (camp.reports_dir(1, "athens") / "report.txt").is_file()
+    r = CliRunner().invoke(app, ["archive", str(camp.root), "-o", str(tmp_path / "a.tar.gz"), "--without-reports"])
+    assert r.exit_code == 0, r.output
+    with tarfile.open(tmp_path / "a.tar.gz") as tar:
+        names = tar.getnames()
+        tar.extractall(tmp_path / "unpacked", filter="data")
+    assert not any("/reports" in n for n in names) and any("/state/" in n for n in names)
+    assert "archived to" in (camp.root / "audit.log").read_text().splitlines()[-1]
+    assert (camp.root / "audit.log").read_text().splitlines()[-1].endswith("(without reports)")
+    unpacked = tmp_path / "unpacked" / "camp"
+    assert all(v.ok for v in verify(Campaign.open(unpacked), 1, published_key(camp, 1)))
+    r = CliRunner().invoke(app, ["report", str(unpacked), "--turn", "1"])
+    assert r.exit_code == 0, r.output
+    again = (unpacked / "reports" / "turn-001" / "athens" / "report.txt").read_text()
+    assert again == (camp.reports_dir(1, "athens") / "report.txt").read_text()
