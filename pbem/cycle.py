@@ -7,7 +7,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
@@ -109,6 +109,12 @@ class Status:
     seats: dict[str, str]
     held: bool = False  # rolled back: waits for the moderator's `run-turn --force`
     closed: bool = False  # `archive --reveal-seed --abandon`: no more files, no more turns
+    received: dict[str, datetime] = field(default_factory=dict)  # when each stored file was written (its mtime)
+
+    def orders_in(self) -> str:
+        """The players whose files are in, each with when its latest version was stored."""
+        return ", ".join(f"{p} ({fmt(self.received[p])})" if p in self.received else p
+                         for p in self.submitted) or "none"
 
     def due(self, now: datetime) -> bool:
         """All players in, or the deadline passed (and not held after a rollback)."""
@@ -120,7 +126,7 @@ class Status:
         if self.closed and not self.finished:
             lines.append("Closed: the campaign was abandoned and its secret seed revealed (revealed-seed.txt): no "
                          "more order files are taken and no more turns are run")
-            lines.append("Orders in: " + (", ".join(self.submitted) or "none"))
+            lines.append("Orders in: " + self.orders_in())
             return "\n".join(lines) + "\n"
         if self.deadline:
             left = self.deadline - now
@@ -130,7 +136,7 @@ class Status:
                 lines.append(f"Deadline: {fmt(self.deadline)} (passed)")
         else:
             lines.append("Deadline: none set (`pbem deadline DIR DATE`)")
-        lines.append("Orders in: " + (", ".join(self.submitted) or "none"))
+        lines.append("Orders in: " + self.orders_in())
         lines.append("Waiting for: " + (", ".join(self.missing) or "nobody"))
         for p, n in self.nmr_streaks.items():
             if n:
@@ -151,6 +157,12 @@ def status(camp: Campaign) -> Status:
     folder = camp.orders_dir(state.turn)
     active = state.active_players()
     submitted = [p for p in active if (folder / f"{p}.yaml").is_file()]
+    received = {}
+    for p in submitted:
+        try:
+            received[p] = datetime.fromtimestamp((folder / f"{p}.yaml").stat().st_mtime, timezone.utc)
+        except (OSError, OverflowError, ValueError):
+            pass  # gone meanwhile, or a clock far off: the name alone
     table = seats(camp)
     missing = [p for p in active if p not in submitted and table.get(p) != "bot"]
     try:
@@ -163,7 +175,7 @@ def status(camp: Campaign) -> Status:
     from .storage import closed
     return Status(state.turn, state.finished, deadline(camp), submitted, missing, streaks,
                   [p for p, n in streaks.items() if n >= after], {p: table.get(p, "human") for p in active},
-                  frozen(camp, state.turn), closed(camp.root))
+                  frozen(camp, state.turn), closed(camp.root), received)
 
 
 def next_deadline(camp: Campaign, now: datetime) -> str | None:

@@ -135,8 +135,10 @@ def test_submit_and_ingest_commands(camp, tmp_path):
     assert r.exit_code == 2 and r.output.strip() == f"pbem: {tmp_path / 'nothere.yaml'}: no such file; nothing was " \
                                                     f"submitted", r.output
     assert (camp.root / "audit.log").read_text() == audit
+    import os
+    os.utime(camp.orders_dir(1) / "athens.yaml", (1795000000, 1795000000))  # stored at 2026-11-18 11:06:40 UTC
     r = runner.invoke(app, ["status", str(camp.root)])
-    assert r.exit_code == 0 and "Orders in: athens" in r.output
+    assert r.exit_code == 0 and "Orders in: athens (2026-11-18 11:06 UTC)\n" in r.output  # when it came in
     waiting = next(line for line in r.output.splitlines() if line.startswith("Waiting for:"))
     assert "sparta" in waiting and "troy" in waiting and "athens" not in waiting
 
