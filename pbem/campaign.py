@@ -32,11 +32,9 @@ class Created:
 KEYS_FILE = "turn-keys.txt"  # public: the SHA-256 of every turn's key, fixed at `pbem new` (dice.key_commitments)
 
 
-def folder_mode() -> int:
-    """The mode a folder gets when a program makes it plainly (0o777 less the umask, often 0o755)."""
-    mask = os.umask(0o022)
-    os.umask(mask)
-    return 0o777 & ~mask
+FOLDER_MODE = 0o700  # the campaign folder is the moderator's: every snapshot, log and the full-view reports in it
+# hold hidden facts (hands, positions out of sight, orders sent before the deadline), so no other account on the
+# machine may read it, whatever the umask (a red-team review: it was 0755 under umask 022)
 
 
 def parse_seed(text: str | None) -> tuple[bytes, bool]:
@@ -96,7 +94,7 @@ def create(root: Path | str, players: list[str], seed: str | None = None, map_fi
 
     staging = Path(tempfile.mkdtemp(prefix=f".{root.name}.", dir=root.parent))
     try:
-        os.chmod(staging, folder_mode())  # mkdtemp makes it 0o700; the campaign folder is not secret, secret/ is
+        os.chmod(staging, FOLDER_MODE)  # as mkdtemp makes it; said, so no later change can loosen it unawares
         camp = Campaign(staging)
         camp.write_config({
             "name": name,
@@ -128,6 +126,7 @@ def create(root: Path | str, players: list[str], seed: str | None = None, map_fi
                     shutil.rmtree(m) if m.is_dir() else m.unlink()
                 raise
             staging.rmdir()
+            os.chmod(root, FOLDER_MODE)
         else:
             staging.rename(root)
     except BaseException:
@@ -190,6 +189,7 @@ def demo_campaign(root: Path | str, players: int = 6, seed: str = "2026") -> Ite
                 if p.name != ".lock":
                     p.rename(root / p.name)
                     moved_in.append(root / p.name)
+            os.chmod(root, FOLDER_MODE)  # private, as `pbem new` makes a campaign folder
         except BaseException:
             for p in moved_in:  # put the previous demo back as it was
                 shutil.rmtree(p) if p.is_dir() else p.unlink()

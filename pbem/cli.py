@@ -613,6 +613,11 @@ def archive(
             out = do_archive(camp, output, reveal_seed, replace=force, abandon=abandon, reports=not without_reports)
             leaks = live_secret_files(camp)
         typer.echo(f"Archived to {out}")
+        from .storage import closed
+        if not camp.load_state().finished and not closed(camp.root):
+            typer.echo(f"warning: the game is not over: {out.name} holds every hidden fact so far (hands, units out "
+                       f"of sight, every die); it is readable by you only: hand it to a neutral referee, never to a "
+                       f"player", err=True)
         if leaks:
             first = leaks[0].relative_to(camp.root)
             typer.echo(f"warning: {len(leaks)} stored order file(s) still hold a player's live secret (stored before "

@@ -291,3 +291,14 @@ def test_seat_warns_when_handing_a_held_turns_faction_to_the_computer_player(cam
     assert submit_bytes(camp, orders(camp, "sparta"), "s.yaml", NOW, moderator_fix=True, force=True).accepted
     r = CliRunner().invoke(app, ["seat", str(camp.root), "sparta", "bot"])
     assert r.exit_code == 0 and "warning" not in r.output, r.output
+
+
+def test_archive_warns_only_while_the_game_is_on(tmp_path):
+    """A red-team review: mid-game the archive holds every hidden fact; the command now says so (and who may get
+    it), and says nothing once the campaign is closed with its seed revealed."""
+    c = create(tmp_path / "m", ["athens", "sparta"], seed="1").campaign
+    mid = CliRunner().invoke(app, ["archive", str(c.root), "-o", str(tmp_path / "mid.tar.gz")])
+    assert mid.exit_code == 0 and "warning: the game is not over" in mid.output and "never to a player" in mid.output
+    end = CliRunner().invoke(app, ["archive", str(c.root), "-o", str(tmp_path / "end.tar.gz"), "--reveal-seed",
+                                   "--abandon"])
+    assert end.exit_code == 0 and "warning" not in end.output, end.output
