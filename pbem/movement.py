@@ -181,7 +181,8 @@ def unit_fate(state: GameState, records: Iterable[dict[str, Any]], uid: str, vie
         return None
     if not isinstance(records, (list, tuple)):
         records = list(records)
-    for r in reversed(records):  # the latest word on the unit
+    for i in range(len(records) - 1, -1, -1):  # the latest word on the unit
+        r = records[i]
         kind = r.get("event")
         if kind not in _FATE_KINDS:  # dice rolls, and events that tell no unit's fate
             continue
@@ -195,7 +196,12 @@ def unit_fate(state: GameState, records: Iterable[dict[str, Any]], uid: str, vie
         if kind == _BAGGAGE_USED and r.get("baggage") == uid:
             return f"{uid} was used up to feed {r.get('unit')} {_when(state, r, viewer)}"
         if kind == _CASUALTY and r.get("result") == "destroyed" and (r.get("unit") == uid or uid in lost):
-            return f"{uid} was destroyed{with_} in the battle at {r.get('hex')} {_when(state, r, viewer)}"
+            # the casualty's hex is where the unit stood (an attacker's is next to the battle): the battle is
+            # named by the hex it was fought for, as the report's BATTLES section names it
+            target = next((b.get("target") for b in reversed(records[:i]) if b.get("event") == "battle"), None)
+            where = f"in the battle at {r.get('hex')}" if target in (None, r.get("hex")) else \
+                f"at {r.get('hex')} in the battle for {target}"
+            return f"{uid} was destroyed{with_} {where} {_when(state, r, viewer)}"
         if kind == _SUNK and (r.get("unit") == uid or uid in lost):
             how = f"by {_cause(tables, r['cause'])}" if r.get("cause") else f"at {r.get('hex')} (navigation roll)"
             return f"{uid} was sunk{with_} {how} {_when(state, r, viewer)}"

@@ -87,3 +87,19 @@ def test_R_TURN_4_upkeep_priority_names_a_unit_lost_earlier_in_the_turn():
     assert a.id not in s.units
     [f] = failed(log, "upkeep")
     assert f["reason"] == "ATH-A1 was destroyed in the battle at 0403 in the Spartans' Land Battle", f
+
+
+def test_R_TURN_4_an_attacker_lost_is_named_at_its_hex_in_the_battle_for_the_target():
+    """A player's review: "SPA-F3 was destroyed in the battle at 1013" while BATTLES said "Battle at 1014": the
+    casualty's hex is where the attacker stood; the message names the battle by the hex it was fought for."""
+    s = make_state()
+    a = add(s, "athens", "army", "0403")
+    add(s, "sparta", "army", "0504")
+    o = orders("athens", land_battle=[{"units": [a.id], "target": "0504"}],
+               second_move=[{"units": [a.id], "path": ["0404"]}])
+    # upkeep 1D6 1 (out of supply, kept), experience 1D10 1, attack 1D10 1, defence 1D10 9, casualty 1D6 1:
+    # the attacker is destroyed
+    log = run_turn(s, {"athens": o, "sparta": None}, ScriptedDice([1, 1, 1, 9, 1] + [1] * 20))
+    assert a.id not in s.units
+    [f] = failed(log, "second_move")
+    assert f["reason"] == "ATH-A1 was destroyed at 0403 in the battle for 0504 in your Land Battle", f
