@@ -349,9 +349,22 @@ def changed_by_hand(camp: Campaign) -> str | None:
     state = camp.load_state()
     folder = camp.orders_dir(state.turn)
     recorded = recorded_files(camp, state.turn, list(state.turn_order))
+    table = seats(camp)
     for pid in state.turn_order:
         path = folder / f"{pid}.yaml"
-        if pid not in recorded or not path.is_file():
+        if pid in recorded and not path.is_file():
+            was, how = recorded[pid]
+            return (f"{path.relative_to(camp.root)}: removed by hand since {how} (audit.log recorded sha256 "
+                    f"{was[:16]}), so the player would be taken as sending no orders; nothing was run: put the file "
+                    f"back as it was (the player's answer names its sha256), or give a new one with `pbem submit "
+                    f"{camp.root} FILE --fix`")
+        if pid not in recorded and path.is_file():
+            if table.get(pid) == "bot" and path.read_bytes() == bot_file(camp, state, pid):
+                continue  # the computer player's own file, as run-turn would write it
+            return (f"{path.relative_to(camp.root)}: put in by hand (no `intake accepted` line in audit.log took it "
+                    f"in), so it was never checked; nothing was run: give it with `pbem submit {camp.root} FILE "
+                    f"--fix` (it is checked and audited), or remove it")
+        if pid not in recorded:
             continue
         digest = hashlib.sha256(path.read_bytes()).hexdigest()
         was, how = recorded[pid]

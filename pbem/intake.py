@@ -336,8 +336,7 @@ def submit_bytes(camp: Campaign, raw: bytes, source: str, now: datetime, late_ok
                        player, turn)
     seen = dry_runs(camp, turn) if moderator_fix else 0
     run_seen = moderator_fix and frozen(camp, turn)  # a real run of the turn, rolled back: its dice were seen
-    current = camp.orders_dir(turn) / f"{player}.yaml"
-    if (seen or run_seen) and not force and not (current.is_file() and current.read_bytes() == withhold(raw, stored)):
+    if (seen or run_seen) and not force and not _as_recorded(camp, state, player, withhold(raw, stored)):
         how = " and ".join(([f"was dry-run {seen} time(s) (audit.log)"] if seen else [])
                            + (["was run and rolled back"] if run_seen else []))
         return _refuse(camp, source, f"the moderator's fix is refused: game turn {turn} {how}, so its dice have been "
@@ -406,6 +405,16 @@ def forced_after(dry: int, rolled_back: bool) -> str:
 
 
 MAX_VERSIONS = 20  # earlier versions kept per player and turn (PLAYER.v1.yaml ... PLAYER.v20.yaml)
+
+
+def _as_recorded(camp: Campaign, state, player: str, kept: bytes) -> bool:
+    """Whether ``kept`` is the file audit.log last recorded for ``player`` this turn: the one the dice already seen
+    were rolled with (given back unchanged, a moderator's fix needs no --force).  Compared with the record, not
+    with the stored file: a file edited by hand in the orders folder and then given back is a changed file (a
+    code review found it taken without --force)."""
+    from .cycle import recorded_files
+    was = recorded_files(camp, state.turn, list(state.turn_order)).get(player)
+    return was is not None and hashlib.sha256(kept).hexdigest().startswith(was[0])
 
 
 def versions(folder: Path, player: str) -> int:

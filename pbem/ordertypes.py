@@ -28,9 +28,10 @@ PHASE_KEYS = ("discard", "upkeep", "recruit", "diplomacy", "cards", "first_move"
 # case (ath-a1): each is read as the id it names (chalcis, forced_march, army, ATH-A1).  ``normal_case`` does
 # it on the file's data before anything else reads it, for the order checker (``pbem.orders.build``) and the
 # adjudicator (``Orders.from_dict``) alike.  Only a value that becomes a well-formed id is changed; any other
-# is left as written, for the checker to name.  Card targets are left as written: the adjudicator reads a city,
-# player or leader named there in any case already (``pbem.cards.resolve_target``).  The header's player is
-# the sender's identity and is left as written too.
+# is left as written, for the checker to name.  A card target that reads as a unit id is upper-cased (spa-l1 ->
+# SPA-L1); any other target is left as written: the adjudicator reads a city, player or leader name there in any
+# case already (``pbem.cards.resolve_target``).  The header's player is the sender's identity and is left as
+# written too.
 
 _LOWER_ID = re.compile(r"[a-z][a-z0-9_]*")
 _UNIT_ID = re.compile(r"[A-Z]{2,4}-[A-Z][0-9]+")

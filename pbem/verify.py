@@ -577,6 +577,10 @@ def commitments(camp: Campaign) -> Commitments | None:
     is not as `pbem new` writes it, or not the one audit.log's `new campaign` line names, is ``Damaged``."""
     path = camp.root / KEYS_FILE
     if not (path.exists() or path.is_symlink()):
+        announced = _announced_keys(camp)
+        if announced is not None:  # deleted: else a key of the moderator's choosing would only be replayed
+            raise Damaged(f"{path}: missing, but audit.log's `new campaign` line records turn keys sha256 "
+                          f"{announced[:16]}...: the file was removed after the campaign was created")
         return None
     if not path.is_file():
         raise Damaged(f"{path}: not a regular file")
@@ -768,7 +772,10 @@ def published_key(camp: Campaign, turn: int) -> str:
         committed = commitments(camp)
     except Damaged as exc:
         raise CampaignError(f"{exc}; a key published now could not be checked against it") from None
-    if committed is not None and committed.hashes.get(turn) not in (None, key_commitment(key)):
+    if committed is not None and turn not in committed.hashes:
+        raise CampaignError(f"{committed.path} commits to the keys of turns 1..{len(committed.hashes)} only: a key "
+                            f"of turn {turn} published now would not fit it; nothing was published")
+    if committed is not None and committed.hashes[turn] != key_commitment(key):
         raise CampaignError(f"{committed.path}: turn {turn}'s line is not the SHA-256 of this seed's key of turn "
                             f"{turn}: the seed or the file is not the one `pbem new` made, and a key published now "
                             f"would not fit it; nothing was published")

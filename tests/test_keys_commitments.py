@@ -131,8 +131,27 @@ def test_keys_stay_committed_after_a_rollback(played):
     assert fingerprint(played) == played.noted
 
 
-def test_a_campaign_made_before_the_commitments_verifies_as_before_and_says_so(played):
+def as_made_before_the_commitments(camp):
+    """A campaign as a pbem before turn-keys.txt made it: no file, and audit.log's first line names no turn keys."""
+    (camp.root / "turn-keys.txt").unlink()
+    audit = camp.root / "audit.log"
+    first, rest = audit.read_text().split("\n", 1)
+    audit.write_text(first.split("; turn keys sha256 ")[0] + "\n" + rest)
+
+
+def test_a_deleted_turn_keys_file_is_caught_by_the_audit_line(played):
+    """A code review: deleting turn-keys.txt made `verify --key` only replay the key (the older campaigns' way),
+    so a key of the moderator's choosing passed; audit.log's `new campaign` line still names the commitments."""
     (played.root / "turn-keys.txt").unlink()
+    v = verify(played, 2, turn_key(played.secret_seed(), 2).hex())[0]
+    assert v.word == "MISMATCH" and "turn-keys.txt: missing, but audit.log's `new campaign` line records turn " \
+                                    "keys sha256" in v.detail, v.detail
+    with pytest.raises(CampaignError, match="removed after the campaign was created"):
+        published_key(played, 2)
+
+
+def test_a_campaign_made_before_the_commitments_verifies_as_before_and_says_so(played):
+    as_made_before_the_commitments(played)
     v = verify(played, 2, published_key(played, 2))[0]
     assert v.ok and v.notes[0].startswith("turn-keys.txt: missing: this campaign was created before pbem "
                                           "committed to every turn's key"), v.notes
@@ -158,3 +177,18 @@ def test_a_damaged_turn_keys_file_is_named(played, damage, words):
     key = turn_key(played.secret_seed(), 2).hex()
     v = verify(played, 2, key)[0]
     assert v.word == "MISMATCH" and words in v.detail, v.detail
+
+
+def test_no_key_is_published_for_a_turn_past_the_committed_ones(played):
+    """A code review: `turn-key` printed a key for a turn turn-keys.txt has no line for, which `verify --key`
+    then refuses; now it refuses too, nothing printed."""
+    path = played.root / "turn-keys.txt"
+    lines = path.read_text().splitlines(keepends=True)
+    path.write_text("".join(lines[:3]))  # turns 1 and 2 only
+    audit = played.root / "audit.log"
+    first, rest = audit.read_text().split("\n", 1)  # as if pbem new had written this shorter file
+    new_fp = hashlib.sha256(path.read_bytes()).hexdigest()
+    audit.write_text(first.rsplit(" ", 1)[0] + " " + new_fp + "\n" + rest)
+    assert published_key(played, 2)
+    with pytest.raises(CampaignError, match="commits to the keys of turns 1..2 only"):
+        published_key(played, 3)

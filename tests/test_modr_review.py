@@ -314,3 +314,29 @@ def test_deadline_says_nothing_of_reports_when_there_are_none(made):
     shutil.rmtree(camp.reports_dir(0))
     r = runner.invoke(app, ["deadline", str(camp.root), "+7d"])
     assert r.exit_code == 0 and "note:" not in r.output, r.output
+
+
+def test_a_stored_file_edited_after_dry_runs_and_given_back_as_a_fix_needs_force(camp):
+    """A code review: after dry runs, the moderator edits the stored file and gives it back with submit --fix
+    (the documented mend): it was compared with the file now in the folder, so it passed as "unchanged" and took
+    no --force, though the dice of the dry runs had been seen with the file as it was."""
+    from pbem.intake import submit_path
+    from pbem.turn import run
+    for p in ("athens", "sparta", "thebes"):
+        assert submit_bytes(camp, order_text(camp, p), f"{p}.yaml", NOW).accepted
+    with camp.lock():
+        run(camp, dry_run=True)
+    stored = camp.orders_dir(1) / "sparta.yaml"
+    as_accepted = stored.read_bytes()
+    stored.write_bytes(as_accepted + b"diplomacy: [megara]\n")
+    with camp.lock():
+        a = submit_path(camp, stored, NOW, moderator_fix=True)
+    assert not a.accepted and "give --force" in a.message, a.text()
+    stored.write_bytes(as_accepted)  # given back as it was recorded: no --force needed
+    with camp.lock():
+        a = submit_path(camp, stored, NOW, moderator_fix=True)
+    assert a.accepted, a.text()
+    stored.write_bytes(as_accepted + b"diplomacy: [megara]\n")
+    with camp.lock():
+        a = submit_path(camp, stored, NOW, moderator_fix=True, force=True)
+    assert a.accepted and "forced" in (camp.root / "audit.log").read_text().splitlines()[-1], a.text()
