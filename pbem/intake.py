@@ -517,8 +517,8 @@ def read_sent(path: Path) -> bytes | str:
         if not stat.S_ISREG(st.st_mode):
             return "is not a regular file"
         if st.st_nlink > 1:
-            return (f"is a hard link (one of {st.st_nlink} names of the same file), not a file of its own; send the "
-                    f"file itself")
+            return (f"is a hard link (one of {st.st_nlink} names of the same file), not a file of its own; copy it "
+                    f"to a file of its own (cp, not ln) and give that")
         if st.st_size > MAX_ORDER_BYTES:
             return f"the file is {st.st_size} bytes; the limit is {MAX_ORDER_BYTES}"
         with os.fdopen(fd, "rb", closefd=False) as fh:
