@@ -157,6 +157,17 @@ TARGET_WORDS = {
     "player": "an opponent", "leader": "a leader in play", "own_leader": "one of your leaders in play",
 }
 CITY_TARGET_KINDS = frozenset({"city", "neutral_city", "enemy_city", "enemy_minor_city", "besieged_city"})  # read as a city
+# Target kinds that aim a card at units: a stack, a leader, the units of a besieged city, and a hex when the card
+# acts on its units (Storms; every hex card does).  Such a card is played only if its target is in the card
+# player's sight when it resolves (docs/rules.md, Decision D-CARD-SIGHT, refining the card rules R-CARD-*): at the
+# table one aims only at what one sees.  A city's control and a player are public facts and stay as they are.
+SIGHT_TARGET_KINDS = frozenset({"stack", "hex", "leader", "besieged_city"})
+
+
+# The one reason a card aimed past the fog fails, the same whether or not anything is there.  It does not repeat
+# the target: the report would turn a unit id into what the reader may know of it (a leader's name, a unit's
+# type, ``visibility._unnamed``), which would tell a unit in play from one that never was.
+OUT_OF_SIGHT = "its target is not in your sight (a card's target must be in your sight when it is played)"
 
 
 def _city(ctx: "TurnContext", raw: str) -> str | None:
@@ -204,14 +215,35 @@ def stack_units(ctx: "TurnContext", raw: str) -> list[Unit] | None:
     return None
 
 
+def target_in_sight(ctx: "TurnContext", kind: str, raw: str) -> bool:
+    """Is what ``raw`` names for a card of target ``kind`` (one of SIGHT_TARGET_KINDS) in the phasing player's
+    sight now (``visibility.sight``: in or next to a hex of their units or cities)?  Own units and leaders in
+    play always are.  Anything that is not there -- a unit never raised, one lost, a leader away, a name no
+    leader bears -- is not, so that the answer says nothing of what lies past the fog.  A name that is no hex of
+    the map or no city is left to ``resolve_target``'s own words (the map is public)."""
+    from .visibility import sight
+    state, gm = ctx.state, ctx.game_map
+    seen = sight(state, gm, ctx.player)
+    if kind == "hex" or (kind == "stack" and raw in gm.terrain):
+        return raw not in gm.terrain or raw in seen
+    if kind in ("stack", "leader"):
+        u = (leader_named(state.units.values(), raw) if kind == "leader" else None) or state.units.get(raw)
+        return u is not None and (u.owner == ctx.player or (u.away_until is None and u.hex in seen))
+    cid = _city(ctx, raw)  # besieged_city
+    return cid is None or gm.cities[cid].hex in seen
+
+
 def resolve_target(ctx: "TurnContext", kind: str, raw: str | None) -> tuple[Any, str | None]:
-    """(the target, None) or (None, why it does not fit the card)."""
+    """(the target, None) or (None, why it does not fit the card).  A target of SIGHT_TARGET_KINDS out of the
+    player's sight gets one reason, OUT_OF_SIGHT, before anything else is looked at."""
     state = ctx.state
     if kind == "none":
         return None, None
     want = TARGET_WORDS[kind]
     if not raw:
         return None, f"it needs a target: {want}"
+    if kind in SIGHT_TARGET_KINDS and not target_in_sight(ctx, kind, raw):
+        return None, OUT_OF_SIGHT
     if kind == "hex":
         return (raw, None) if raw in ctx.game_map.terrain else (None, f"{raw} is not a hex of the map")
     if kind == "stack":

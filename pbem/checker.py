@@ -654,14 +654,15 @@ class RuleCheck:
         if kind == "hex":
             if target not in m.terrain:
                 self.error(tpath, f"'{target}' is not a hex of this map", self.map_size_hint())
+            elif target not in self.seen:
+                self.warn(tpath, self.unseen(card, target))
             return
         if kind == "stack":
             if is_hex_id(target):
                 if target not in m.terrain:
                     self.error(tpath, f"'{target}' is not a hex of this map", self.map_size_hint())
                 elif target not in self.seen:
-                    self.warn(tpath, f"{target} is out of your sight: {card.name} is played only if it holds the "
-                                     f"units of one player")
+                    self.warn(tpath, self.unseen(card, target))
                 elif len({u.owner for u in self.sim.state.units_at(target)}) != 1:
                     owners = {u.owner for u in self.sim.state.units_at(target)}
                     self.add(self.later, tpath, f"{target} holds {'no units' if not owners else 'units of several players'}"
@@ -672,7 +673,7 @@ class RuleCheck:
             elif "-" not in target:
                 self.error(tpath, f"'{target}' is not a hex or unit id", TARGET_WORDS["stack"])
             elif target not in self.sim.state.units:
-                self.warn(tpath, f"you see no unit {target} now: {card.name} is played only if it is in play")
+                self.warn(tpath, self.unseen(card, target))
             return
         if kind in ("leader", "own_leader"):
             self.check_leader_target(tpath, card, kind, target, trigger)
@@ -708,8 +709,18 @@ class RuleCheck:
                 self.add(self.later, tpath, f"{city.name} is neutral now; {card.name} needs a city another "
                                             f"player controls")
         elif kind == "besieged_city":
-            if not board.under_siege(st, m, city.id):
+            if city.hex not in self.seen:
+                self.warn(tpath, self.unseen(card, city.name))
+            elif not board.under_siege(st, m, city.id):
                 self.add(self.later, tpath, f"{city.name} is not under siege now")
+
+    @staticmethod
+    def unseen(card: Card, target: str) -> str:
+        """A card aimed at units out of sight (docs/rules.md, Decision (fog, card targets)): the adjudicator plays
+        it only if the target is in sight then, and the kit cannot tell a unit out of sight from one that is not
+        there, so neither does this warning (units may come into sight before the card is played)."""
+        return (f"{target} is out of your sight now: {card.name} is played only if {target} is in your sight when "
+                f"it is played")
 
     def raw(self, path: tuple) -> Any:
         node = self.p.data
@@ -750,17 +761,20 @@ class RuleCheck:
                 # name, and nothing of whether that id is in play (a player-eyes review read "you see no leader
                 # SPA-L1" as false after a battle against SPA-L1)
                 self.warn(tpath, f"no leader in your sight goes by the id {target} (your kit shows other players' "
-                                 f"leaders by name only): {card.name} is played only if {target} is in play",
-                          f"leaders in sight: {in_sight}; name a leader by name")
+                                 f"leaders by name only): {card.name} is played only if {target} is in your sight "
+                                 f"when it is played", f"leaders in sight: {in_sight}; name a leader by name")
             return
         guess = did_you_mean(target, [as_target(x.name) for x in leaders if x.name and x.owner != self.me])
         if name_key(target) not in {name_key(n) for n in self.tables.leader_names}:  # no leader can bear it
             self.error(tpath, f"'{target}' is not a leader's name or id",
                        f"did you mean {guess}?" if guess else f"leaders in sight: {in_sight}")
             return
-        when = ("only if that leader is on the losing side" if trigger == "battle_lost"
-                else "only if a leader of that name is in play")
-        self.warn(tpath, f"you see no leader named '{target}' now: {card.name} is played {when}",
+        if trigger != "battle_lost":
+            self.warn(tpath, self.unseen(card, target),
+                      f"did you mean {guess}?" if guess else f"leaders in sight: {in_sight}")
+            return
+        self.warn(tpath, f"you see no leader named '{target}' now: {card.name} is played only if that leader is on "
+                         f"the losing side",
                   f"did you mean {guess}?" if guess else f"leaders in sight: {in_sight}")
 
     def own_of(self, utype: UnitType) -> list[str]:

@@ -38,8 +38,10 @@ Events (``events_for``) a player may know, in log order, each either whole or re
    if in sight; else only whose it was (``target_owner``, ``target_hidden``).  Units lost are never public
    news: a unit's DESTROYED (a city's is public) is told only in sight, like a casualty, and a record a card
    caused with no hex of its own (Short Supplies' Baggage, Storms' ships, Desertions' units) happened where
-   the card's target was (``_card_places``).  A revolt out of sight is news only if the city went neutral or a
-   card negated it (``_revolt_public``): one put down would tell that units held the city;
+   the card's target was (``_card_places``) -- for the card's own player too: a card aimed at units must see
+   them (``pbem.cards.target_in_sight``), but Plague names a city, and what it did out of sight is not told
+   (docs/rules.md, Decision (fog, card targets)).  A revolt out of sight is news only if the city went neutral
+   or a card negated it (``_revolt_public``): one put down would tell that units held the city;
 4. everything else is hidden, with its dice: other players' orders and their results, draws, discards,
    income, upkeep, gold, experience and new traits.
 
@@ -622,6 +624,12 @@ def events_for(records: Sequence[dict[str, Any]], player: str | None, game_map: 
         if i >= b and "event" in r and _allowed(r, player) and touches(i, r):
             fought.add(b)
     places = _card_places(records, know)
+
+    def far(i: int, r: dict[str, Any]) -> bool:
+        """A record the player's own card caused to another player's units out of their sight (Plague on a
+        city they cannot see): not theirs to read, like anyone's losses out of sight."""
+        return i in places and not places[i] & know.seen and any(not know.owns(u) for u in _unit_ids(r))
+
     decisions: dict[int, str] = {}  # index -> "whole" | "redacted"
     for i, r in enumerate(records):
         if "event" not in r:
@@ -638,9 +646,11 @@ def events_for(records: Sequence[dict[str, Any]], player: str | None, game_map: 
             # the player's own order result, even one that closes the zone of a battle they did not fight (the
             # diplomacy roll or card that started a revolt): it says what their order did, nothing of the battle
             decisions[i] = "whole"
-        elif r.get("player") == player and not (i in zones and (i >= zones[i] or _acts_for_another(r, player))):
+        elif r.get("player") == player and not (i in zones and (i >= zones[i] or _acts_for_another(r, player))) \
+                and not far(i, r):
             # the player's own events, but not a battle they did not fight, nor what another player did before
-            # it (the defender's cards in a revolt the player stirred up)
+            # it (the defender's cards in a revolt the player stirred up), nor what their card did to others' units
+            # out of their sight
             decisions[i] = "whole"
         elif kind in PRIVATE_KINDS:
             if know.names_player(r):

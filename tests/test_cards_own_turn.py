@@ -161,6 +161,7 @@ def test_R_PH_DIP_card_leader_removed_assassination_kills_exiled_sends_away_for_
     army = add(s, "sparta", "army", "0404")
     victim = add(s, "sparta", "leader", "0404", carried_by=army.id)
     exile = add(s, "sparta", "leader", "0404")
+    add(s, "athens", "leader", "0403")  # in the card player's sight: a card's target must be (docs/rules.md, Decision (fog, card targets))
     give(s, "athens", "assassination", "exiled")
     ctx = play(s, {"card": "assassination", "target": victim.id}, {"card": "exiled", "target": exile.id},
                dice=[2, 5])
@@ -237,6 +238,7 @@ def test_R_PH_UPK_card_starvation_counter_on_every_unit_in_a_besieged_city():
     play(s, {"card": "starvation", "target": "sparta"})
     assert a.starvation == 1
     s2 = make_state()
+    add(s2, "athens", "leader", "0504")  # sees Sparta, besieges nothing (a card's target must be in sight)
     give(s2, "athens", "starvation")
     ctx = play(s2, {"card": "starvation", "target": "sparta"})
     assert "is not under siege now: no enemy Army, Rowers, manned Fleet, pirate or barbarian is in or next to it" \
@@ -253,6 +255,7 @@ def test_R_PH_DIP_card_remove_baggage_short_supplies_removes_1d6_baggage_of_the_
     s = make_state()
     bags = [add(s, "sparta", "baggage", "0404") for _ in range(4)]
     add(s, "sparta", "army", "0404")
+    add(s, "athens", "leader", "0403")  # in the card player's sight: a card's target must be (docs/rules.md, Decision (fog, card targets))
     give(s, "athens", "short_supplies")
     play(s, {"card": "short_supplies", "target": "0404"}, dice=[3])
     assert [b.id in s.units for b in bags] == [False, False, False, True]

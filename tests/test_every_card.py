@@ -389,6 +389,7 @@ def spy(card):
 def assassination(card):
     s = make_state()
     victim = add(s, "sparta", "leader", "0505", skills=["historian"])
+    add(s, "athens", "leader", "0504")  # in the card player's sight: a card's target must be (docs/rules.md, Decision (fog, card targets))
     give(s, "athens", card)
     ctx = play(s, {"card": card, "target": victim.id})
     assert victim.id not in s.units and events(ctx, "leader_removed")[0]["until"] is None
@@ -402,6 +403,7 @@ def exiled(card):
     Athens' turn 4, at home."""
     s = make_state()
     leader = add(s, "athens", "leader", "0402", skills=["oratory"])
+    add(s, "sparta", "leader", "0403")  # in the card player's sight: a card's target must be (docs/rules.md, Decision (fog, card targets))
     give(s, "sparta", card)
     dip = {"diplomacy": ["megara", "delos"]}  # the leader's Oratory: 2 rolls while it is in play
     logs = turns(s, [{"athens": {}, "sparta": {"cards": [{"card": card, "target": leader.id}]}},
@@ -631,6 +633,7 @@ def desertions(card):
     s = make_state()
     a1, a2 = add(s, "sparta", "army", "0404"), add(s, "sparta", "army", "0404")
     other = add(s, "sparta", "army", "0503")
+    add(s, "athens", "leader", "0403")  # in the card player's sight: a card's target must be (docs/rules.md, Decision (fog, card targets))
     give(s, "athens", card)
     ctx = play(s, {"card": card, "target": a1.id}, dice=[5, 6])  # upkeep rolls, no modifier
     assert a1.starvation == 1 and a2.id not in s.units and other.starvation == 0
@@ -656,6 +659,7 @@ def short_supplies(card):
     army = add(s, "sparta", "army", "0404")
     bags = [add(s, "sparta", "baggage", "0404", carried_by=army.id) for _ in range(3)]
     bags += [add(s, "sparta", "baggage", "0404") for _ in range(2)]
+    add(s, "athens", "leader", "0403")  # in the card player's sight: a card's target must be (docs/rules.md, Decision (fog, card targets))
     give(s, "athens", card)
     play(s, {"card": card, "target": "0404"}, dice=[4])  # 1D6 = 4 of the 5
     assert sum(b.id in s.units for b in bags) == 1
@@ -669,6 +673,7 @@ def storms(card):
     add(s, "sparta", "rowers", "0501", carried_by=f.id)
     t = add(s, "sparta", "transport", "0501")
     a = add(s, "sparta", "army", "0501", carried_by=t.id)
+    add(s, "athens", "transport", "0401")  # in the card player's sight: a card's target must be (docs/rules.md, Decision (fog, card targets))
     give(s, "athens", card)
     ctx = play(s, {"card": card, "target": "0501"}, dice=[4, 5])  # navigation rolls: 4 safe, 5 sinks
     assert f.id in s.units and t.id not in s.units and a.id not in s.units
@@ -753,7 +758,8 @@ BAD_TARGET = {"player": ("athens", "names yourself; it needs an opponent"),
               "neutral_city": ("athens", "you control Athens"),
               "enemy_city": ("athens", "you control Athens"),
               "enemy_minor_city": ("sparta", "Sparta is a home city"),
-              "besieged_city": ("troy", "Troy is not under siege"),
+              # (Troy, out of Athens' sight, is only out of sight now: a warning, docs/rules.md, fog, card targets)
+              "besieged_city": ("atlantis", "'atlantis' is not a city of this map"),
               "city": ("atlantis", "'atlantis' is not a city of this map"),
               "hex": ('"9999"', "'9999' is not a hex of this map"),
               "stack": ("ATH-A99", "ATH-A99 is not one of your units"),

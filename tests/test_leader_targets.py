@@ -53,6 +53,7 @@ def test_R_SET_3_a_name_of_no_leader_in_the_battle_plays_nothing():
 def test_R_SET_3_own_turn_leader_cards_by_name(card, dice):
     s = make_state()
     victim = add(s, "sparta", "leader", "0505", name="Timotheus")
+    add(s, "athens", "leader", "0504")  # in the card player's sight: a card's target must be (docs/rules.md, Decision (fog, card targets))
     give(s, "athens", card)
     ctx = run_phase("diplomacy", s, "athens", dice=dice,
                     orders=orders("athens", cards=[{"card": card, "target": "timotheus"}]))
@@ -138,7 +139,11 @@ def test_R_SET_3_checker_hints_a_name_that_it_accepts(kit, tmp_path):
 def test_R_SET_3_checker_warns_of_a_leader_name_out_of_sight(kit, tmp_path):
     """A leader's name that no leader in sight bears: a leader out of sight may, so a warning only."""
     out, code = checked(kit, tmp_path, "cards: [{card: assassination, target: pericles}]\n")
-    assert code == 0 and "warning" in out and "you see no leader named 'pericles'" in out, out
+    # a card's target must be in sight when it is played (docs/rules.md): the warning says so, the same for a name
+    # a leader out of sight bears as for one no leader bears
+    assert code == 0 and "warning" in out and \
+        "pericles is out of your sight now: Assassination is played only if pericles is in your sight when it is " \
+        "played" in out, out
     assert "Demodocus" in out, "the hint lists the leaders in sight by name"
 
 

@@ -6,6 +6,9 @@ from pbem.visibility import events_for
 from scenario import TABLES, TINY, add, give, make_state, orders, run_phase
 
 
+WATCH = {"0707": "0706", "0303": "0403"}  # a hex next to each target, for the card player's leader
+
+
 def _namer(state):
     players = {p: {"name": state.players[p].name} for p in state.players}
     return Namer(TINY, TABLES, players)
@@ -19,6 +22,7 @@ def _short_supplies(hex_id: str, dice=(3,)):
     add(s, "sparta", "army", hex_id)
     baggage = [add(s, "sparta", "baggage", hex_id) for _ in range(4)]
     add(s, "troy", "army", "0903")
+    add(s, "troy", "leader", WATCH[hex_id])  # in the card player's sight: a card's target must be (docs/rules.md, Decision (fog, card targets))
     give(s, "troy", "short_supplies")
     before = s.copy()
     ctx = run_phase("diplomacy", s, "troy", dice=list(dice), orders=orders("troy", cards=[
@@ -56,6 +60,7 @@ def test_desertions_out_of_sight_shows_no_upkeep_roll_and_in_sight_shows_the_los
         s = make_state(players=("athens", "sparta", "troy"), gold=10)
         add(s, "athens", "army", "0302")
         army = add(s, "sparta", "army", hex_id)
+        add(s, "troy", "leader", WATCH[hex_id])  # in the card player's sight: a card's target must be (docs/rules.md, Decision (fog, card targets))
         give(s, "troy", "desertions")
         before = s.copy()
         ctx = run_phase("diplomacy", s, "troy", dice=[6], orders=orders("troy", cards=[
@@ -76,6 +81,7 @@ def test_a_leader_killed_out_of_sight_is_one_of_their_leaders_and_one_in_sight_i
         s = make_state(players=("athens", "sparta", "troy"), gold=10)
         add(s, "athens", "army", "0302")
         leader = add(s, "sparta", "leader", hex_id, name="Brasidas")
+        add(s, "troy", "leader", WATCH[hex_id])  # in the card player's sight: a card's target must be (docs/rules.md, Decision (fog, card targets))
         give(s, "troy", "assassination")
         before = s.copy()
         ctx = run_phase("diplomacy", s, "troy", orders=orders("troy", cards=[
@@ -138,6 +144,7 @@ def test_a_card_on_ones_own_leader_names_it_with_its_id():
     s = make_state(players=("athens", "sparta", "troy"), gold=10)
     add(s, "athens", "army", "0302")
     leader = add(s, "sparta", "leader", "0707", name="Brasidas")
+    add(s, "troy", "leader", WATCH["0707"])  # in the card player's sight: a card's target must be (docs/rules.md, Decision (fog, card targets))
     give(s, "troy", "exiled")
     before = s.copy()
     ctx = run_phase("diplomacy", s, "troy", dice=[3, 4], orders=orders("troy", cards=[

@@ -1,0 +1,73 @@
+"""The order checker agrees with the adjudicator on card targets out of sight (docs/rules.md, Decision (fog, card
+targets)): such a card is played only if its target is in sight when it is played, so the checker warns so, in
+words that are the same for a unit or leader out of sight and for one that does not exist, from the kit as
+from the whole state (intake answers as the kit does)."""
+from __future__ import annotations
+
+import pytest
+
+from pbem.checker import check_text
+from pbem.gamedata import tables
+from pbem.playerkit import write_kit
+from pbem.storage import Campaign
+from pbem.visibility import sight
+from demo_campaign import create_demo
+
+ATHENS = "campaign: demo\nturn: 1\nplayer: athens\nsecret: b6bf-5bc2-a03d-344d\n"
+WHEN = "is in your sight when it is played"
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory) -> Campaign:
+    return create_demo(tmp_path_factory.mktemp("campaigns") / "demo")
+
+
+@pytest.fixture(scope="module")
+def kit(demo) -> Campaign:
+    return Campaign.open(write_kit(demo, "athens"))
+
+
+def findings(camp, body, **kw):
+    return [(f.severity, f.path, f.message, f.hint)
+            for f in check_text(ATHENS + body, "o.yaml", camp, **kw).findings if f.path.endswith("target")]
+
+
+def answers(demo, kit, body):
+    """The kit's findings, checked to be intake's too (the whole state read as Athens sees it)."""
+    mine = findings(kit, body)
+    assert findings(demo, body, as_player="athens") == mine
+    return mine
+
+
+def test_a_stack_out_of_sight_and_a_unit_never_raised_get_the_same_warning(demo, kit):
+    state = demo.load_state()
+    assert "SPA-A1" in state.units and "SPA-A9" not in state.units
+    assert state.units["SPA-A1"].hex not in sight(state, demo.game_map, "athens")
+    got = {uid: answers(demo, kit, f"cards: [{{card: desertions, target: {uid}}}]\n") for uid in ("SPA-A1", "SPA-A9")}
+    assert got["SPA-A1"] == [("warning", "cards[0].target", f"SPA-A1 is out of your sight now: Desertions is played "
+                                                            f"only if SPA-A1 {WHEN}", None)]
+    assert [(s, p, m.replace("SPA-A9", "SPA-A1"), h) for s, p, m, h in got["SPA-A9"]] == got["SPA-A1"]
+
+
+def test_a_hex_and_a_besieged_city_out_of_sight_are_warned_of_without_a_word_of_what_is_there(demo, kit):
+    assert answers(demo, kit, 'cards: [{card: storms, target: "1014"}, {card: short_supplies, target: "1014"}]\n') \
+        == [("warning", f"cards[{i}].target", f"1014 is out of your sight now: {c} is played only if 1014 {WHEN}",
+             None) for i, c in enumerate(("Storms", "Short supplies"))]
+    assert answers(demo, kit, "cards: [{card: starvation, target: sparta}]\n") == [
+        ("warning", "cards[0].target", f"Sparta is out of your sight now: Starvation is played only if Sparta {WHEN}",
+         None)]
+    assert findings(kit, 'cards: [{card: storms, target: "1314"}]\n') == []  # next to Athens
+
+
+def test_a_leader_out_of_sight_and_a_name_no_leader_bears_get_the_same_warning(demo, kit):
+    state = demo.load_state()
+    theirs = sorted(u.name for u in state.units.values() if u.owner == "sparta" and u.name)
+    used = {u.name for u in state.units.values() if u.name}
+    free = next(n for n in sorted(tables().leader_names) if n not in used)
+    got = {name: answers(demo, kit, f"cards: [{{card: assassination, target: {name}}}]\n")
+           for name in (theirs[0], free)}
+    for name, said in got.items():
+        [(sev, path, msg, hint)] = said
+        assert (sev, msg) == ("warning", f"{name} is out of your sight now: Assassination is played only if {name} "
+                                         f"{WHEN}")
+    assert got[theirs[0]][0][3] == got[free][0][3]  # the same hint: the leaders in sight
