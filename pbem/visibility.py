@@ -833,7 +833,9 @@ def redact(state: GameState, game_map: GameMap, player: str) -> GameState:
             u.starvation = 0
             u.value = 1  # a block shows its type, never its value
         if u.carried_by in rename:
-            u.carried_by = rename[u.carried_by]
+            # a ship's cargo stays aboard (it mans a Fleet, it sinks with it: the report counts it aboard); which
+            # of their Armies carries which Baggage the reports never tell (counts by hex), so the kit does not
+            u.carried_by = rename[u.carried_by] if state.units[u.carried_by].type.is_ship else None
         elif u.carried_by is not None and u.carried_by not in out.units:
             u.carried_by = None
         units[u.id] = u

@@ -156,3 +156,24 @@ def test_a_card_on_ones_own_leader_names_it_with_its_id():
     assert describe(played[0], nm, "sparta") == f"Trojans played Exiled on Brasidas ({leader.id}), your leader"
     assert describe(played[0], nm, None) == \
         f"Trojans played Exiled on Brasidas ({leader.id}), a leader of the Spartans"
+
+
+def test_the_kit_does_not_tell_which_of_their_armies_carries_which_baggage():
+    """A player's review: the kit's state gave enemy Baggage `carried_by: ATH-?3`, while the report shows only
+    counts by hex.  A ship's cargo stays aboard (it tells whether a Fleet is manned, as the report does)."""
+    from pbem.visibility import redact
+    from scenario import TINY, add, make_state
+    s = make_state()
+    a = add(s, "sparta", "army", "0403")
+    b = add(s, "sparta", "baggage", "0403")
+    b.carried_by = a.id
+    f = add(s, "sparta", "fleet", "0201")
+    r = add(s, "sparta", "rowers", "0201")
+    r.carried_by = f.id
+    add(s, "athens", "army", "0404")
+    add(s, "athens", "fleet", "0202")
+    kit = redact(s, TINY, "athens")
+    theirs = {u.type.value: u for u in kit.units.values() if u.owner == "sparta"}
+    assert set(theirs) == {"army", "baggage", "fleet", "rowers"}, theirs
+    assert theirs["baggage"].carried_by is None and theirs["baggage"].hex == "0403"
+    assert theirs["rowers"].carried_by == theirs["fleet"].id
