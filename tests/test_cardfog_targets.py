@@ -67,7 +67,8 @@ def test_desertions_on_a_stack_in_sight_is_played_and_its_owner_reads_it_whole()
     before, ctx = _play(s, "athens", [{"card": "desertions", "target": army.id}], dice=[6])
     assert army.id not in s.units and "desertions" in s.discard
     mine = _lines(s, before, ctx, "athens")
-    assert "You played Desertions on army" in mine  # a unit named in one's own card: its type, no id
+    # a unit named in one's own card: its stack by hex and owner, no id (it read "on army": a player's review)
+    assert "You played Desertions on the Spartans' stack at 0303 Hills" in mine, mine
     assert "Army of the Spartans disbanded (Desertions); upkeep roll 6, and any modifiers of theirs, which you do " \
            "not see" in mine
     assert army.id not in repr(mine)
