@@ -782,6 +782,10 @@ def _disbanded(r: Rec) -> str:
 
 # -- recruiting
 
+AWAY_WHERE = "out of play until turn {}, then back at the home city (or the controlled city nearest to it)"
+AWAY = AWAY_WHERE + "; not in this hex meanwhile"  # an exiled leader's row: he can neither fight nor be taken here
+
+
 @describes("recruited")
 def _recruited(r: Rec) -> str:
     utype, unit = r.k("type"), r.g("unit")
@@ -1411,8 +1415,8 @@ def unit_rows(units: list[dict[str, Any]], nm: Namer) -> list[dict[str, Any]]:
                 notes.append(f"value {u['value']}")
             if u.get("starvation"):
                 notes.append(f"starvation x{u['starvation']}")
-            if u.get("away_until"):
-                notes.append(f"away until turn {u['away_until']}")
+            if u.get("away_until"):  # exiled: not in this hex (cannot be captured or fight), back at home later
+                notes.append(AWAY.format(u["away_until"]))
             items.append({"id": u["id"], "type": u["type"], "owner": u.get("owner"), "notes": ", ".join(notes)})
         rows.append({"hex": h, "place": nm.place(h), "units": items})
     return rows
@@ -1519,7 +1523,7 @@ def build_context(camp_name: str, turn: int, game_map: GameMap, tables: Tables, 
                                       "traits": [nm.source(x) for x in after.players[pid].traits]})
     leaders = [u for u in v["units"] if u["type"] == "leader"]
     ctx["leaders"] = [{"id": u["id"], "name": u.get("name"), "owner": nm.player(u.get("owner")),
-                       "where": nm.place(u["hex"]) if not u.get("away_until") else f"away until turn {u['away_until']}",
+                       "where": nm.place(u["hex"]) if not u.get("away_until") else AWAY_WHERE.format(u["away_until"]),
                        "skills": [{"name": nm.source(s), "text": tables.skills[s].text if s in tables.skills else ""}
                                   for s in u.get("skills", [])]} for u in leaders]
     ctx["units"] = unit_rows(v["units"], nm)

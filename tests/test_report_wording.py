@@ -266,6 +266,16 @@ def test_units_aboard_ships_and_baggage_carried_by_an_army():
     assert notes["ATH-B5"] == "carried by ATH-A3" and notes["ATH-A4"] == "aboard ATH-T1"
 
 
+def test_an_exiled_leader_is_out_of_play_not_in_the_hex_he_left():
+    """A player's review: 'SPA-L1 leader: Leotychidas, away until turn 13' listed under a beach by the enemy read
+    as a leader standing there (could he be captured? where does he come back?)."""
+    units = [{"id": "SPA-L1", "type": "leader", "owner": "sparta", "hex": "1815", "name": "Leotychidas",
+              "away_until": 13}]
+    notes = {u["id"]: u["notes"] for row in report.unit_rows(units, names()) for u in row["units"]}
+    assert notes["SPA-L1"] == ("Leotychidas, out of play until turn 13, then back at the home city (or the "
+                               "controlled city nearest to it); not in this hex meanwhile")
+
+
 def test_a_casualty_roll_says_what_it_needed():
     """R-BAT-3: 1-4 destroyed, 5 or more retreats (found by a player-eyes review: '3: destroyed' alone)."""
     nm = names()
