@@ -32,13 +32,14 @@ from .effects import held_traits, player_effects, skill_effects, total_value, un
 from .errors import PbemError
 from .gamedata import Card, GameMap, Tables, json_path, tables
 from .model import RECRUIT_COST, GameState, Unit, UnitType, sorted_ids
-from .movement import (BASE_MP, aid_of_city, cannot_move_or_attack, effects_in_force, foreign_city,
+from .movement import (BASE_MP, aid_of_city, cannot_move_or_attack, effects_in_force, foreign_city, land_ok,
                        movement_allowance, step_problems)
 from .orders import Parsed, build, did_you_mean, expand_units, is_hex_id, orders_schema, short_list
 from .ordertypes import Attack, CardUse, Move, Standing
 from .phases.draw import DRAW, HAND_LIMIT
 from .phases.move import Refusal, Stack, gather, stack_at
 from .phases import recruit as recruit_phase
+from .phases import upkeep as upkeep_phase
 from .storage import Campaign
 from .visibility import redact, sight
 
@@ -172,8 +173,12 @@ def check_text(text: str, source: str = "orders.yaml", campaign: Campaign | None
     report = Report(source, campaign=campaign is not None)
     for p in parsed.problems:
         mark = parsed.where(p.path, p.at_key)
+        message, hint = p.message, p.hint
+        value = _value_at(parsed.data, p.path)
+        if p.path and p.path[-1] == "target" and isinstance(value, str) and KIT_ID.fullmatch(value):
+            message, hint = kit_id_words(value, campaign, as_player)
         report.findings.append(Finding(ERROR, source, mark[0] if mark else None, mark[1] if mark else None,
-                                       json_path(p.path) if p.path else "", p.message, p.hint))
+                                       json_path(p.path) if p.path else "", message, hint))
     if campaign is None and parsed.orders is not None and "secret" not in parsed.data:
         mark = parsed.where(())  # with a campaign, RuleCheck's header says it
         report.findings.append(Finding(ERROR, source, mark[0] if mark else None, mark[1] if mark else None, "",
@@ -186,6 +191,36 @@ def check_text(text: str, source: str = "orders.yaml", campaign: Campaign | None
         report.findings += RuleCheck(parsed, game, source).run()
     report.findings.sort(key=lambda f: (f.line or 0, f.column or 0, f.severity != ERROR))
     return report
+
+
+KIT_ID = re.compile(r"[A-Z]{2,4}-\?[0-9]+")  # how kits and reports show other players' units in sight: COR-?3
+
+
+def _value_at(data: Any, path: tuple) -> Any:
+    for part in path:
+        try:
+            data = data[part]
+        except (KeyError, IndexError, TypeError):
+            return None
+    return data
+
+
+def kit_id_words(uid: str, campaign: Campaign | None, as_player: str | None) -> tuple[str, str]:
+    """(message, hint) for a target written as a kit's anonymous id (COR-?3): the adjudicator knows the unit by
+    its real id, so a card or attack aimed at it always fails; name its hex (a leader by name) instead."""
+    unit = None
+    if campaign is not None:
+        try:
+            game = Game.of(campaign) if as_player is None else Game.seen_by(campaign, as_player)
+            unit = game.state.units.get(uid)
+        except PbemError:
+            unit = None
+    message = (f"{uid} is how your kit shows a unit you see, not its id: an order aimed at {uid} always fails")
+    if unit is not None and unit.type is UnitType.LEADER and unit.name:
+        return message, f'name the leader by name ({as_target(unit.name)}), or its stack by its hex ("{unit.hex}")'
+    if unit is None:
+        return message, 'name its stack by its hex id (e.g. "0712")'
+    return message, f'name its stack by its hex ("{unit.hex}")'
 
 
 def main(orders_path: str | Path, campaign_dir: str | Path | None = None, fmt: str = "text") -> tuple[str, int]:
@@ -225,6 +260,8 @@ class Game:
     game_map: GameMap
     tables: Tables
     kit_of: str | None = None  # a player's kit (``pbem.playerkit``): whose it is
+    # the state as each player's kit holds it (``seen_by``), made once per Game: it lives and goes with the Game
+    views: dict[str, "Game"] = field(default_factory=dict, compare=False, repr=False)
 
     @classmethod
     def of(cls, camp: Campaign) -> "Game":
@@ -256,16 +293,12 @@ class Game:
         game = cls.of(camp)
         if player not in game.state.players or game.kit_of is not None:
             return game
-        key = (id(game), player)
-        if key not in _SEEN:
-            if len(_SEEN) > 32:
-                _SEEN.clear()
-            _SEEN[key] = (game, cls(redact(game.state, game.game_map, player), game.game_map, game.tables))
-        return _SEEN[key][1]
+        if player not in game.views:
+            game.views[player] = cls(redact(game.state, game.game_map, player), game.game_map, game.tables)
+        return game.views[player]
 
 
 _GAMES: dict[tuple, Game] = {}
-_SEEN: dict[tuple, tuple[Game, Game]] = {}  # (id of the whole Game, player) -> (that Game, kept alive; the view)
 
 SHIP_HEXES = "Water and coastal City, Sandy Coast or Fishing Village hexes"
 BATTLE_PHASES = ("battle", "sea_battle", "land_battle")
@@ -393,6 +426,7 @@ class RuleCheck:
         self.move_cards: list[tuple[int, CardUse]] = []  # movement cards of ``cards``, naming a unit
         self.move_cards_used: dict[int, tuple] = {}
         self.skipped: dict[str, str] = {}  # unit id -> the move order with an error that would have moved it
+        self.ship_moves: dict[str, tuple] = {}  # own ship id -> the last move order that moves it (its last hex)
         blocked = cannot_move_or_attack(st, self.me)  # Political Rivalry, Social Division
         self.cannot_move = [blocked] if blocked else []
         self.truce = effects_in_force(st, "truce", self.me)  # in force in this player-turn: no one may attack
@@ -411,6 +445,7 @@ class RuleCheck:
         self.check_attacks("land_battle")
         self.check_treasure()
         self.check_moves("second_move")
+        self.warn_navigation()
         self.check_standing()
         self.check_hand_limit()
         return self.findings
@@ -647,7 +682,9 @@ class RuleCheck:
         if target is None:
             what = TARGET_WORDS.get(kind, kind)
             if trigger == "battle_lost":
-                what = "the id of the enemy leader it removes if that leader's side loses"
+                what = f"{self.leader_words(True)}, which it removes if that leader's side loses"
+            elif kind in ("leader", "own_leader"):
+                what = self.leader_words(False, own=kind == "own_leader")
             self.error(path, f"{card.name} needs a target: {what}", f"write {{card: {card.id}, target: ...}}")
             return
         st, m = self.state, self.map
@@ -713,6 +750,18 @@ class RuleCheck:
                 self.warn(tpath, self.unseen(card, city.name))
             elif not board.under_siege(st, m, city.id):
                 self.add(self.later, tpath, f"{city.name} is not under siege now")
+
+    def leader_words(self, enemy: bool, own: bool = False) -> str:
+        """A leader target in the words of the kit, which shows other players' leaders by name only (their ids
+        hidden; names work as targets, ``pbem.cards.leader_named``): with names of leaders in sight."""
+        names = [as_target(u.name) for u in sorted(self.sim.state.units.values(), key=lambda x: (
+                     (x.owner == self.me) != own, x.name or "")) if u.type is UnitType.LEADER and u.name
+                 and (u.owner == self.me if own else u.owner != self.me or not enemy)]
+        what = ("the name of one of your leaders" if own else
+                f"the name of {'an enemy' if enemy else 'a'} leader in sight")
+        if not names:
+            return f"{what} (you see none now)"
+        return f"{what} (e.g. {', '.join(names[:3])})"
 
     @staticmethod
     def unseen(card: Card, target: str) -> str:
@@ -1258,9 +1307,17 @@ class RuleCheck:
         # the path: every problem of each hex; with partial: true the move stops before the first one
         prev, cost = start, 0
         path_ok = True
+        # a move of an earlier phase with an error is skipped (R-TURN-4): its units set out from where they are
+        # now, and an error at the first hex is most likely that one's knock-on; say so
+        knock_on = next((f"{self.skipped[u]}, which would move {u}, has an error: it is skipped and {u} stays in "
+                         f"{start}" for u in g.group
+                         if u in self.skipped and not self.skipped[u].startswith(section + "[")), None)
         for k, h in enumerate(mv.path):
             p = base + ("path", k)
             problems, cost = self.step(section, prev, h, sea, cost, points, why, g.captures)
+            if k == 0 and knock_on:
+                problems = [(sev, msg, hint if sev != ERROR else knock_on if hint is None or hint.startswith(
+                    "neighbours of") else f"{knock_on}; {hint}") for sev, msg, hint in problems]
             stops = [x for x in problems if x[0] == ERROR or self.blocks([x])]
             if mv.partial and stops:
                 sev, msg, hint = stops[0]
@@ -1297,10 +1354,6 @@ class RuleCheck:
                          f"{n} of your Armies, Fleets and Transports would stand in {end} "
                          f"({m.terrain[end].name}); the stacking limit there is {limit}",
                          "Leaders, Baggage and a Fleet's Rowers do not count; an Army aboard a Transport does")
-        if sea and section == "second_move" and mv.path and path_ok and not m.ship_may_stop(end):
-            self.warn(base + ("path", len(mv.path) - 1),
-                      f"the ships end the turn at sea in {end}: each makes a navigation roll (5-6 sinks it)",
-                      "end in a coastal City, Sandy Coast or Fishing Village hex (R-PH-SECOND)")
         # where the orders leave the units (an order with an error is skipped whole, R-TURN-4), as
         # ``pbem.phases.move.move`` leaves them (captures are not foreseen)
         if any(f.severity == ERROR for f in self.findings[first:]):
@@ -1311,6 +1364,8 @@ class RuleCheck:
         for u in g.members:
             if u.id in sim.units:
                 sim.hex[u.id] = end
+                if u.type.is_ship:  # where a navigation warning about it goes (``warn_navigation``)
+                    self.ship_moves[u.id] = base + (("path", len(mv.path) - 1) if mv.path else ())
         for uid in unloaded:
             sim.carrier[uid] = None
             self.disembarked[uid] = i
@@ -1319,22 +1374,65 @@ class RuleCheck:
         if section == "second_move" and mv.path:
             self.warn_out_of_supply(base + ("path", len(mv.path) - 1), end, g.members)
 
+    def warn_navigation(self) -> None:
+        """R-PH-SECOND, as a heads-up: every Fleet and Transport of the player that the orders leave out of a City,
+        Sandy Coast or Fishing Village hex after the Second Move makes a navigation roll, as
+        ``pbem.phases.move.navigation`` picks them: moved there by either move, or left there.  The numbers that
+        sink it count the modifiers the player knows of (``battle.roll_modifiers``: traits such as Sea Worthy, the
+        skills of leaders in the ship's hex); a card played later may add more."""
+        sim, m = self.sim, self.map
+        ctx = SimpleNamespace(state=sim.state, tables=self.tables)
+        said: dict[tuple, list[str]] = {}  # (where in the file, hex, the roll's words) -> ships
+        for uid in sorted_ids(sim.units):
+            u = sim.units[uid]
+            if not u.type.is_ship or u.carried_by is not None or u.away_until is not None or m.ship_may_stop(u.hex):
+                continue
+            mods = battle.roll_modifiers(ctx, battle.Situation(self.me, [u]), u, ("navigation",))
+            said.setdefault((self.ship_moves.get(uid, ()), u.hex, self.sinks(mods)), []).append(uid)
+        for (path, h, sinks), ships in said.items():
+            one = len(ships) == 1
+            self.warn(path, f"{', '.join(ships)} end{'s' if one else ''} the turn at sea in {h}: "
+                            f"{'it makes' if one else 'each makes'} a navigation roll ({sinks})",
+                      "end in a coastal City, Sandy Coast or Fishing Village hex (R-PH-SECOND)")
+
+    @staticmethod
+    def sinks(mods: list[tuple[str, int]]) -> str:
+        """The navigation rolls that sink a ship: 1D6 plus ``mods``, 5 or more (``pbem.phases.move.navigation``)."""
+        low = 5 - sum(v for _, v in mods)
+        known = "; ".join(f"{src} {v:+d}" for src, v in mods)
+        with_ = f", counting {known}" if known else ""
+        if low > 6:
+            return f"none sinks it{with_}"
+        if low <= 1:
+            return f"any roll sinks it{with_}"
+        return f"{low if low == 6 else f'{low}-6'} sinks it{with_}"
+
     def warn_out_of_supply(self, path: tuple, end: str, members: Iterable[Unit]) -> None:
         """R-PH-UPK, as a heads-up: Armies and Rowers (a Fleet's too) that end the turn with no friendly city in
         or next to their hex and no Baggage there for each make upkeep rolls at the next Upkeep."""
         eaters = [u for u in members if u.type.needs_upkeep]
-        m, st = self.map, self.sim.state
-        if not eaters or any(c is not None and board.friendly_city(st, m, c.id, self.me)
-                             for c in (m.city_at.get(h) for h in (end, *m.neighbours[end]))):
+        if not eaters:
+            return
+        # the Upkeep phase's own reason, asked against the simulated state (a city of the player's that is
+        # besieged or razed feeds no one: it says which)
+        st = self.sim.state
+        why = upkeep_phase.why_unsupplied(SimpleNamespace(state=st, game_map=self.map, player=self.me), end,
+                                          st.controlled_cities(self.me), {})
+        if why is None:
             return
         bags = sum(1 for uid in self.sim.at(end) if self.sim.units[uid].type is UnitType.BAGGAGE)
         if bags >= len(eaters):
             return
         names = ", ".join(u.id for u in eaters)
-        self.warn(path, f"{names} end{'s' if len(eaters) == 1 else ''} the turn in {end} with no friendly city in or next to it"
+        if why.startswith("no friendly city"):  # "... (Pylos is under siege)": a city of yours there feeds no one
+            why = "with " + why.replace("in or next to its hex", "in or next to it" + (" that feeds it" if "(" in why
+                                                                                        else ""), 1)
+        else:
+            why = f"{why} by enemy units"
+        self.warn(path, f"{names} end{'s' if len(eaters) == 1 else ''} the turn in {end} {why}"
                         + (f" and Baggage for {bags} only" if bags else "")
                         + ": at your next Upkeep each without Baggage makes an upkeep roll (6 or more disbands it)",
-                  "end next to a city of yours, or bring Baggage (R-PH-UPK)")
+                  "end next to a city of yours that is neither besieged nor razed, or bring Baggage (R-PH-UPK)")
 
     def refused(self, base: tuple, mv: Move, r: Refusal, section: str) -> None:
         """``gather`` refuses the order: say why, in the checker's words where it has them, at the unit."""
@@ -1467,10 +1565,14 @@ class RuleCheck:
                 if found is not None:
                     out.append(found)
             elif pb.kind == "enemy_units":
-                sev = WARNING if section == "second_move" and h in self.land_targets else self.later
+                own_attack = section == "second_move" and h in self.land_targets
+                sev = WARNING if own_attack else self.later
+                hint = "attack them in a battle phase first" if sev == ERROR else "they may have left before your move"
+                if own_attack:  # the player's own attack on the hex decides it, whoever moves before them
+                    hint = f"your own attack on {h} at land_battle[{self.land_targets[h]}] must clear it first" + (
+                        "" if self.later == ERROR else ", unless they have left before your move")
                 out.append((sev, f"{h} holds enemy Armies, Rowers or manned Fleets now: your units may not enter it",
-                            "attack them in a battle phase first" if sev == ERROR else
-                            "they may have left before your move"))
+                            hint))
             elif pb.kind == "no_captor":
                 out.append((self.later, f"{h} holds enemy units now, and this move has no Army, Rowers or manned "
                                         f"Fleet to capture them: it may not enter", None))
@@ -1820,6 +1922,25 @@ class RuleCheck:
         return reasons[0] + " (nor recruit any in these orders)" if reasons else None
 
     # -- standing orders ----------------------------------------------------------------------------
+    def check_retreat_terrain(self, path: tuple, frm: str, h: str) -> None:
+        """A retreat preference no unit of the player could ever use: units retreat only into hexes they may
+        stand in (``pbem.battle.retreat_hex``, ``movement.may_stand``): land units over land, ships into Water or
+        a coastal City, Sandy Coast or Fishing Village hex (their cargo goes along)."""
+        m = self.map
+        land = land_ok(m, frm) and land_ok(m, h)
+        ships = m.ship_may_enter(frm) and m.ship_may_enter(h)
+        if land or ships or not (land_ok(m, frm) or m.ship_may_enter(frm)):
+            return  # (no unit of anyone's stands in an impassable hex)
+        name = m.terrain[h].name
+        if land_ok(m, frm):
+            self.warn(path, f"{h} is {name}: land units retreat only over land (R-BAT-3), and no ship of yours "
+                            f"stands in {frm}, so no unit ever retreats there",
+                      "leave it out, or name a land hex next to it")
+        else:
+            self.warn(path, f"{h} is {name}: only ships stand in {frm} (any Army aboard goes with its ship), and "
+                            f"ships retreat only into {SHIP_HEXES} (R-BAT-3), so no unit ever retreats there",
+                      "leave it out, or name a hex ships may enter")
+
     def check_standing(self) -> None:
         data = self.p.data
         if "standing" not in data or self.o.standing is None:
@@ -1860,5 +1981,7 @@ class RuleCheck:
                                self.neighbours_hint(frm))
                 elif not self.map.passable(h):
                     self.error(hp, f"{h} is {self.map.terrain[h].name}: impassable")
+                else:
+                    self.check_retreat_terrain(hp, frm, h)
         self.check_discard(("standing", "discard"))
         self.check_upkeep(("standing", "upkeep"))

@@ -210,11 +210,13 @@ def test_gold_warning_when_income_could_cover_it_error_when_not(demo, tmp_path):
             for c in state.cargo(uid):
                 state.place(c, "1314")
     camp = edited(demo, tmp_path, poor)
+    # the ships set out to sea to make room stay there: a navigation roll each (R-PH-SECOND, a player's review)
+    at_sea = ("warning", 1, "ATH-F1, ATH-F2 end the turn at sea in 1314: each makes a navigation roll (5-6 sinks it)")
     ok = check_text(ATHENS + "recruit:\n  - {city: athens, baggage: 2}\n", "o.yaml", camp)
-    assert findings(ok) == []
+    assert findings(ok) == [at_sea]
     warn = check_text(ATHENS + "recruit:\n  - {city: athens, unit: fleet, baggage: 2}\n", "o.yaml", camp)
-    assert [(s, ln) for s, ln, _ in findings(warn)] == [("warning", 6)]
-    assert "this costs 6 gold; you have 0, about 7 income and 4 upkeep" in warn.findings[0].message
+    assert [(s, ln) for s, ln, _ in findings(warn)] == [("warning", 1), ("warning", 6)]
+    assert "this costs 6 gold; you have 0, about 7 income and 4 upkeep" in warn.findings[1].message
     assert warn.exit_code == 0
     err = check_text(ATHENS + "recruit:\n  - {city: athens, unit: fleet, baggage: 6}\n"
                      "  - {city: megara, baggage: 1}\n", "o.yaml",
@@ -240,7 +242,10 @@ def test_one_unit_per_city_and_organization(demo, tmp_path):
     camp = edited(demo, tmp_path, empty_cities)
     r = check_text(ATHENS + "recruit:\n  - {city: athens, unit: transport}\n  - {city: athens, unit: army}\n",
                    "o.yaml", camp)
-    assert findings(r) == [("error", 7, "Athens already recruits a unit (recruit[0]): a city recruits one unit "
+    # (the ships set out to sea to empty the cities stay there: a navigation roll each, R-PH-SECOND)
+    assert findings(r) == [("warning", 1, "ATH-F1, ATH-F2 end the turn at sea in 1314: each makes a navigation roll "
+                                          "(5-6 sinks it)"),
+                           ("error", 7, "Athens already recruits a unit (recruit[0]): a city recruits one unit "
                                         "per turn")]
     # Troy's two Organization leaders let Troy, the friendly city nearest them, recruit 1 + 2 units
     troy = "campaign: demo\nturn: 1\nplayer: troy\nsecret: a195-6dd6-1ee7-8ea8\nrecruit:\n"
