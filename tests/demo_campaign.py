@@ -8,6 +8,10 @@ from pbem import yamlio
 from pbem.campaign import create
 
 DEMO_SPEC = Path(__file__).resolve().parent.parent / "examples" / "demo-campaign.yaml"
+# order file headers for turn 1 of the demo (Athens' secret as examples/orders/ give it; others' read "x")
+ATHENS = "campaign: demo\nturn: 1\nplayer: athens\nsecret: b6bf-5bc2-a03d-344d\n"
+SPARTA = "campaign: demo\nturn: 1\nplayer: sparta\nsecret: x\n"
+CORINTH = "campaign: demo\nturn: 1\nplayer: corinth\nsecret: x\n"
 
 
 def demo_spec(path: Path | str = DEMO_SPEC) -> dict[str, Any]:
@@ -33,3 +37,13 @@ def edited(demo, tmp_path: Path, change):
     change(state)
     camp.save_state(state)
     return Campaign.open(root)
+
+
+def said(report) -> list[tuple[str, str, str]]:
+    """A checker report's findings as (severity, field, message)."""
+    return [(f.severity, f.path, f.message) for f in report.findings]
+
+
+def first(state, player: str) -> None:
+    """Make ``player`` first in turn order (nothing moves before them: the checker's findings are errors)."""
+    state.turn_order = [player] + [p for p in state.turn_order if p != player]

@@ -11,24 +11,14 @@ from pbem.checker import Game, check_text
 from pbem.model import GameState
 from pbem.movement import land_ok
 from pbem.storage import Campaign
-from demo_campaign import create_demo, edited
+from demo_campaign import create_demo, edited, ATHENS, CORINTH, said, first
 
-ATHENS = "campaign: demo\nturn: 1\nplayer: athens\nsecret: b6bf-5bc2-a03d-344d\n"
-CORINTH = "campaign: demo\nturn: 1\nplayer: corinth\nsecret: x\n"
 AT_SEA_HINT = "end in a coastal City, Sandy Coast or Fishing Village hex (R-PH-SECOND)"
 
 
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory) -> Campaign:
     return create_demo(tmp_path_factory.mktemp("campaigns") / "demo")
-
-
-def said(report) -> list[tuple[str, str, str]]:
-    return [(f.severity, f.path, f.message) for f in report.findings]
-
-
-def first(state: GameState, player: str) -> None:
-    state.turn_order = [player] + [p for p in state.turn_order if p != player]
 
 
 def spartans_at(h: str, *, leader: bool = False):

@@ -4,30 +4,19 @@ warning; a win that is not sure is a warning that says on what it depends; an at
 first is warned."""
 from __future__ import annotations
 
-from pathlib import Path
 
 import pytest
 
-from pbem.checker import check_text, main
+from pbem.checker import check_text
 from pbem.model import GameState
-from demo_campaign import create_demo, edited
+from demo_campaign import create_demo, edited, ATHENS, SPARTA, said, first
 from pbem.storage import Campaign
 
-ATHENS = "campaign: demo\nturn: 1\nplayer: athens\nsecret: b6bf-5bc2-a03d-344d\n"
-SPARTA = "campaign: demo\nturn: 1\nplayer: sparta\nsecret: x\n"
 
 
 @pytest.fixture(scope="module")
 def demo(tmp_path_factory) -> Campaign:
     return create_demo(tmp_path_factory.mktemp("campaigns") / "demo")
-
-
-def said(report) -> list[tuple[str, str, str]]:
-    return [(f.severity, f.path, f.message) for f in report.findings]
-
-
-def first(state: GameState, player: str) -> None:
-    state.turn_order = [player] + [p for p in state.turn_order if p != player]
 
 
 # -- 2. cities a card of the file wins for sure -------------------------------------------------------------
