@@ -159,8 +159,9 @@ TARGET_WORDS = {
 CITY_TARGET_KINDS = frozenset({"city", "neutral_city", "enemy_city", "enemy_minor_city", "besieged_city"})  # read as a city
 # Target kinds that aim a card at units: a stack, a leader, the units of a besieged city, and a hex when the card
 # acts on its units (Storms; every hex card does).  Such a card is played only if its target is in the card
-# player's sight when it resolves (docs/rules.md, Decision D-CARD-SIGHT, refining the card rules R-CARD-*): at the
-# table one aims only at what one sees.  A city's control and a player are public facts and stay as they are.
+# player's sight when it resolves (docs/rules.md, "Decision (fog, card targets)", refining R-TURN-4 and the
+# cards of R-SET-6): at the table one aims only at what one sees.  A city's control and a player are public
+# facts and stay as they are.
 SIGHT_TARGET_KINDS = frozenset({"stack", "hex", "leader", "besieged_city"})
 
 
