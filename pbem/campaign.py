@@ -116,6 +116,7 @@ def create(root: Path | str, players: list[str], seed: str | None = None, map_fi
         for d in ("orders", "reports"):
             (staging / d).mkdir()
         if root.exists():  # an empty folder, perhaps the moderator's current one: fill it, keep it
+            os.chmod(root, FOLDER_MODE)  # private before anything hidden is moved in
             moved = []
             try:
                 for child in sorted(staging.iterdir()):
@@ -126,7 +127,6 @@ def create(root: Path | str, players: list[str], seed: str | None = None, map_fi
                     shutil.rmtree(m) if m.is_dir() else m.unlink()
                 raise
             staging.rmdir()
-            os.chmod(root, FOLDER_MODE)
         else:
             staging.rename(root)
     except BaseException:

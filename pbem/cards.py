@@ -21,6 +21,7 @@ the phase that reads it consumes it).  Expired effects are removed at the start 
 """
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from . import board
@@ -169,6 +170,17 @@ SIGHT_TARGET_KINDS = frozenset({"stack", "hex", "leader", "besieged_city"})
 # the target: the report would turn a unit id into what the reader may know of it (a leader's name, a unit's
 # type, ``visibility._unnamed``), which would tell a unit in play from one that never was.
 OUT_OF_SIGHT = "its target is not in your sight (a card's target must be in your sight when it is played)"
+# Another player's unit named by its id: refused whatever stands where, since which of their units in sight bears
+# which id is theirs to know (reports show ids only in a battle fought; a card played or failing on a guessed id
+# would tell it: a final review).  Their stacks are named by hex, their leaders by name.
+OTHERS_ID = ("a card names another player's stack by its hex and their leader by name, never by a unit id "
+             "(their ids are not yours to know)")
+_UNIT_ID = re.compile(r"[A-Z]{2,4}-[A-Z]+\d+")
+
+
+def others_unit_id(ctx: "TurnContext", raw: str) -> bool:
+    """``raw`` reads as a unit id of another player (not the phasing player's own prefix), in any case."""
+    return bool(_UNIT_ID.fullmatch(raw.upper())) and raw.upper().split("-")[0] != ctx.me.abbr
 
 
 def _city(ctx: "TurnContext", raw: str) -> str | None:
@@ -230,8 +242,8 @@ def target_in_sight(ctx: "TurnContext", kind: str, raw: str) -> bool:
     if kind in ("stack", "leader"):
         u = (leader_named(state.units.values(), raw) if kind == "leader" else None) or state.units.get(raw)
         return u is not None and (u.owner == ctx.player or (u.away_until is None and u.hex in seen))
-    cid = _city(ctx, raw)  # besieged_city
-    return cid is None or gm.cities[cid].hex in seen
+    cid = _city(ctx, raw)  # besieged_city: the city and every hex around it, where a siege is looked for
+    return cid is None or all(h in seen for h in gm.around_city[cid])  # else the card told who stood unseen
 
 
 def resolve_target(ctx: "TurnContext", kind: str, raw: str | None) -> tuple[Any, str | None]:
@@ -243,6 +255,8 @@ def resolve_target(ctx: "TurnContext", kind: str, raw: str | None) -> tuple[Any,
     want = TARGET_WORDS[kind]
     if not raw:
         return None, f"it needs a target: {want}"
+    if kind in ("stack", "leader") and others_unit_id(ctx, raw):
+        return None, OTHERS_ID
     if kind in SIGHT_TARGET_KINDS and not target_in_sight(ctx, kind, raw):
         return None, OUT_OF_SIGHT
     if kind == "hex":

@@ -27,7 +27,7 @@ from types import SimpleNamespace
 from typing import Any, Iterable
 
 from . import battle, board, yamlio
-from .cards import leader_named, name_key
+from .cards import OTHERS_ID, leader_named, name_key
 from .effects import held_traits, player_effects, skill_effects, total_value, unit_matches
 from .errors import PbemError
 from .gamedata import Card, GameMap, Tables, json_path, tables
@@ -301,6 +301,7 @@ class Game:
 _GAMES: dict[tuple, Game] = {}
 
 SHIP_HEXES = "Water and coastal City, Sandy Coast or Fishing Village hexes"
+OTHERS_UNIT_ID = re.compile(r"[A-Z]{2,4}-[A-Z]+\d+")  # a unit id; the own prefix is told apart where it is used
 BATTLE_PHASES = ("battle", "sea_battle", "land_battle")
 TARGET_WORDS = {
     "hex": "a hex id, e.g. \"0712\"", "stack": "a hex id or a unit id", "city": "a city id",
@@ -709,6 +710,8 @@ class RuleCheck:
                 self.error(tpath, f"{target} is not one of your units", "name the stack by its hex id")
             elif "-" not in target:
                 self.error(tpath, f"'{target}' is not a hex or unit id", TARGET_WORDS["stack"])
+            elif OTHERS_UNIT_ID.fullmatch(target.upper()) and target.upper().split("-")[0] != st.players[self.me].abbr:
+                self.error(tpath, f"{target} is another player's unit id: {OTHERS_ID}", "name their stack by its hex")
             elif target not in self.sim.state.units:
                 self.warn(tpath, self.unseen(card, target))
             return
@@ -745,8 +748,8 @@ class RuleCheck:
             elif ctl is None:
                 self.add(self.later, tpath, f"{city.name} is neutral now; {card.name} needs a city another "
                                             f"player controls")
-        elif kind == "besieged_city":
-            if city.hex not in self.seen:
+        elif kind == "besieged_city":  # the city and all around it, where a siege is looked for, must be in sight
+            if not all(h in self.seen for h in m.around_city[city.id]):
                 self.warn(tpath, self.unseen(card, city.name))
             elif not board.under_siege(st, m, city.id):
                 self.add(self.later, tpath, f"{city.name} is not under siege now")
@@ -754,9 +757,9 @@ class RuleCheck:
     def leader_words(self, enemy: bool, own: bool = False) -> str:
         """A leader target in the words of the kit, which shows other players' leaders by name only (their ids
         hidden; names work as targets, ``pbem.cards.leader_named``): with names of leaders in sight."""
-        names = [as_target(u.name) for u in sorted(self.sim.state.units.values(), key=lambda x: (
-                     (x.owner == self.me) != own, x.name or "")) if u.type is UnitType.LEADER and u.name
-                 and (u.owner == self.me if own else u.owner != self.me or not enemy)]
+        # examples: one's own leaders for a card on them, else other players' (never one's own: a final review)
+        names = [as_target(u.name) for u in sorted(self.sim.state.units.values(), key=lambda x: x.name or "")
+                 if u.type is UnitType.LEADER and u.name and (u.owner == self.me) == own]
         what = ("the name of one of your leaders" if own else
                 f"the name of {'an enemy' if enemy else 'a'} leader in sight")
         if not names:
@@ -791,6 +794,12 @@ class RuleCheck:
             who = target if u is None or u.id == target else f"{target} ({u.id})"
             self.error(tpath, f"{who} is one of your leaders; {card.name} discards a leader of the side that "
                               f"loses", "name an enemy leader")
+            return
+        if kind == "leader" and not mine and trigger != "battle_lost" and OTHERS_UNIT_ID.fullmatch(target.upper()):
+            # (Failure names a leader of a battle the player fights, where every unit's id is shown: ids do there)
+            self.error(tpath, f"{target} is another player's unit id: {OTHERS_ID}",
+                       "leaders in sight: " + (", ".join(as_target(x.name) for x in leaders
+                                                         if x.owner != self.me and x.name) or "none"))
             return
         if kind == "own_leader" or mine:
             if u is None or u.owner != self.me:

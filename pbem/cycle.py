@@ -353,6 +353,8 @@ def changed_by_hand(camp: Campaign) -> str | None:
     for pid in state.turn_order:
         path = folder / f"{pid}.yaml"
         if pid in recorded and not path.is_file():
+            if table.get(pid) == "bot":
+                continue  # the computer player writes the same file again when the turn runs
             was, how = recorded[pid]
             return (f"{path.relative_to(camp.root)}: removed by hand since {how} (audit.log recorded sha256 "
                     f"{was[:16]}), so the player would be taken as sending no orders; nothing was run: put the file "

@@ -336,7 +336,11 @@ def submit_bytes(camp: Campaign, raw: bytes, source: str, now: datetime, late_ok
                        player, turn)
     seen = dry_runs(camp, turn) if moderator_fix else 0
     run_seen = moderator_fix and frozen(camp, turn)  # a real run of the turn, rolled back: its dice were seen
-    if (seen or run_seen) and not force and not _as_recorded(camp, state, player, withhold(raw, stored)):
+    # the dice of this turn were seen (dry runs, a run rolled back): a file not the one they were seen with needs
+    # --force, and is audited as forced; the same file given back needs neither
+    forced = (seen or run_seen) and not as_recorded(
+        camp, state, player, hashlib.sha256(withhold(raw, stored)).hexdigest(), if_none=False)
+    if forced and not force:
         how = " and ".join(([f"was dry-run {seen} time(s) (audit.log)"] if seen else [])
                            + (["was run and rolled back"] if run_seen else []))
         return _refuse(camp, source, f"the moderator's fix is refused: game turn {turn} {how}, so its dice have been "
@@ -378,7 +382,7 @@ def submit_bytes(camp: Campaign, raw: bytes, source: str, now: datetime, late_ok
         atomic_write(target, kept)
         camp.audit(f"intake accepted {printable(source)} for {player} turn {turn} (sha256 {short_hash(digest)})"
                    + (" as a moderator's fix" if moderator_fix else "")
-                   + (f", forced after {forced_after(seen, run_seen)}" if seen or run_seen else ""))
+                   + (f", forced after {forced_after(seen, run_seen)}" if forced else ""))
     if moderator_fix:
         msg = f"stored as the moderator's fix; sha256 {short_hash(digest)}."
     elif late_ok:
@@ -389,13 +393,16 @@ def submit_bytes(camp: Campaign, raw: bytes, source: str, now: datetime, late_ok
     return Answer(source, True, player, turn, msg, findings, target)
 
 
-def as_recorded(camp: Campaign, state, player: str, digest: str) -> bool:
-    """Whether a stored file of SHA-256 ``digest`` is the one audit.log recorded for ``player`` this turn (or none
-    was recorded): the same bytes given again change nothing.  A file changed by hand in the orders folder and
-    given back as it is (`submit --fix`) is taken, checked and audited, so the turn can run with it."""
+def as_recorded(camp: Campaign, state, player: str, digest: str, if_none: bool = True) -> bool:
+    """Whether a file of SHA-256 ``digest`` is the one audit.log last recorded for ``player`` this turn; ``if_none``
+    when nothing was recorded.  The same bytes given again change nothing, and a file changed by hand in the
+    orders folder and given back as it is (`submit --fix`) is taken, checked and audited, so the turn can run
+    with it.  After dry runs or a rolled-back run, the file the dice were seen with is the recorded one, not the
+    one in the folder: a file edited there and given back is a changed file and needs --force (a code review
+    found it taken without)."""
     from .cycle import recorded_files
     was = recorded_files(camp, state.turn, list(state.turn_order)).get(player)
-    return was is None or digest.startswith(was[0])
+    return if_none if was is None else digest.startswith(was[0])
 
 
 def forced_after(dry: int, rolled_back: bool) -> str:
@@ -405,16 +412,6 @@ def forced_after(dry: int, rolled_back: bool) -> str:
 
 
 MAX_VERSIONS = 20  # earlier versions kept per player and turn (PLAYER.v1.yaml ... PLAYER.v20.yaml)
-
-
-def _as_recorded(camp: Campaign, state, player: str, kept: bytes) -> bool:
-    """Whether ``kept`` is the file audit.log last recorded for ``player`` this turn: the one the dice already seen
-    were rolled with (given back unchanged, a moderator's fix needs no --force).  Compared with the record, not
-    with the stored file: a file edited by hand in the orders folder and then given back is a changed file (a
-    code review found it taken without --force)."""
-    from .cycle import recorded_files
-    was = recorded_files(camp, state.turn, list(state.turn_order)).get(player)
-    return was is not None and hashlib.sha256(kept).hexdigest().startswith(was[0])
 
 
 def versions(folder: Path, player: str) -> int:

@@ -84,8 +84,8 @@ def closed(root: Path) -> bool:
 
 def default_mode() -> int:
     """The mode a file gets when a program creates it plainly (0o666 less the umask, often 0o644).  A temporary
-    file is made 0o600; the campaign's files are not secret (campaign.yaml is public, the reports are sent):
-    only ``secret/`` is kept 0o600, and says so with ``mode``."""
+    file is made 0o600.  Inside the campaign folder (itself 0o700, ``pbem.campaign.FOLDER_MODE``: it holds every
+    hidden fact) files get this mode; ``secret/`` is kept 0o600 and says so with ``mode``."""
     mask = os.umask(0o022)
     os.umask(mask)
     return 0o666 & ~mask

@@ -565,12 +565,7 @@ def _unnamed(rec: dict[str, Any], know: _Knowledge) -> dict[str, Any]:
             return {walk(k): walk(x) for k, x in v.items()}
         return v
 
-    out = {k: (v if k in FRAME_KEYS + ("event",) else walk(v)) for k, v in rec.items()}
-    target = rec.get("target")
-    if isinstance(target, str) and UNIT_ID.match(target) and not know.owns(target):
-        del out["target"]  # a card on another's unit: its stack by hex and owner, a leader by name (not "army")
-        out.update(_unit_target(target, know))
-    return out
+    return {k: (v if k in FRAME_KEYS + ("event",) else walk(v)) for k, v in rec.items()}
 
 
 def events_for(records: Sequence[dict[str, Any]], player: str | None, game_map: GameMap | None = None,

@@ -12,7 +12,7 @@ from typing import Iterable
 from pbem.adjudicator import TurnContext, adjudicate
 from pbem.dice import ScriptedDice
 from pbem.events import EventLog
-from pbem.gamedata import load_map, tables
+from pbem.gamedata import GameMap, load_map, tables
 from pbem.invariants import violations
 from pbem.model import City, GameState, Player, Unit, UnitType
 from pbem.ordertypes import Orders
@@ -47,6 +47,19 @@ def add(state: GameState, owner: str | None, utype: str, hex_id: str, carried_by
     if t is UnitType.LEADER and unit.name is None:
         unit.name = f"Leader {unit.id}"
     return state.add_unit(unit)
+
+
+def watch(state: GameState, player: str, city_id: str, game_map: GameMap = TINY) -> None:
+    """Leaders of ``player`` on the land around a city until the city and every hex around it are in the player's
+    sight: a card aimed at a besieged city needs it (docs/rules.md, Decision (fog, card targets))."""
+    from pbem.visibility import sight
+    around = game_map.around_city[city_id]
+    for h in around[1:]:
+        if set(around) <= sight(state, game_map, player):
+            return
+        if game_map.is_land(h) and game_map.passable(h) and h not in game_map.city_at and not state.units_at(h):
+            add(state, player, "leader", h)
+    assert set(around) <= sight(state, game_map, player), f"{city_id} cannot be watched whole"
 
 
 def give(state: GameState, player: str, *cards: str) -> None:

@@ -39,13 +39,13 @@ def answers(demo, kit, body):
     return mine
 
 
-def test_a_stack_out_of_sight_and_a_unit_never_raised_get_the_same_warning(demo, kit):
+def test_another_players_unit_id_gets_the_same_error_raised_or_not(demo, kit):
+    """A final review: a card on their units by id told which unit in sight bears which id; the checker refuses
+    such an id alike whether it is in play (SPA-A1) or was never raised (SPA-A9)."""
     state = demo.load_state()
     assert "SPA-A1" in state.units and "SPA-A9" not in state.units
-    assert state.units["SPA-A1"].hex not in sight(state, demo.game_map, "athens")
     got = {uid: answers(demo, kit, f"cards: [{{card: desertions, target: {uid}}}]\n") for uid in ("SPA-A1", "SPA-A9")}
-    assert got["SPA-A1"] == [("warning", "cards[0].target", f"SPA-A1 is out of your sight now: Desertions is played "
-                                                            f"only if SPA-A1 {WHEN}", None)]
+    assert got["SPA-A1"] == [("error", "cards[0].target", "SPA-A1 is another player's unit id: a card names another player's stack by its hex and their leader by name, never by a unit id (their ids are not yours to know)", "name their stack by its hex")]
     assert [(s, p, m.replace("SPA-A9", "SPA-A1"), h) for s, p, m, h in got["SPA-A9"]] == got["SPA-A1"]
 
 

@@ -15,6 +15,8 @@ from pbem.visibility import events_for, sight
 from scenario import TABLES, TINY, add, give, make_state, orders, run_phase
 
 FOG = "its target is not in your sight (a card's target must be in your sight when it is played)"
+BY_ID = ("a card names another player's stack by its hex and their leader by name, never by a unit id (their ids "
+         "are not yours to know)")
 
 
 def _namer(state):
@@ -42,12 +44,12 @@ def _state():
     return s
 
 
-def test_desertions_on_a_stack_out_of_sight_fails_alike_for_a_real_and_a_never_raised_unit():
+def test_desertions_on_a_stack_out_of_sight_fails_alike_with_or_without_units_there():
     lines = {}
-    for target in ("SPA-A1", "SPA-A9"):  # SPA-A1 stands at 0707; SPA-A9 was never raised
+    for target in ("0707", "0607"):  # Sparta's Army stands at 0707; 0607 is empty; both out of sight
         s = _state()
         army = add(s, "sparta", "army", "0707")
-        assert army.id == "SPA-A1" and "0707" not in sight(s, TINY, "athens")
+        assert "0707" not in sight(s, TINY, "athens") and "0607" not in sight(s, TINY, "athens")
         give(s, "athens", "desertions")
         before, ctx = _play(s, "athens", [{"card": "desertions", "target": target}])  # no die is rolled
         [failed] = [r for r in ctx.log.records if r.get("event") == "order_failed"]
@@ -55,20 +57,36 @@ def test_desertions_on_a_stack_out_of_sight_fails_alike_for_a_real_and_a_never_r
         assert "desertions" in s.players["athens"].hand and army.starvation == 0 and army.id in s.units
         lines[target] = _lines(s, before, ctx, "athens")
         assert not _lines(s, before, ctx, "sparta")  # nothing was played on them
-    assert lines["SPA-A1"] == lines["SPA-A9"] == [
+    assert lines["0707"] == lines["0607"] == [
         "Your order Cards #1: FAILED: Desertions cannot be played: its target is not in your sight (a card's "
         "target must be in your sight when it is played)"]
+
+
+def test_another_players_unit_id_is_never_a_target_whatever_it_names():
+    """A final review: naming their units by id (SPA-A1 fails, SPA-A2 plays) told which unit in sight bears which
+    id; now an id of another player's unit is refused with one reason, in sight or not, raised or not."""
+    lines = {}
+    for target in ("SPA-A1", "SPA-A2", "SPA-A9", "spa-l1"):  # out of sight, in sight, never raised, a leader
+        s = _state()
+        add(s, "sparta", "army", "0707")
+        add(s, "sparta", "army", "0303")  # SPA-A2, next to Athens' Army: in sight
+        give(s, "athens", "desertions", "exiled")
+        card = "exiled" if target.endswith("l1") else "desertions"
+        before, ctx = _play(s, "athens", [{"card": card, "target": target}])
+        assert card in s.players["athens"].hand and len(s.units) == 3
+        lines[target] = [x.replace("Exiled", "Desertions") for x in _lines(s, before, ctx, "athens")]
+    assert lines["SPA-A1"] == lines["SPA-A2"] == lines["SPA-A9"] == lines["spa-l1"] == [
+        f"Your order Cards #1: FAILED: Desertions cannot be played: {BY_ID}"]
 
 
 def test_desertions_on_a_stack_in_sight_is_played_and_its_owner_reads_it_whole():
     s = _state()
     army = add(s, "sparta", "army", "0303")  # next to Athens
     give(s, "athens", "desertions")
-    before, ctx = _play(s, "athens", [{"card": "desertions", "target": army.id}], dice=[6])
+    before, ctx = _play(s, "athens", [{"card": "desertions", "target": "0303"}], dice=[6])
     assert army.id not in s.units and "desertions" in s.discard
     mine = _lines(s, before, ctx, "athens")
-    # a unit named in one's own card: its stack by hex and owner, no id (it read "on army": a player's review)
-    assert "You played Desertions on the Spartans' stack at 0303 Hills" in mine, mine
+    assert "You played Desertions on 0303 Hills" in mine, mine  # their stack, named by its hex
     assert "Army of the Spartans disbanded (Desertions); upkeep roll 6, and any modifiers of theirs, which you do " \
            "not see" in mine
     assert army.id not in repr(mine)
@@ -97,7 +115,7 @@ def test_short_supplies_and_starvation_out_of_sight_fail_with_the_one_reason():
     add(s, "troy", "army", "0804")  # next to Troy: Troy is besieged, out of Athens' sight
     add(s, "sparta", "army", "0904")
     give(s, "athens", "short_supplies", "starvation")
-    before, ctx = _play(s, "athens", [{"card": "short_supplies", "target": "SPA-A1"},
+    before, ctx = _play(s, "athens", [{"card": "short_supplies", "target": "0708"},
                                       {"card": "short_supplies", "target": "0707"},
                                       {"card": "starvation", "target": "troy"},
                                       {"card": "starvation", "target": "delos"}])  # Delos: not besieged
@@ -114,7 +132,7 @@ def test_exiled_and_assassination_out_of_sight_name_no_one():
     add(s, "troy", "leader", "0903", name="Antiphon")
     add(s, "troy", "leader", "0903", name="Lycophron")
     give(s, "athens", "exiled", "assassination")
-    uses = [{"card": "exiled", "target": "TRO-L1"}, {"card": "exiled", "target": "TRO-L7"},
+    uses = [{"card": "exiled", "target": "Antiphon"}, {"card": "exiled", "target": "Kleon"},
             {"card": "assassination", "target": "Lycophron"}, {"card": "assassination", "target": "Brasidas"}]
     before, ctx = _play(s, "athens", uses)
     assert all(u.away_until is None for u in s.units.values()) and len(s.units) == 3
@@ -176,3 +194,26 @@ def test_plague_on_a_city_in_sight_shows_the_die_and_the_cards_modifier_not_the_
     mine = _lines(s, before, ctx, "athens")
     assert any(x.startswith("Army of the Trojans disbanded (Plague); upkeep roll 6 +2 Plague (card)") for x in mine)
     assert "TRO-A" not in repr(mine)
+
+
+@pytest.mark.parametrize("besieger", [True, False])
+def test_starvation_on_a_city_in_sight_with_its_surroundings_out_of_sight_says_nothing_of_a_siege(besieger):
+    """A final review: with only the city's hex in sight, Starvation played where an unseen enemy stood next to it
+    and failed "is not under siege now" where none did.  The city and every hex around it must be in sight."""
+    s = _state()
+    add(s, "troy", "army", "0903")
+    around = TINY.around_city["troy"]
+    watcher = next(h for h in TINY.neighbours["0903"] if TINY.is_land(h) and h not in TINY.city_at)
+    add(s, "athens", "leader", watcher)
+    seen = sight(s, TINY, "athens")
+    unseen = [h for h in around if h not in seen and h not in TINY.city_at]
+    assert "0903" in seen and unseen, (watcher, seen)
+    if besieger and TINY.is_land(unseen[0]):
+        add(s, "sparta", "army", unseen[0])
+    elif besieger:  # at sea next to Troy: a manned Fleet besieges it (R-PH-REV)
+        fleet = add(s, "sparta", "fleet", unseen[0])
+        add(s, "sparta", "rowers", unseen[0], carried_by=fleet.id)
+    give(s, "athens", "starvation")
+    before, ctx = _play(s, "athens", [{"card": "starvation", "target": "troy"}])
+    assert _lines(s, before, ctx, "athens") == [f"Your order Cards #1: FAILED: Starvation cannot be played: {FOG}"]
+    assert "starvation" in s.players["athens"].hand

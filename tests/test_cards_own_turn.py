@@ -1,7 +1,7 @@
 """Cards played in the own player-turn outside battles (pbem.cards), at the start of the Diplomacy phase
 (R-PH-DIP for the diplomacy cards; R-TURN-4: a card that cannot be played is skipped whole)."""
 from pbem.model import UnitType
-from scenario import TINY, add, events, give, make_state, orders, run_phase
+from scenario import TINY, add, events, give, make_state, orders, run_phase, watch
 
 
 def play(s, *uses, player="athens", dice=(), diplomacy=()):
@@ -163,7 +163,8 @@ def test_R_PH_DIP_card_leader_removed_assassination_kills_exiled_sends_away_for_
     exile = add(s, "sparta", "leader", "0404")
     add(s, "athens", "leader", "0403")  # in the card player's sight: a card's target must be (docs/rules.md, Decision (fog, card targets))
     give(s, "athens", "assassination", "exiled")
-    ctx = play(s, {"card": "assassination", "target": victim.id}, {"card": "exiled", "target": exile.id},
+    # another player's leaders by name: their ids are not the card player's to know (Decision (fog, card targets))
+    ctx = play(s, {"card": "assassination", "target": victim.name}, {"card": "exiled", "target": exile.name},
                dice=[2, 5])
     assert victim.id not in s.units
     assert exile.away_until == 3 + 7 and exile.carried_by is None
@@ -226,7 +227,7 @@ def test_R_PH_UPK_card_upkeep_roll_desertions_every_army_and_rowers_of_the_stack
     a2 = add(s, "sparta", "army", "0404")
     add(s, "athens", "army", "0405")
     give(s, "athens", "desertions")
-    play(s, {"card": "desertions", "target": a2.id}, dice=[5, 5])
+    play(s, {"card": "desertions", "target": "0404"}, dice=[5, 5])  # their stack by its hex
     assert a1.id not in s.units and a2.starvation == 1
 
 
@@ -234,17 +235,20 @@ def test_R_PH_UPK_card_starvation_counter_on_every_unit_in_a_besieged_city():
     s = make_state()
     add(s, "athens", "army", "0504")  # next to Sparta: under siege
     a = add(s, "sparta", "army", "0505")
+    watch(s, "athens", "sparta")  # the city and all around it in sight: a card aimed at a besieged city needs it
     give(s, "athens", "starvation")
     play(s, {"card": "starvation", "target": "sparta"})
     assert a.starvation == 1
     s2 = make_state()
     add(s2, "athens", "leader", "0504")  # sees Sparta, besieges nothing (a card's target must be in sight)
+    watch(s2, "athens", "sparta")
     give(s2, "athens", "starvation")
     ctx = play(s2, {"card": "starvation", "target": "sparta"})
     assert "is not under siege now: no enemy Army, Rowers, manned Fleet, pirate or barbarian is in or next to it" \
         in events(ctx, "order_failed")[0]["reason"]
     s3 = make_state()  # a neutral city is never under siege (R-PH-REV), whoever stands next to it
     add(s3, "athens", "army", sorted(TINY.neighbours[TINY.cities["megara"].hex])[0])
+    watch(s3, "athens", "megara")
     give(s3, "athens", "starvation")
     ctx = play(s3, {"card": "starvation", "target": "megara"})
     assert events(ctx, "order_failed")[0]["reason"].endswith(

@@ -160,3 +160,13 @@ def test_seen_by_views_are_kept_on_the_game(demo):
     assert not hasattr(checker, "_SEEN")
     # the views take no part in comparing Games
     assert Game(whole.state, whole.game_map, whole.tables, whole.kit_of) == whole
+
+
+def test_a_leader_targets_examples_never_name_ones_own_leaders(demo):
+    """A final review: with no enemy leader in sight, Assassination's missing target suggested Athens' own
+    leaders ("e.g. Empedocles, Hagnon, Phoebidas")."""
+    state = demo.load_state()
+    own = {u.name for u in state.units.values() if u.owner == "athens" and u.name}
+    r = check_text(ATHENS + "cards: [{card: assassination}]\n", "o.yaml", demo)
+    [f] = [f for f in r.findings if f.path == "cards[0]"]
+    assert "needs a target" in f.message and own and not any(n in f.message for n in own), f.message

@@ -128,9 +128,9 @@ def test_an_enemy_leader_named_by_id_is_told_to_be_named_by_name(demo, tmp_path)
     kit = Campaign.open(write_kit(camp, "athens"))
     r = check_text(ATHENS + "cards:\n  - {card: assassination, target: SPA-L1}\n", "o.yaml", kit)
     [f] = [f for f in r.findings if f.path == "cards[0].target"]
-    assert f.message == ("no leader in your sight goes by the id SPA-L1 (your kit shows other players' leaders by "
-                         "name only): Assassination is played only if SPA-L1 is in your sight when it is played"), f.message
-    assert f.hint == "leaders in sight: Epaminondas; name a leader by name", f.hint
+    # (a final review made another player's unit id an error: which leader bears which id is not Athens' to know)
+    assert f.severity == "error" and f.message == "SPA-L1 is another player's unit id: a card names another player's stack by its hex and their leader by name, never by a unit id (their ids are not yours to know)", f.message
+    assert f.hint == "leaders in sight: Epaminondas", f.hint
 
 
 # -- 8. plunder razes too --------------------------------------------------------------------------------------

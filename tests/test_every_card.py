@@ -20,7 +20,7 @@ import pytest
 from pbem.model import UnitType
 
 from effect_scenarios import card_label, fight, of, turns
-from scenario import TABLES, add, events, give, make_state, orders, run_phase
+from scenario import TABLES, add, events, give, make_state, orders, run_phase, watch
 
 ROWS: dict[str, Callable[[str], None]] = {}
 
@@ -391,7 +391,7 @@ def assassination(card):
     victim = add(s, "sparta", "leader", "0505", skills=["historian"])
     add(s, "athens", "leader", "0504")  # in the card player's sight: a card's target must be (docs/rules.md, Decision (fog, card targets))
     give(s, "athens", card)
-    ctx = play(s, {"card": card, "target": victim.id})
+    ctx = play(s, {"card": card, "target": victim.name})  # another's leader by name (Decision (fog, card targets))
     assert victim.id not in s.units and events(ctx, "leader_removed")[0]["until"] is None
     played(s, card, "athens")
 
@@ -406,7 +406,7 @@ def exiled(card):
     add(s, "sparta", "leader", "0403")  # in the card player's sight: a card's target must be (docs/rules.md, Decision (fog, card targets))
     give(s, "sparta", card)
     dip = {"diplomacy": ["megara", "delos"]}  # the leader's Oratory: 2 rolls while it is in play
-    logs = turns(s, [{"athens": {}, "sparta": {"cards": [{"card": card, "target": leader.id}]}},
+    logs = turns(s, [{"athens": {}, "sparta": {"cards": [{"card": card, "target": leader.name}]}},
                      {"athens": dip, "sparta": {}}, {"athens": {}, "sparta": {}}],
                  dice=[1, 1, 1, 1] + [1, 1, 1] + [1, 1])  # experience rolls; 2D6 = 2; Athens' one roll
     assert [r["of"] for r in of(logs[1], "diplomacy_roll", "athens")] == [1], "away: no Oratory"
@@ -635,7 +635,7 @@ def desertions(card):
     other = add(s, "sparta", "army", "0503")
     add(s, "athens", "leader", "0403")  # in the card player's sight: a card's target must be (docs/rules.md, Decision (fog, card targets))
     give(s, "athens", card)
-    ctx = play(s, {"card": card, "target": a1.id}, dice=[5, 6])  # upkeep rolls, no modifier
+    ctx = play(s, {"card": card, "target": "0404"}, dice=[5, 6])  # their stack by hex; upkeep rolls, no modifier
     assert a1.starvation == 1 and a2.id not in s.units and other.starvation == 0
     assert len(events(ctx, "starvation") + events(ctx, "disbanded")) == 2
     played(s, card, "athens")
@@ -647,6 +647,7 @@ def starvation(card):
     add(s, "athens", "army", "0504")  # next to Sparta: it is under siege
     a, r = add(s, "sparta", "army", "0505"), add(s, "sparta", "rowers", "0505", starvation=2)
     ldr = add(s, "sparta", "leader", "0505")
+    watch(s, "athens", "sparta")  # the city and all around it in sight (Decision (fog, card targets))
     give(s, "athens", card)
     play(s, {"card": card, "target": "sparta"})
     assert (a.starvation, r.starvation, ldr.starvation) == (1, 3, 0)
@@ -733,6 +734,8 @@ def campaign(tmp_path_factory):
     new("sparta", "rowers", "0501", "SPA-F1")
     to("SPA-A3", "0303")
     assert new("athens", "army", "0302") == "ATH-A3"
+    st.units["SPA-L1"].name = "Brasidas"  # named as cards name others' leaders (their ids are not Athens' to know)
+    watch(st, "athens", "megara")  # Megara and all around it in sight: a card aimed at a besieged city needs it
     camp.save_state(st)
     head = f"campaign: {st.campaign}\nturn: 1\nplayer: athens\nsecret: {made.secrets['athens']}\n"
     return Campaign.open(camp.root), head
@@ -753,7 +756,7 @@ ATTACKS = {"land": 'land_battle: [{{units: [ATH-A1], target: "0504", cards: [{c}
            "city": 'land_battle: [{{units: [ATH-A2], target: "0506", cards: [{c}]}}]\n',
            "sea": 'sea_battle: [{{units: [ATH-F1], target: "0501", cards: [{c}]}}]\n'}
 GOOD_TARGET = {"player": "sparta", "neutral_city": "troy", "enemy_city": "megara", "enemy_minor_city": "megara",
-               "besieged_city": "megara", "city": "megara", "hex": '"0501"', "stack": '"0504"', "leader": "SPA-L1",
+               "besieged_city": "megara", "city": "megara", "hex": '"0501"', "stack": '"0504"', "leader": "Brasidas",
                "own_leader": "ATH-L1"}
 # a wrong target for each kind, and what the checker says
 BAD_TARGET = {"player": ("athens", "names yourself; it needs an opponent"),

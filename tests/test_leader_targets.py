@@ -162,8 +162,9 @@ def test_R_SET_3_checker_lists_leaders_in_sight_by_name(kit, tmp_path):
     out, code = checked(kit, tmp_path, "cards: [{card: assassination, target: SPA-L9}]\n")
     # the words changed on a review: "you see no leader SPA-L1" read as false to a player who fought SPA-L1 (kits
     # show other players' leaders by name only), so the finding now says to name a leader by name
-    assert code == 0 and "no leader in your sight goes by the id SPA-L9" in out and "Demodocus" in out \
-        and "name a leader by name" in out and "?" not in out, out
+    # (a final review: another player's unit id is an error, never a lookup: which leader bears which id is not
+    # the player's to know; the hint names the leaders in sight)
+    assert code == 1 and "SPA-L9 is another player's unit id" in out and "Demodocus" in out and "?" not in out, out
 
 
 @pytest.mark.parametrize("target", ["Sparta", "sparta"])

@@ -340,3 +340,36 @@ def test_a_stored_file_edited_after_dry_runs_and_given_back_as_a_fix_needs_force
     with camp.lock():
         a = submit_path(camp, stored, NOW, moderator_fix=True, force=True)
     assert a.accepted and "forced" in (camp.root / "audit.log").read_text().splitlines()[-1], a.text()
+
+
+def test_the_recorded_file_given_back_after_a_dry_run_is_not_audited_as_forced(camp):
+    """A final review: giving back the very file audit.log recorded (say one deleted from the orders folder) needs
+    no --force after a dry run, but audit.log called it "forced", which `verify` then lists to the referee."""
+    from pbem.intake import submit_path
+    from pbem.turn import run
+    for p in ("athens", "sparta", "thebes"):
+        assert submit_bytes(camp, order_text(camp, p), f"{p}.yaml", NOW).accepted
+    with camp.lock():
+        run(camp, dry_run=True)
+    stored = camp.orders_dir(1) / "sparta.yaml"
+    kept = camp.root.parent / "sparta-kept.yaml"
+    kept.write_bytes(stored.read_bytes())
+    stored.unlink()
+    with camp.lock():
+        a = submit_path(camp, kept, NOW, moderator_fix=True)
+    last = (camp.root / "audit.log").read_text().splitlines()[-1]
+    assert a.accepted and "as a moderator's fix" in last and "forced" not in last, (a.text(), last)
+
+
+def test_a_computer_players_file_removed_after_a_rollback_does_not_stop_the_turn(camp):
+    """A final review: run-turn refused with "the player would be taken as sending no orders ... (the player's
+    answer names its sha256)", both untrue for a computer seat: the computer player writes the same file again."""
+    for p in ("athens", "sparta"):
+        assert submit_bytes(camp, order_text(camp, p), f"{p}.yaml", NOW).accepted
+    set_seat(camp, "thebes", "bot")
+    run_turn(camp, NOW, force=True, reports=False)
+    first = (camp.orders_dir(1) / "thebes.yaml").read_bytes()
+    rollback(camp, 1, "a lost file")
+    (camp.orders_dir(1) / "thebes.yaml").unlink()
+    run_turn(camp, NOW, force=True, reports=False)
+    assert camp.current_turn == 2 and (camp.orders_dir(1) / "thebes.yaml").read_bytes() == first

@@ -64,7 +64,7 @@ def test_desertions_out_of_sight_shows_no_upkeep_roll_and_in_sight_shows_the_los
         give(s, "troy", "desertions")
         before = s.copy()
         ctx = run_phase("diplomacy", s, "troy", dice=[6], orders=orders("troy", cards=[
-            {"card": "desertions", "target": army.id}]))
+            {"card": "desertions", "target": hex_id}]))  # their stack by its hex (Decision (fog, card targets))
         assert [r for r in ctx.log.records if r.get("event") == "disbanded"]
         seen = events_for(ctx.log.records, "athens", game_map=TINY, states=[before, s])
         gone = [r for r in seen if r.get("event") == "disbanded"]
@@ -72,7 +72,7 @@ def test_desertions_out_of_sight_shows_no_upkeep_roll_and_in_sight_shows_the_los
         assert army.id not in repr(seen)
         played = [r for r in seen if r.get("event") == "card_played"]
         text = describe(played[0], _namer(s), "athens")
-        assert text == ("Trojans played Desertions on the Spartans' stack at 0303 Hills" if visible
+        assert text == ("Trojans played Desertions on 0303 Hills" if visible
                         else "Trojans played Desertions on a stack out of your sight")
 
 
