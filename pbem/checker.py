@@ -1425,19 +1425,19 @@ class RuleCheck:
         # the Upkeep phase's own reason, asked against the simulated state (a city of the player's that is
         # besieged or razed feeds no one: it says which)
         st = self.sim.state
-        why = upkeep_phase.why_unsupplied(SimpleNamespace(state=st, game_map=self.map, player=self.me), end,
-                                          st.controlled_cities(self.me), {})
-        if why is None:
+        problem = upkeep_phase.supply_problem(SimpleNamespace(state=st, game_map=self.map, player=self.me), end,
+                                              st.controlled_cities(self.me), {})
+        if problem is None:
             return
         bags = sum(1 for uid in self.sim.at(end) if self.sim.units[uid].type is UnitType.BAGGAGE)
         if bags >= len(eaters):
             return
         names = ", ".join(u.id for u in eaters)
-        if why.startswith("no friendly city"):  # "... (Pylos is under siege)": a city of yours there feeds no one
-            why = "with " + why.replace("in or next to its hex", "in or next to it" + (" that feeds it" if "(" in why
-                                                                                        else ""), 1)
+        kind, own = problem
+        if kind == "no_city":  # "(Pylos is under siege)": a city of yours there feeds no one
+            why = "with no friendly city in or next to it" + (f" that feeds it ({own})" if own else "")
         else:
-            why = f"{why} by enemy units"
+            why = "completely surrounded by enemy units"
         self.warn(path, f"{names} end{'s' if len(eaters) == 1 else ''} the turn in {end} {why}"
                         + (f" and Baggage for {bags} only" if bags else "")
                         + ": at your next Upkeep each without Baggage makes an upkeep roll (6 or more disbands it)",

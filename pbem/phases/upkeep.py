@@ -87,10 +87,12 @@ def priority(ctx) -> list[Unit]:
     return [*order.values(), *(units[uid] for uid in sorted_ids(units) if uid not in order)]
 
 
-def why_unsupplied(ctx, hex_id: str, cities: list[str], friendly: dict[str, bool]) -> str | None:
-    """Why the units in ``hex_id`` cannot be paid whatever the gold, or None: no friendly city in or next to the
-    hex, or the hex completely surrounded.  ``cities`` are the player's; ``friendly`` remembers which of them
-    are friendly (``board.friendly_city``), each asked only when a unit is in or next to it."""
+def supply_problem(ctx, hex_id: str, cities: list[str], friendly: dict[str, bool]) -> tuple[str, str | None] | None:
+    """Why the units in ``hex_id`` cannot be paid whatever the gold, or None: ("no_city", why) -- no friendly
+    city in or next to the hex; ``why`` says why the player's own city there does not count ("Pylos is under
+    siege", "Sparta is razed", the first in or next to the hex), else None -- or ("surrounded", None), the hex
+    completely surrounded.  ``cities`` are the player's; ``friendly`` remembers which of them are friendly
+    (``board.friendly_city``), each asked only when a unit is in or next to it."""
     state, gm = ctx.state, ctx.game_map
     around = gm.around_city
     own: list[str] = []  # the player's cities in or next to the hex, none of them friendly
@@ -103,14 +105,25 @@ def why_unsupplied(ctx, hex_id: str, cities: list[str], friendly: dict[str, bool
                 break
             own.append(c)
     else:
-        if own:  # say why the player's own city there does not count (the first in or next to the hex)
+        if own:
             c = next(gm.city_at[h] for h in (hex_id, *gm.neighbours[hex_id]) if h in gm.city_at and gm.city_at[h].id in own)
-            why = "razed" if state.cities[c.id].razed else "under siege"
-            return f"no friendly city in or next to its hex ({c.name} is {why})"
-        return "no friendly city in or next to its hex"
+            return "no_city", f"{c.name} is {'razed' if state.cities[c.id].razed else 'under siege'}"
+        return "no_city", None
     if board.surrounded(state, gm, hex_id, ctx.player):
-        return "completely surrounded"
+        return "surrounded", None
     return None
+
+
+def why_unsupplied(ctx, hex_id: str, cities: list[str], friendly: dict[str, bool]) -> str | None:
+    """``supply_problem`` in the words of the upkeep records: "no friendly city in or next to its hex (Pylos is
+    under siege)", "completely surrounded", or None."""
+    problem = supply_problem(ctx, hex_id, cities, friendly)
+    if problem is None:
+        return None
+    kind, why = problem
+    if kind == "surrounded":
+        return "completely surrounded"
+    return "no friendly city in or next to its hex" + (f" ({why})" if why else "")
 
 
 def player_baggage(state, hex_id: str, player: str | None) -> list[Unit]:
