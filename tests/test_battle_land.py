@@ -523,35 +523,6 @@ def test_R_STAND_1_hesitation_aimed_at_any_unit_of_the_attacking_stack_fires(nam
     assert "Hesitation" in failed(ctx)[0]["reason"] and "hesitation" in s.discard and not events(ctx, "battle")
 
 
-def test_R_BAT_worked_example_of_docs_rules_md():
-    """The worked battle example of docs/rules.md ("Land battle"), number for number."""
-    s = make_state()
-    s.cities["megara"].controller = "sparta"
-    s.cities["megara"].hostile = True
-    s.players["athens"].traits = ["bronze_panoply"]
-    s.players["sparta"].traits = ["fortifications"]
-    give(s, "athens", "outflank")
-    give(s, "sparta", "strong_garrison")
-    s.players["sparta"].standing = {"defence_cards": [{"card": "strong_garrison", "hex": "0506"}]}
-    a1 = add(s, "athens", "army", "0405")
-    add(s, "athens", "leader", "0405", skills=["general", "heroism"])
-    a2 = add(s, "athens", "army", "0507")
-    d = add(s, "sparta", "army", "0506")
-    gold = s.players["athens"].gold
-    ctx = run_phase("land_battle", s, "athens", dice=[6, 3, 7, 4, 5, 6, 2, 5, 2, 6, 3],
-                    orders=land_attacks("athens", {"units": [a1.id, a2.id], "target": "0506", "plunder": True,
-                                             "cards": [{"card": "outflank", "if_needed": True}]}))
-    b = battle_event(ctx)
-    results = [u["result"] for u in b["attack"]["units"]] + [u["result"] for u in b["defence"]["units"]]
-    assert results == [10, 5, 14, 9]
-    assert [c["card"] for c in b["cards"]] == ["outflank", "strong_garrison"]
-    assert (b["attack_total"], b["defence_total"], b["winner"]) == (26, 25, "athens")
-    assert d.hex == "0505", "casualty roll 5: back into Sparta"
-    assert a1.hex == "0506" and a2.hex == "0507"
-    assert s.cities["megara"].controller == "athens" and s.cities["megara"].hostile
-    assert s.cities["megara"].razed == 3 and s.players["athens"].gold == gold + 11
-
-
 def test_R_BAT_3_retreat_heads_for_a_friendly_city_not_a_razed_one():
     """R-BAT-3 "nearest a friendly city", friendly as R-PH-UPK says: controlled, not razed, not under siege.
     0406's free neighbours 0405 and 0506 are both one hex from Sparta; razed Megara (0506) draws no retreat."""

@@ -20,7 +20,9 @@ def test_the_worked_battle_names_the_real_maps_hexes_and_they_fit_together():
     assert not {"0405", "0507", "0505", "0506"} & hexes  # the tiny map's
 
 
-def test_the_worked_battle_replays_on_the_default_map_number_for_number():
+def test_R_BAT_worked_example_of_docs_rules_md():
+    """The worked battle example of docs/rules.md ("A worked battle", R-BAT-1..4), number for number, on the
+    default map the doc names (it replaced a copy on the tiny test map)."""
     s = make_state(game_map=AEGEAN)
     s.cities["megara"].controller = "sparta"
     s.cities["megara"].hostile = True
@@ -40,8 +42,9 @@ def test_the_worked_battle_replays_on_the_default_map_number_for_number():
     b = battle_event(ctx)
     results = [u["result"] for u in b["attack"]["units"]] + [u["result"] for u in b["defence"]["units"]]
     assert results == [10, 5, 14, 9]
+    assert [c["card"] for c in b["cards"]] == ["outflank", "strong_garrison"]
     assert (b["attack_total"], b["defence_total"], b["winner"]) == (26, 25, "athens")
     assert f"SPA-A1 retreats to {d.hex}" in SECTION, f"the doc names the hex SPA-A1 retreats to: {d.hex}"
     assert a1.hex == "1112" and a2.hex == "1113"
-    assert s.cities["megara"].controller == "athens" and s.cities["megara"].razed == 3
+    assert s.cities["megara"].controller == "athens" and s.cities["megara"].hostile and s.cities["megara"].razed == 3
     assert s.players["athens"].gold == gold + 11
