@@ -1621,9 +1621,15 @@ def build_context(camp_name: str, turn: int, game_map: GameMap, tables: Tables, 
             label = ("End of the game turn" if head.get("phase") == "end" else
                      f"{owner} turn, {PHASE_TITLES.get(head.get('phase'), head.get('phase'))}")
             blocks.append({"key": key, "label": label, "items": []})
-        blocks[-1]["items"].append({
-            "text": describe(ev, nm, player) if ev is not None else "Dice rolled",
-            "dice": dice_lines(en.dice, nm), "redacted": bool(ev and ev.get("redacted"))})
+        item = {"text": describe(ev, nm, player) if ev is not None else "Dice rolled",
+                "dice": dice_lines(en.dice, nm), "redacted": bool(ev and ev.get("redacted"))}
+        items = blocks[-1]["items"]
+        if items and not item["dice"] and not items[-1]["dice"] and items[-1]["one"] == item["text"]:
+            # the same line again with no dice ("Naxos: 1 baggage recruited" six times): said once, counted
+            items[-1]["times"] += 1
+            items[-1]["text"] = f"{item['text']} ({items[-1]['times']} times)"
+        else:
+            items.append({**item, "one": item["text"], "times": 1})
     ctx["events"] = blocks
     ctx["cities"] = []
     for cid in sorted(v["cities"], key=lambda c: game_map.cities[c].name):

@@ -70,3 +70,18 @@ def test_a_trait_held_twice_is_listed_twice_and_the_second_says_it_counts_once()
     assert where == [("Wine", "Athens"), ("Democracy", "Athens"), ("Olive Oil", "Delos"),
                      ("Wine", "Megara; also held at Athens: counts once")]
     assert "Wine (Megara; also held at Athens: counts once):" in text(ctx)
+
+
+def test_the_same_event_line_again_is_said_once_and_counted():
+    """A player's review: "Naxos: 1 baggage recruited" six times over in EVENTS; now once, "(6 times)"."""
+    s = make_state()
+    add(s, "athens", "army", "0504")  # next to Sparta: Athens sees its recruits
+    recs = [{"seq": i, "turn": 1, "player": "sparta", "phase": "recruit", "event": "recruited", "type": "baggage",
+             "unit": f"SPA-B{i}", "city": "sparta"} for i in range(1, 7)]
+    ctx = report.build_context("t", 1, TINY, TABLES, s, s.copy(), recs, None)
+    [block] = ctx["events"]
+    assert [i["text"] for i in block["items"]] == ["Sparta: baggage SPA-B1 recruited"] + [
+        f"Sparta: baggage SPA-B{i} recruited" for i in range(2, 7)]  # the moderator: each unit by id
+    seen = report.build_context("t", 1, TINY, TABLES, s, s.copy(), recs, "athens")
+    texts = [i["text"] for b in seen["events"] for i in b["items"]]
+    assert texts.count("Sparta: 1 baggage recruited (6 times)") == 1 and len(texts) == 1, texts
