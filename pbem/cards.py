@@ -21,7 +21,6 @@ the phase that reads it consumes it).  Expired effects are removed at the start 
 """
 from __future__ import annotations
 
-import re
 from typing import TYPE_CHECKING, Any, Callable, Iterable
 
 from . import board
@@ -175,12 +174,13 @@ OUT_OF_SIGHT = "its target is not in your sight (a card's target must be in your
 # would tell it: a final review).  Their stacks are named by hex, their leaders by name.
 OTHERS_ID = ("a card names another player's stack by its hex and their leader by name, never by a unit id "
              "(their ids are not yours to know)")
-_UNIT_ID = re.compile(r"[A-Z]{2,4}-[A-Z]+\d+")
 
 
-def others_unit_id(ctx: "TurnContext", raw: str) -> bool:
-    """``raw`` reads as a unit id of another player (not the phasing player's own prefix), in any case."""
-    return bool(_UNIT_ID.fullmatch(raw.upper())) and raw.upper().split("-")[0] != ctx.me.abbr
+def names_others_unit(raw: str, own_abbr: str) -> bool:
+    """``raw`` reads as a unit id, in any case, of a player whose prefix is not ``own_abbr``: the adjudicator
+    (``resolve_target``) and the order checker refuse it alike as a card's target."""
+    from .visibility import UNIT_ID
+    return bool(UNIT_ID.match(raw.upper())) and raw.upper().split("-")[0] != own_abbr
 
 
 def _city(ctx: "TurnContext", raw: str) -> str | None:
@@ -255,7 +255,7 @@ def resolve_target(ctx: "TurnContext", kind: str, raw: str | None) -> tuple[Any,
     want = TARGET_WORDS[kind]
     if not raw:
         return None, f"it needs a target: {want}"
-    if kind in ("stack", "leader") and others_unit_id(ctx, raw):
+    if kind in ("stack", "leader") and names_others_unit(raw, ctx.me.abbr):
         return None, OTHERS_ID
     if kind in SIGHT_TARGET_KINDS and not target_in_sight(ctx, kind, raw):
         return None, OUT_OF_SIGHT

@@ -27,7 +27,7 @@ from types import SimpleNamespace
 from typing import Any, Iterable
 
 from . import battle, board, yamlio
-from .cards import OTHERS_ID, leader_named, name_key
+from .cards import OTHERS_ID, leader_named, name_key, names_others_unit
 from .effects import held_traits, player_effects, skill_effects, total_value, unit_matches
 from .errors import PbemError
 from .gamedata import Card, GameMap, Tables, json_path, tables
@@ -301,7 +301,6 @@ class Game:
 _GAMES: dict[tuple, Game] = {}
 
 SHIP_HEXES = "Water and coastal City, Sandy Coast or Fishing Village hexes"
-OTHERS_UNIT_ID = re.compile(r"[A-Z]{2,4}-[A-Z]+\d+")  # a unit id; the own prefix is told apart where it is used
 BATTLE_PHASES = ("battle", "sea_battle", "land_battle")
 TARGET_WORDS = {
     "hex": "a hex id, e.g. \"0712\"", "stack": "a hex id or a unit id", "city": "a city id",
@@ -710,7 +709,7 @@ class RuleCheck:
                 self.error(tpath, f"{target} is not one of your units", "name the stack by its hex id")
             elif "-" not in target:
                 self.error(tpath, f"'{target}' is not a hex or unit id", TARGET_WORDS["stack"])
-            elif OTHERS_UNIT_ID.fullmatch(target.upper()) and target.upper().split("-")[0] != st.players[self.me].abbr:
+            elif names_others_unit(target, st.players[self.me].abbr):
                 self.error(tpath, f"{target} is another player's unit id: {OTHERS_ID}", "name their stack by its hex")
             elif target not in self.sim.state.units:
                 self.warn(tpath, self.unseen(card, target))
@@ -795,7 +794,7 @@ class RuleCheck:
             self.error(tpath, f"{who} is one of your leaders; {card.name} discards a leader of the side that "
                               f"loses", "name an enemy leader")
             return
-        if kind == "leader" and not mine and trigger != "battle_lost" and OTHERS_UNIT_ID.fullmatch(target.upper()):
+        if kind == "leader" and trigger != "battle_lost" and names_others_unit(target, own):
             # (Failure names a leader of a battle the player fights, where every unit's id is shown: ids do there)
             self.error(tpath, f"{target} is another player's unit id: {OTHERS_ID}",
                        "leaders in sight: " + (", ".join(as_target(x.name) for x in leaders

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
 from typing import Any
 
+from .auditlog import ACCEPTED, ADJUDICATED, ROLLBACK
 from .errors import CampaignError, PbemError, UsageError
 from .storage import Campaign, held_interrupts
 
@@ -309,9 +310,6 @@ def bot_orders(camp: Campaign) -> dict[str, bytes]:
     return out
 
 
-ACCEPTED_LINE = re.compile(r"^\S+ intake accepted .* for (\S+) turn (\d+) \(sha256 ([0-9a-f]{12,64})\)")
-ADJUDICATED_LINE = re.compile(r"^\S+ adjudicated turn (\d+); orders ([^\s;]+)(?: \(computer players ([^\s;)]+)\))?")
-ROLLBACK_LINE = re.compile(r"^\S+ rollback to turn (\d+) ")
 
 
 def recorded_files(camp: Campaign, turn: int, order: list[str]) -> dict[str, tuple[str, str]]:
@@ -325,19 +323,19 @@ def recorded_files(camp: Campaign, turn: int, order: list[str]) -> dict[str, tup
         return {}
     out: dict[str, tuple[str, str]] = {}
     for line in text.splitlines():
-        m = ACCEPTED_LINE.match(line)
+        m = ACCEPTED.match(line)
         if m and int(m.group(2)) == turn:
             out[m.group(1)] = (m.group(3), "intake accepted it")
             continue
-        m = ADJUDICATED_LINE.match(line)
+        m = ADJUDICATED.match(line)
         if m and int(m.group(1)) == turn and m.group(3):
             hashes = m.group(2).split(",")
             for pid in m.group(3).split(","):
                 if pid in order and len(hashes) == len(order) and hashes[order.index(pid)] != "-":
                     out[pid] = (hashes[order.index(pid)], "the computer player wrote it")
             continue
-        m = ROLLBACK_LINE.match(line)
-        if m and int(m.group(1)) < turn:
+        m = ROLLBACK.match(line)
+        if m and int(m.group(2)) < turn:
             out.clear()
     return out
 

@@ -406,7 +406,7 @@ def as_recorded(camp: Campaign, state, player: str, digest: str, if_none: bool =
 
 
 def forced_after(dry: int, rolled_back: bool) -> str:
-    """What a forced fix followed, as audit.log says it (``verify.ACCEPTED`` reads it back)."""
+    """What a forced fix followed, as audit.log says it (``auditlog.ACCEPTED`` reads it back)."""
     return " and ".join(([f"{dry} dry run(s) of the turn"] if dry else [])
                         + (["a run of the turn that was rolled back"] if rolled_back else []))
 

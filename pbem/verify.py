@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from .adjudicator import adjudicate
+from .auditlog import ACCEPTED, ADJUDICATED, ROLLBACK
 from .campaign import KEYS_FILE
 from .dice import Dice, key_commitment, seed_fingerprint, seed_from_key, turn_key
 from .errors import CampaignError, PbemError, UsageError
@@ -78,15 +79,6 @@ def stored_text(path) -> str:
         raise Damaged(f"{path}: cannot be read ({exc.strerror or exc})") from None
 
 
-# each is matched at the start of an audit line, after its time stamp, so no file name can forge one
-ADJUDICATED = re.compile(r"^\S+ adjudicated turn (\d+); orders ([^\s;]+)(?: \(computer players ([^\s;)]+)\))?"
-                         r"(?:; start sha256 ([0-9a-f]{64}))?")
-ACCEPTED = re.compile(r"^\S+ intake accepted .* for (\S+) turn (\d+) \(sha256 ([0-9a-f]{12,64})\)( as a moderator's fix)?"
-                      r"(?:, forced after (.*))?$")
-# `pbem rollback`: (time stamp, turn, first and last turn whose run was undone (older lines: none), archive folder,
-# reason)
-ROLLBACK = re.compile(r"^(\S+) rollback to turn (\d+) \((?:undone: the run of turns? (\d+)(?:\.\.(\d+))?; )?later turns "
-                      r"moved to ([^\s;)]+)(?:; adjustments lost: .*?)?\): (.*)$")
 SEAT = re.compile(r"^\S+ seat of (\S+) set to (bot|human)")
 RUN_TURN = re.compile(r"^\S+ run-turn (\d+)(?: \(forced\))?(?:; computer players: (\S+))?")
 
