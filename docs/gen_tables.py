@@ -22,9 +22,13 @@ sys.path.insert(0, str(ROOT))
 from pbem.textview import card_timing  # noqa: E402  (one wording of a card's timing: the reports' HAND too)
 BEGIN = "<!-- begin: tables written by docs/gen_tables.py from pbem/data/tables/*.yaml; do not edit by hand -->"
 END = "<!-- end: tables written by docs/gen_tables.py -->"
+BEGIN_TERRAIN = "<!-- begin: terrain table written by docs/gen_tables.py from pbem/data/tables/terrain.yaml -->"
+END_TERRAIN = "<!-- end: terrain table -->"
+SHIPS = {"sea": "sail through", "dock": "dock (coastal only)", "beach": "beach (coastal only)", "none": "no"}
 
-UNITS = {"all": "unit", "army": "Army", "fleet": "Fleet", "ships": "Fleet and Transport"}
-UNITS_PL = {"all": "units", "army": "Armies", "fleet": "Fleets", "ships": "Fleets and Transports"}
+UNITS = {"all": "unit", "army": "Army", "land": "Army and Rowers", "fleet": "Fleet", "ships": "Fleet and Transport"}
+UNITS_PL = {"all": "units", "army": "Armies", "land": "Armies and Rowers", "fleet": "Fleets",
+            "ships": "Fleets and Transports"}
 ROLLS = {"battle": "attack and defence roll", "attack": "attack roll", "defense": "defence roll",
          "casualty": "casualty roll", "upkeep": "upkeep roll", "navigation": "navigation roll"}
 TOTALS = {"battle": "battle total (attacking or defending)", "attack": "attack total", "defense": "defence total"}
@@ -86,8 +90,9 @@ def effect_text(e: dict[str, Any], source: str) -> str:
         text = f"{signed(e['value'])} movement points for each {UNITS[e['units']]} {whose}"
         if e["condition"] == "aid_of_city":
             text += ", if the stack ends its move in or next to a friendly city under siege"
-        return text + (", for the one move it is played for" if e["duration"] == "this_turn"
-                       else ", in each move phase")
+        return text + {"this_move": ", for the one move it is played for",
+                       "this_turn": ", for the move it is played for and, played in the First Move, the same units'"
+                                    " Second Move of that player-turn"}.get(e["duration"], ", in each move phase")
     if k == "hand_size":
         return f"{signed(e['value'])} to the hand limit of 7 while the leader is in play"
     if k == "victory_cities":
@@ -183,12 +188,29 @@ def generated(tables) -> str:
     return "\n".join(lines)
 
 
+def terrain_table(tables) -> str:
+    """The seed's terrain table as the map uses it (R-MAP-2): what a player plans moves and stacks with."""
+    lines = [BEGIN_TERRAIN, "", "| terrain | move cost | stacking limit | defence | ships |",
+             "| --- | --- | --- | --- | --- |"]
+    for t in tables.terrain.values():
+        cost = "impassable" if t.move_cost is None else str(t.move_cost)
+        stack = "-" if t.stack is None else str(t.stack)
+        defence = "-" if t.defense is None else f"{t.defense:+d}" + (" (home city +8)" if t.id == "city" else "")
+        lines.append(f"| {t.name} | {cost} | {stack} | {defence} | {SHIPS[t.ships]} |")
+    return "\n".join(lines + ["", END_TERRAIN])
+
+
+def _between(rules: str, begin: str, end: str, text: str) -> str:
+    start, stop = rules.find(begin), rules.find(end)
+    if start < 0 or stop < start:
+        raise SystemExit(f"{RULES}: the marker lines of the generated tables are missing")
+    return rules[:start] + text + rules[stop + len(end):]
+
+
 def render(rules: str, tables) -> str:
     """``rules`` (the text of docs/rules.md) with the generated tables put between the markers."""
-    start, end = rules.find(BEGIN), rules.find(END)
-    if start < 0 or end < start:
-        raise SystemExit(f"{RULES}: the marker lines of the generated tables are missing")
-    return rules[:start] + generated(tables) + rules[end + len(END):]
+    rules = _between(rules, BEGIN_TERRAIN, END_TERRAIN, terrain_table(tables))
+    return _between(rules, BEGIN, END, generated(tables))
 
 
 def main(argv: list[str]) -> int:

@@ -725,7 +725,16 @@ def resolve_attack(ctx: "TurnContext", section: str, atk: Attack, arena: str) ->
                  and u.carried_by is None]
         if not ships:
             return fail(f"there are no enemy ships in {target}")
-        defender: str | None = ships[0].owner
+        # as on land (holds_ground): a ship that fights or carries a unit that blocks entry may be attacked; the
+        # rest (unmanned Fleets, Transports without an Army or Rowers) are taken by moving in (R-UNIT-3), or
+        # with the city they are docked in
+        holders = [u for u in ships if sea_die(state, u) or any(is_combat_unit(state, c)
+                                                                for c in cargo_tree(state, u))]
+        if not holders:
+            return fail(f"no enemy ship in {target} fights or blocks the way (only unmanned Fleets and Transports "
+                        f"without an Army or Rowers): " + ("they are taken with the city they are docked in"
+                                                           if target in gm.city_at else "move in to capture them"))
+        defender: str | None = holders[0].owner
         def_units = [u for u in ships if u.owner == defender]
         fighters = [unit_fighter(u, sea_die(state, u)) for u in def_units if sea_die(state, u)]
     else:

@@ -386,6 +386,16 @@ def _leader_gained(ctx, card, target, e):
         ctx.emit(Ev.NEW_LEADER, unit=u.id, name=u.name, hex=h, source=card.id)
 
 
+def _check_razed_counters(ctx, card, target, e):
+    """Coup: "Opponents Home city" is the city the opponent rules from; once it is taken (by the card's player or
+    another) there is no opponent's government there to overthrow (Decision): the card fails, stays in hand."""
+    st = ctx.state
+    cid = st.players[target].home
+    if st.cities[cid].controller != target:
+        return f"the {st.players[target].name} do not hold their home city {ctx.game_map.cities[cid].name}"
+    return None
+
+
 def _razed_counters(ctx, card, target, e):
     cid = ctx.state.players[target].home
     city = ctx.state.cities[cid]
@@ -453,7 +463,7 @@ EFFECTS: dict[str, tuple[Check | None, Apply]] = {
     "look_at_hand": (None, _look_at_hand),
     "leader_removed": (None, _leader_removed),
     "leader_gained": (_check_leader_gained, _leader_gained),
-    "razed_counters": (None, _razed_counters),
+    "razed_counters": (_check_razed_counters, _razed_counters),
     "upkeep_roll": (None, _upkeep_roll),
     "starvation_counter": (None, _starvation_counter),
     "remove_baggage": (None, _remove_baggage),

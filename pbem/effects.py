@@ -236,6 +236,8 @@ def unit_matches(effect: dict[str, Any], unit: Unit) -> bool:
         return True
     if want == "army":
         return unit.type is UnitType.ARMY
+    if want == "land":  # an "Army Stack" (Forced March, Marathon): its Armies and Rowers, the units that march
+        return unit.type is UnitType.ARMY or unit.type is UnitType.ROWERS
     if want == "fleet":
         return unit.type is UnitType.FLEET
     if want == "ships":

@@ -14,7 +14,7 @@ Pure functions of the state, the map and the injected dice.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import TYPE_CHECKING, Any, Iterable, Mapping
 
 from . import effects as fx
 from .board import hostile_to, is_combat_unit, stack_limit, stack_size, stacking_weight, under_siege
@@ -278,18 +278,23 @@ def aid_of_city(state: GameState, game_map: GameMap, player: str, hex_id: str) -
 
 
 def allowance(ctx: "TurnContext", movers: list[Unit], group: set[str],
-              cards: Iterable[tuple[str, dict[str, Any]]] = ()) -> Allowance:
+              cards: Iterable[tuple[str, dict[str, Any]]] = (),
+              earlier: Mapping[str, list[tuple[str, dict[str, Any]]]] | None = None) -> Allowance:
     """``movement_allowance`` in the turn being adjudicated."""
-    return movement_allowance(ctx.state, ctx.tables, movers, group, cards)
+    return movement_allowance(ctx.state, ctx.tables, movers, group, cards, earlier)
 
 
 def movement_allowance(state: GameState, tables: Tables, movers: list[Unit], group: set[str],
-                       cards: Iterable[tuple[str, dict[str, Any]]] = ()) -> Allowance:
+                       cards: Iterable[tuple[str, dict[str, Any]]] = (),
+                       earlier: Mapping[str, list[tuple[str, dict[str, Any]]]] | None = None) -> Allowance:
     """The group's movement points: the smallest of its movers' allowances, each base + movement effects.
 
     Movement effects: the player's traits (Athletic, Seamanship), the skills of leaders moving in the group
-    (Logistics; a leader left behind gives nothing) and the cards played for this move (Forced March,
-    Marathon, Relieving Force), each where ``units`` matches the unit.  The order checker asks the same.
+    (Logistics; a leader left behind gives nothing), the cards played for this move (Forced March,
+    Marathon, Relieving Force) and, by unit id in ``earlier``, the cards played for that unit's First Move
+    whose +2 lasts the turn (Forced March, Marathon: "this turn"), each where ``units`` matches the unit.
+    Leaders move 6 alone (R-PH-MOVE); with Armies or Rowers they go at their pace, so only a group of leaders
+    alone is held to a leader's allowance.  The order checker asks the same.
     """
     cards = list(cards)
     per_unit: dict[str, int] = {}
@@ -320,9 +325,13 @@ def movement_allowance(state: GameState, tables: Tables, movers: list[Unit], gro
             if fx.unit_matches(e, m):
                 points += e["value"]
                 found.append(f"{tables.cards[card].name} (card) {e['value']:+d}")
+        for card, e in (earlier.get(m.id, ()) if earlier else ()):
+            points += e["value"]
+            found.append(f"{tables.cards[card].name} (card, played in the First Move) {e['value']:+d}")
         per_unit[m.id] = points
         bonuses[m.id] = found
-    return Allowance(min(per_unit.values(), default=0), per_unit, bonuses)
+    pace = [per_unit[m.id] for m in movers if m.type is not L] or per_unit.values()
+    return Allowance(min(pace, default=0), per_unit, bonuses)
 
 
 # -- paths ----------------------------------------------------------------------------------------------

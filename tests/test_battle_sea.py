@@ -66,11 +66,32 @@ def test_R_PH_SEA_transport_with_army_rolls_1d6_empty_transport_does_not_roll():
     t = add(s, "athens", "transport", "0401")
     add(s, "athens", "army", "0401", carried_by=t.id)
     et = add(s, "sparta", "transport", "0501")
+    add(s, "sparta", "rowers", "0501", carried_by=et.id)  # it rolls nothing, but its Rowers block the hex
     ctx = run_phase("sea_battle", s, "athens", dice=[1, 3], orders=sea("athens", {"units": [t.id], "target": "0501"}))
     b = battle_event(ctx)
     assert b["attack"]["units"][0]["die"] == "1D6"
     assert b["defence"]["units"] == [] and b["defence"]["total"] == 0
     assert b["won_by"] == "attacker" and et.id not in s.units
+
+
+def test_R_PH_SEA_ships_that_neither_fight_nor_block_are_captured_by_moving_in_not_attacked():
+    """As on land (docs/rules.md, land battle Decision): an unmanned Fleet or a Transport without an Army or
+    Rowers is taken by moving in (R-UNIT-3), or with the city it is docked in; a sea attack on it alone is
+    refused (a rules referee: it was fought against a total of 0 at sea and refused on land)."""
+    s = make_state()
+    f, _ = manned(s, "athens", "0401")
+    add(s, "sparta", "fleet", "0501"), add(s, "sparta", "transport", "0501")
+    s.cities["delos"].controller = "sparta"
+    add(s, "sparta", "transport", "1007")
+    f2, _ = manned(s, "athens", "0907")
+    ctx = run_phase("sea_battle", s, "athens", orders=sea("athens", {"units": [f.id], "target": "0501"},
+                                                             {"units": [f2.id], "target": "1007"}))
+    assert not events(ctx, "battle") and not [r for r in ctx.log.records if "roll" in r]
+    reasons = [e["reason"] for e in events(ctx, "order_failed")]
+    assert reasons == ["no enemy ship in 0501 fights or blocks the way (only unmanned Fleets and Transports without "
+                       "an Army or Rowers): move in to capture them",
+                       "no enemy ship in 1007 fights or blocks the way (only unmanned Fleets and Transports without "
+                       "an Army or Rowers): they are taken with the city they are docked in"]
 
 
 def test_R_PH_SEA_unmanned_fleet_and_empty_transport_cannot_attack():

@@ -35,6 +35,9 @@ def test_a_change_of_the_data_shows_in_the_tables():
     changed = replace(card, effects=({**card.effects[0], "dice": "2D10"},))
     tables = replace(TABLES, cards={**TABLES.cards, card.id: changed})
     assert g.render(text, tables) != text
+    hills = TABLES.terrain["hills"]
+    tables = replace(TABLES, terrain={**TABLES.terrain, "hills": replace(hills, stack=2)})
+    assert "| Hills | 2 | 2 | +4 | no |" in g.render(text, tables)  # the terrain table of R-MAP-2 too
 
 
 @pytest.mark.parametrize("kind,test", [("cards", "test_every_card.py::test_card"),

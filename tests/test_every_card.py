@@ -582,13 +582,15 @@ def army_stack_plus_two(card):
                     orders=orders("athens", first_move=[{"units": [a.id], "path": PATH6, "cards": [card]}]))
     assert a.hex == "0306" and events(ctx, "moved")[0]["allowance"] == 4 + 2
     played(s, card, "athens")
-    # an Army stack: Rowers get nothing, so a stack with Rowers still moves 4
+    # an "Army Stack" is the marching stack: its Rowers get the +2 too (they march as Armies do, R-PH-MOVE),
+    # so a stack with Rowers moves 6 as well (a rules referee: the card said nothing of "Armies only")
     s = make_state()
     give(s, "athens", card)
     a, r = add(s, "athens", "army", "0302"), add(s, "athens", "rowers", "0302")
-    run_phase("first_move", s, "athens",
-              orders=orders("athens", first_move=[{"units": [a.id, r.id], "path": PATH6, "cards": [card]}]))
-    assert a.hex == "0302" and card in s.players["athens"].hand
+    ctx = run_phase("first_move", s, "athens",
+                    orders=orders("athens", first_move=[{"units": [a.id, r.id], "path": PATH6, "cards": [card]}]))
+    assert a.hex == r.hex == "0306" and events(ctx, "moved")[0]["allowances"] == {a.id: 6, r.id: 6}
+    played(s, card, "athens")
 
 
 @row("relieving_force")

@@ -81,8 +81,15 @@ def test_R_PH_REV_a_captured_enemy_home_city_gives_its_base_income_without_the_c
     s.players["athens"].traits = ["slavery"]
     s.cities["sparta"].controller = "athens"
     s.cities["sparta"].hostile = True
+    ctx = run_phase("revenue", s, "athens")
+    # Athens 7+1; Sparta its full 7: "Hostile *minor* cities give half" (R-PH-REV; a rules referee found the
+    # captured home city halved)
+    assert s.players["athens"].gold == 8 + 7
+    assert [(e["city"], e["amount"], e["hostile"]) for e in events(ctx, "income")] == [("athens", 8, False),
+                                                                                       ("sparta", 7, False)]
+    s.cities["megara"].controller, s.cities["megara"].hostile, s.cities["megara"].income = "athens", True, 5
     run_phase("revenue", s, "athens")
-    assert s.players["athens"].gold == 8 + 4  # Athens 7+1; Sparta 7 halved up
+    assert s.players["athens"].gold == 15 + 8 + 7 + 3  # a hostile minor city still gives half, rounded up
     ctx = run_phase("revenue", s, "sparta")  # its owner collects nothing from it
     assert s.players["sparta"].gold == 0 and not events(ctx, "income")
 

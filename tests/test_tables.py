@@ -304,6 +304,7 @@ def test_unit_class_follows_the_text(skills, traits, cards):
             ok = {
                 None: True,
                 "army": "Arm" in text,
+                "land": "Army Stack" in text,  # the marching stack: Armies and Rowers (Forced March, Marathon)
                 "fleet": "Fleet" in text and "Transport" not in text,
                 "ships": "Fleet" in text or "ship" in text,
                 "all": "Arm" not in text and "Fleet" not in text,

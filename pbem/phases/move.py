@@ -25,6 +25,7 @@ from typing import TYPE_CHECKING, Any, Callable
 
 from .. import battle as bt
 from ..board import stack_limit, stack_size, stacking_weight
+from ..effects import unit_matches
 from ..events import Ev
 from ..gamedata import GameMap
 from ..model import GameState, Unit, UnitType
@@ -330,7 +331,10 @@ def _move(ctx: "TurnContext", phase: _Phase, mv: Move) -> str | None:
             if e.get("condition") == "aid_of_city" and not aid_of_city(state, gm, me, planned_end):
                 return f"{c.name}: the stack does not end its move in or next to a friendly city under siege"
             card_fx.append((cu.card, e))
-    allow = allowance(ctx, movers, group, card_fx)
+    # "+2 Movement points this turn" (Forced March, Marathon): played in the First Move, it lasts into the same
+    # units' Second Move (each move phase has its own allowance, R-PH-MOVE)
+    lasting = ctx.scratch.setdefault("movement_this_turn", {})
+    allow = allowance(ctx, movers, group, card_fx, lasting)
 
     # 4. the path; 5. stacking at the end
     captures = g.captures
@@ -362,6 +366,12 @@ def _move(ctx: "TurnContext", phase: _Phase, mv: Move) -> str | None:
         played.append(cu.card)
         if i is not None:
             used.add(i)
+    if section == "first_move":
+        for card, e in card_fx:
+            if e.get("duration") == "this_turn":
+                for m in movers:
+                    if unit_matches(e, m):
+                        lasting.setdefault(m.id, []).append((card, e))
     if to_board:  # the boarding changed who carries these (and what an Army boarding a Transport set down)
         carrier, here = g.carrier, g.here
         for x in (*(u.id for u in to_board), *set_down):

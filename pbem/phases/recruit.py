@@ -3,7 +3,7 @@
 Each entry of ``orders.recruit`` ({city, unit?, baggage?}) is carried out whole or skipped whole (R-TURN-4):
 - the city must be controlled by the player, not razed, not hostile, not under siege (``board.may_recruit``);
 - ``unit`` (army, rowers, fleet, transport): one per city per turn, plus the ``extra_recruit`` effects that
-  apply there (Organization: the friendly city nearest the leader, ties by city id); Fleets and Transports
+  apply there (Organization: the city nearest the leader that may recruit, ties by city id); Fleets and Transports
   only in coastal cities;
 - ``baggage``: up to 6 per city per turn, over all entries;
 - the player pays every cost of the entry (``RECRUIT_COST``) or the entry fails;
@@ -40,18 +40,19 @@ def resolve(ctx) -> None:
 
 
 def extra_recruits(state, game_map, tables, player: str) -> dict[str, int]:
-    """Units each city may recruit this turn beyond the first (``extra_recruit``: Organization): the friendly
-    city nearest each such leader.  Pure: the order checker asks it too."""
+    """Units each city may recruit this turn beyond the first (``extra_recruit``: Organization): the city nearest
+    each such leader among those that may recruit (not razed, besieged or hostile: a hostile city would swallow
+    the bonus).  Pure: the order checker asks it too."""
     extra: dict[str, int] = {}
     found = player_effects(state, tables, player, "extra_recruit")
     if not found:  # most players have no such leader: no need to look for sieges around their cities
         return extra
-    friendly = board.friendly_cities(state, game_map, player)
+    able = [cid for cid in state.controlled_cities(player) if board.may_recruit(state, game_map, cid, player) is None]
     for src, e in found:
         leader = state.units.get(src.unit) if src.unit else None
         if leader is None:
             continue
-        cid = board.nearest_city(game_map, friendly, leader.hex)
+        cid = board.nearest_city(game_map, able, leader.hex)
         if cid is not None:
             extra[cid] = extra.get(cid, 0) + int(e["value"])
     return extra

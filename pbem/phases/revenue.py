@@ -8,7 +8,8 @@ Steps:
    its base income (``city.income``: 7 for a home city, the fixed minor income otherwise), plus, for the
    player's own home city, the ``income`` effects of their traits and leaders (Slavery, Trade, Economics...).
    Nothing from a razed city, a city under siege (``board.under_siege``), or a city named by an active
-   ``income_block`` effect (Economic Blockade, Raids).  A hostile city gives half, rounded up.
+   ``income_block`` effect (Economic Blockade, Raids).  A hostile minor city gives half, rounded up; a home
+   city never does, even hostile in its captor's hands ("Hostile minor cities give half", R-PH-REV).
 3. The ``income_block`` effects that end with this player's Revenue phase are used up.
 4. Each razed city the player controls removes one razed counter.
 """
@@ -35,10 +36,10 @@ def resolve(ctx) -> None:
             continue
         bonus = total_value(player_effects(state, ctx.tables, ctx.player, "income")) if cid == me.home else 0
         full = city.income + bonus
-        amount = (full + 1) // 2 if city.hostile else full
+        halved = city.hostile and city.home_of is None  # R-PH-REV: hostile *minor* cities
+        amount = (full + 1) // 2 if halved else full
         me.gold += amount
-        ctx.emit(Ev.INCOME, city=cid, amount=amount, base=city.income, bonus=bonus, hostile=city.hostile,
-                 gold=me.gold)
+        ctx.emit(Ev.INCOME, city=cid, amount=amount, base=city.income, bonus=bonus, hostile=halved, gold=me.gold)
     for e in blocks:
         if e.until_turn and e.until_player == ctx.player and cards.when(state, e.until_turn, e.until_player) <= now:
             cards.end_effect(ctx, e, "used at this Revenue phase")

@@ -1,0 +1,106 @@
+"""Two rules referees read the seed and RULINGS against what pbem did (2026-11-23); each finding, as a scenario on
+the tiny map (hexes: 0302 Athens, 0505 Sparta, 0506 Megara; a row of Clear hexes from 0402 to 0306)."""
+from __future__ import annotations
+
+from scenario import add, assert_invariants, context, events, give, make_state, orders, run_phase
+from pbem.phases import PHASES
+
+PATH7 = ["0402", "0503", "0504", "0404", "0405", "0306", "0307"]  # seven Clear hexes (1 point each) from Athens
+BACK6 = ["0405", "0404", "0504", "0503", "0402", "0302"]  # from 0306 back into Athens: 5 + 2 (a City) = 7 points
+
+
+def both_moves(s, **sections):
+    """The First and the Second Move of Athens in one player-turn (one context, as the adjudicator runs them)."""
+    ctx = context(s, "athens", orders=orders("athens", **sections))
+    for name in ("first_move", "second_move"):
+        ctx.phase = ctx.log.phase = name
+        next(p for p in PHASES if p.name == name).resolve(ctx)
+    ctx.log.flush_rolls()
+    assert_invariants(s)
+    return ctx
+
+
+def test_R_PH_MOVE_forced_march_lasts_into_the_second_move_of_the_same_units():
+    """Forced March / Marathon: "Army Stack gets +2 Movement points this turn", and each move phase has a full
+    allowance (R-PH-MOVE): played in the First Move, the +2 holds for the same units' Second Move."""
+    for card in ("forced_march", "marathon"):
+        s = make_state()
+        give(s, "athens", card)
+        a, b = add(s, "athens", "army", "0302"), add(s, "athens", "army", "0302")
+        ctx = both_moves(s, first_move=[{"units": [a.id], "path": PATH7[:6], "cards": [card]}],
+                         second_move=[{"units": [a.id], "path": BACK6[:5]}, {"units": [b.id], "path": PATH7[:6]}])
+        assert a.hex == "0402", "there and 5 hexes back: 6 points in each move, the card played in the First Move"
+        first, second = events(ctx, "moved")
+        assert first["allowance"] == second["allowance"] == 6 and second["bonuses"][a.id] == [
+            f"{'Forced March' if card == 'forced_march' else 'Marathon'} (card, played in the First Move) +2"]
+        assert b.hex == "0302", "an Army the card was not played for has its 4"
+        assert "not enough movement points" in events(ctx, "order_failed")[0]["reason"]
+
+
+def test_R_PH_MOVE_a_forced_march_played_in_the_second_move_is_for_that_move():
+    s = make_state()
+    give(s, "athens", "forced_march")
+    a = add(s, "athens", "army", "0302")
+    ctx = run_phase("second_move", s, "athens", dice=[], orders=orders("athens", second_move=[
+        {"units": [a.id], "path": PATH7[:6], "cards": ["forced_march"]}]))
+    assert a.hex == "0306" and events(ctx, "moved")[0]["allowance"] == 6
+
+
+def test_R_PH_MOVE_relieving_force_is_for_the_one_move():
+    """Relieving Force says "if in aid of a city", not "this turn": its +2 is checked and given per move."""
+    s = make_state()
+    s.cities["megara"].controller = "athens"
+    add(s, "sparta", "army", "0507")  # Megara (0506) under siege
+    give(s, "athens", "relieving_force")
+    a = add(s, "athens", "army", "0302")
+    ctx = both_moves(s, first_move=[{"units": [a.id], "path": PATH7[:5], "cards": ["relieving_force"]}],
+                     second_move=[{"units": [a.id], "path": BACK6[1:]}])  # 4 + 2 (Athens, a City) points
+    assert events(ctx, "moved")[0]["allowance"] == 6, "5 hexes to 0405, next to besieged Megara"
+    assert a.hex == "0405" and "not enough movement points" in events(ctx, "order_failed")[0]["reason"]
+
+
+def test_R_PH_MOVE_a_leader_with_armies_moves_at_their_pace():
+    """"Leaders alone 6" (R-PH-MOVE): a leader marching with Armies does not hold them to 6 (Athletic and Forced
+    March give the Army 7; a rules referee found the leader's 6 stopped the whole stack)."""
+    for with_leader in (False, True):
+        s = make_state()
+        s.players["athens"].traits = ["athletic"]
+        give(s, "athens", "forced_march")
+        a = add(s, "athens", "army", "0302")
+        units = [a.id]
+        if with_leader:
+            units.append(add(s, "athens", "leader", "0302").id)
+        ctx = run_phase("first_move", s, "athens", orders=orders("athens", first_move=[
+            {"units": units, "path": PATH7, "cards": ["forced_march"]}]))
+        assert a.hex == "0307", events(ctx, "order_failed")
+        assert events(ctx, "moved")[0]["allowance"] == 7
+    s = make_state()
+    lone = add(s, "athens", "leader", "0302")
+    ctx = run_phase("first_move", s, "athens", orders=orders("athens", first_move=[
+        {"units": [lone.id], "path": PATH7}]))
+    assert lone.hex == "0302" and "(6 of 6 spent" in events(ctx, "order_failed")[0]["reason"], "alone: 6"
+
+
+def test_R_PH_REC_organization_skips_a_hostile_city_that_may_not_recruit():
+    """Organization: "Nearest friendly city may recruit 1 extra unit"; a hostile city may not recruit at all
+    (R-PH-REC), so the bonus goes to the nearest city that may, as for a razed or besieged one."""
+    s = make_state(gold=20)
+    s.cities["megara"].controller = "athens"
+    s.cities["megara"].hostile = True
+    add(s, "athens", "leader", "0606", skills=["organization"])  # Megara (0506) is nearest, Athens next
+    ctx = run_phase("recruit", s, "athens", dice=[1], orders=orders("athens", recruit=[
+        {"city": "athens", "unit": "army"}, {"city": "athens", "unit": "army"}]))
+    assert [e["index"] for e in events(ctx, "order_done")] == [0, 1], events(ctx, "order_failed")
+
+
+def test_R_PH_DIP_coup_fails_when_the_opponent_does_not_hold_their_home_city():
+    """Coup: "Opponents Home city gets 1D6 Razed Counters."  Decision: only while the opponent holds it; on a home
+    city the card's player (or a third) has taken, it fails and stays in hand (a rules referee: Athens razed the
+    Sparta it held)."""
+    s = make_state()
+    s.cities["sparta"].controller, s.cities["sparta"].hostile = "athens", True
+    give(s, "athens", "coup")
+    ctx = run_phase("diplomacy", s, "athens", orders=orders("athens", cards=[{"card": "coup", "target": "sparta"}]))
+    assert s.cities["sparta"].razed == 0 and "coup" in s.players["athens"].hand
+    assert events(ctx, "order_failed")[0]["reason"] == (
+        "Coup cannot be played: the Spartans do not hold their home city Sparta")
