@@ -1084,6 +1084,14 @@ def _sunk(r: Rec) -> str:
 
 # -- battles
 
+def revolt_unopposed(battle: dict[str, Any]) -> bool:
+    """A revolt's BATTLE record where nobody fought: no unit of the controller held the city (``battle.py``
+    ``revolt_battle``: no dice, both sides empty, totals 0), so the city went neutral without a battle."""
+    if battle.get("battle") != "revolt" or battle.get("attackers") or battle.get("defenders"):
+        return False
+    return not any(isinstance(battle.get(k), dict) and battle[k].get("units") for k in ("attack", "defence"))
+
+
 @describes("battle")
 def _battle(r: Rec) -> str:
     g = r.g
@@ -1093,6 +1101,16 @@ def _battle(r: Rec) -> str:
     target = r.k("target", "hex")
     place = r.nm.place(target) if isinstance(target, str) else target
     revolt = g("battle") == "revolt"
+    if revolt_unopposed(r.rec):  # R-PH-DIP-REVOLT: nobody held the city, nobody fought (a player's review)
+        r.use("attackers", "defenders", "attack_total", "defence_total", "defense_total", "winner", "note")
+        rebels = g("rebels")
+        held_by = g("defender")
+        whose = r.poss(held_by) if held_by else "its controller's"
+        city = r.nm.city(g("city")) if g("city") else place
+        return (f"Revolt at {place}: " + (f"{counted(rebels, 'rebel')} rose" if rebels else "the rebels rose") +
+                (f" against {r.name(held_by)}" if held_by else "") +
+                f"; none of {whose} units held the city (only Armies, Rowers, manned Fleets and loaded Transports "
+                f"do), so there was no battle: {city} went neutral")
     if revolt:
         rebels = g("rebels")
         text = f"Revolt at {place}"
@@ -1575,6 +1593,8 @@ def build_context(camp_name: str, turn: int, game_map: GameMap, tables: Tables, 
             for d in en.dice:
                 if not _take(shown, d):
                     lines.append({"dice": True, "text": describe_roll(d, nm)})
+            if en.event is rec and revolt_unopposed(rec):
+                continue  # the title says it all: no sides, no totals, no winner
             if en.event is rec:
                 for role, key in (("Attack", "attack"), ("Defence", "defence")):
                     lines += [{"dice": False, "text": t} for t in side_lines(rec.get(key), role, nm, player)]
@@ -1588,7 +1608,9 @@ def build_context(camp_name: str, turn: int, game_map: GameMap, tables: Tables, 
         ctx["battles"].append({"title": describe(rec, nm, player),
                                "when": f"{'your' if bp == player and player else possessive(nm.player(bp))} "
                                        f"{PHASE_TITLES.get(rec.get('phase'), rec.get('phase'))} phase",
-                               "lines": lines})
+                               "lines": lines, "fought": not revolt_unopposed(rec)})
+    ctx["battles_title"] = ("Battles" if all(b["fought"] for b in ctx["battles"]) else
+                            "Revolts" if not any(b["fought"] for b in ctx["battles"]) else "Battles and revolts")
     # diplomacy rolls (own and those on the player's cities) with their dice
     ctx["diplomacy"] = []
     in_battle = {e.get("seq") for e in events if e.get("in_battle") is not None}

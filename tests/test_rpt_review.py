@@ -1,0 +1,71 @@
+"""A new player's and a moderator's reviews of the reports (report.py, verify.py, the report templates)."""
+from __future__ import annotations
+
+from pbem import report
+
+from scenario import TABLES, TINY, add, give, make_state, orders, run_phase
+
+PLAYERS = ("athens", "sparta", "troy")
+
+
+def context(before, after, records, viewer, turn=1):
+    return report.build_context("t", turn, TINY, TABLES, after, before, records, viewer)
+
+
+def text_report(ctx):
+    """The text report with its lines joined (wrapped lines read as one)."""
+    return " ".join(report.environment().get_template("report.txt.j2").render(**ctx).split())
+
+
+def html_report(ctx):
+    return " ".join(report.environment().get_template("report.html.j2").render(**ctx, map_svg="", css="").split())
+
+
+# -- 1. a revolt in a city no unit of its controller holds: no battle ----------------------------------------
+
+def unheld_revolt():
+    """Sparta holds Megara with a Baggage only (it does not hold a city); Athens plays Revolt on it: 2 rebels."""
+    s = make_state(players=PLAYERS, gold=10)
+    s.cities["megara"].controller = "sparta"
+    add(s, "sparta", "baggage", "0506")
+    add(s, "athens", "army", "0302")
+    give(s, "athens", "revolt")
+    before = s.copy()
+    ctx = run_phase("diplomacy", s, "athens", dice=[2],
+                    orders=orders("athens", cards=[{"card": "revolt", "target": "megara"}]))
+    assert s.cities["megara"].controller is None
+    return before, s, ctx.log.records
+
+
+def test_a_revolt_nobody_fought_is_not_told_as_a_battle():
+    # a new player's review: "rebels total 0; defenders total 0; the rebels won", then "Attack (neutral):
+    # total 0 / Defence (you): total 0 / Won by the attacker", for a city that rose with no one to fight
+    before, after, records = unheld_revolt()
+    for viewer, whose, against in (("sparta", "your", "you"), (None, "the Spartans'", "the Spartans")):
+        ctx = context(before, after, records, viewer)
+        [b] = ctx["battles"]
+        assert b["title"] == (f"Revolt at 0506 Megara: 2 rebels rose against {against}; none of {whose} units held "
+                              "the city (only Armies, Rowers, manned Fleets and loaded Transports do), so there was "
+                              "no battle: Megara went neutral")
+        for text in (text_report(ctx), html_report(ctx)):
+            for fight in ("total 0", "Won by", "won", "Attack (", "Defence (", "no unit of the controller"):
+                assert fight not in text, (viewer, fight)
+            assert "Megara becomes neutral" in text and "seized by the rebels at 0506 Megara" in text
+            assert "BATTLES" not in text and ">Battles<" not in text
+        assert "REVOLTS Revolt at 0506 Megara" in text_report(ctx)
+        assert "<h2>Revolts</h2>" in html_report(ctx)
+
+
+def test_a_revolt_that_was_fought_keeps_its_battle():
+    s = make_state(players=PLAYERS, gold=10)
+    s.cities["megara"].controller = "sparta"
+    add(s, "sparta", "army", "0506")
+    add(s, "athens", "army", "0302")
+    give(s, "athens", "revolt")
+    before = s.copy()
+    # 1 rebel rolls 2, the Army 9: put down
+    ctx = run_phase("diplomacy", s, "athens", dice=[1, 2, 9],
+                    orders=orders("athens", cards=[{"card": "revolt", "target": "megara"}]))
+    text = text_report(context(before, s, ctx.log.records, "sparta"))
+    assert "BATTLES Revolt at 0506 Megara: 1 rebel rose against you" in text
+    assert "Won by you" in text and "so there was no battle" not in text
