@@ -1256,13 +1256,32 @@ def describe_roll(rec: dict[str, Any], nm: Namer) -> str:
         else:
             notes.append(f"{key.replace('_', ' ')} {nm.value(key, v)}")
     die, result = str(r.get("die")), r.get("result")
-    if die.startswith("pick1of"):  # Dice.choice: one of n, e.g. a new leader's name
-        head = f"pick {result} of {die[len('pick1of'):]}"
-    elif die == "shuffle":  # Dice.shuffle: the whole pile, ``result`` cards
-        head = f"shuffle of {result} cards"
-    else:
-        head = f"{die} = {result}"
-    return f"{head}: {purpose}{extra}" + (f" ({', '.join(notes)})" if notes else "")
+    tail = extra + (f" ({', '.join(notes)})" if notes else "")
+    if die.startswith("pick1of"):  # Dice.choice: one of n, e.g. a new leader's name (a player's review: "pick
+        n = die[len("pick1of"):]   # 103 of 180: leader name" read as code)
+        what = "the name" if purpose == "leader name" else purpose
+        return Drawn(f"{what}{tail}, drawn from the list of {n} ({ordinal(result)})")
+    if die == "shuffle":  # Dice.shuffle: the whole pile, ``result`` cards
+        return Drawn(f"{purpose}{tail}: {counted(result, 'card')}, in a random order")
+    return f"{die} = {result}: {purpose}{tail}"
+
+
+class Drawn(str):
+    """A random draw that is no die a player reads as one (a pick from a list, a shuffle): shown without the
+    "die" label the report puts before each die (``die_line``)."""
+
+
+def die_line(text: Any) -> str:
+    """A die's line in a report: "die 1D6 = 4: upkeep roll for ATH-A1"; a draw (``Drawn``) as it is."""
+    return str(text) if isinstance(text, Drawn) else f"die {text}"
+
+
+def ordinal(n: Any) -> str:
+    """103 -> "103rd", 11 -> "11th"."""
+    if not isinstance(n, int):
+        return str(n)
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
 
 
 def dice_lines(dice: Sequence[dict[str, Any]], nm: Namer) -> list[str]:
@@ -1740,6 +1759,7 @@ def environment(override_dir: Path | None = None) -> jinja2.Environment:
     env.filters["signed"] = signed
     env.filters["money"] = lambda n: f"{n:>+5d}" if isinstance(n, int) else str(n)
     env.filters["code"] = code_html
+    env.filters["die"] = die_line
     return env
 
 

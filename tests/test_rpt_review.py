@@ -69,3 +69,35 @@ def test_a_revolt_that_was_fought_keeps_its_battle():
     text = text_report(context(before, s, ctx.log.records, "sparta"))
     assert "BATTLES Revolt at 0506 Megara: 1 rebel rose against you" in text
     assert "Won by you" in text and "so there was no battle" not in text
+
+
+# -- 2. a draw from a list is no die: said as a player reads it ------------------------------------------------
+
+def test_a_new_leaders_name_is_said_as_drawn_from_the_list_not_as_a_pick_die():
+    # a new player's review: "die pick 103 of 180: leader name" under "New leader Lysicles (ATH-L4)"
+    s = make_state(players=PLAYERS)
+    add(s, "athens", "army", "0302")
+    before = s.copy()
+    # experience 1D10 10, 1D6 3: a leader; the 3rd free name; 1D6 1: one skill; 1D100 10: Oratory
+    ctx = run_phase("recruit", s, "athens", dice=[10, 3, 3, 1, 10], orders=orders("athens"))
+    records = list(ctx.log.records)
+    # scripted dice log no pick; a game's Dice.choice logs it before the leader's skill dice, as here
+    at = next(i for i, r in enumerate(records) if r.get("event") == "experience") + 1
+    records.insert(at, {**records[at], "roll": {"die": "pick1of180", "result": 103, "purpose": "leader name"}})
+    rep = context(before, s, records, "athens")
+    for text in (text_report(rep), html_report(rep)):
+        assert "the name, drawn from the list of 180 (103rd)" in text
+        assert "pick 3" not in text and "die the name" not in text and "leader name" not in text
+    assert "die 1D100 = 10: leader skill" in text_report(rep)
+
+
+def test_ordinals_and_shuffles():
+    from pbem.report import describe_roll, die_line, ordinal
+    nm = report.Namer(TINY, TABLES, {"athens": {"name": "Athenians"}})
+    assert [ordinal(n) for n in (1, 2, 3, 4, 11, 12, 13, 21, 103, 111)] == \
+        ["1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "103rd", "111th"]
+    shuffle = describe_roll({"roll": {"die": "shuffle", "result": 49,
+                                      "purpose": "reshuffle the discard pile into the deck"}}, nm)
+    assert die_line(shuffle) == "reshuffle the discard pile into the deck: 49 cards, in a random order"
+    assert die_line(describe_roll({"roll": {"die": "1D6", "result": 4, "purpose": "upkeep roll"}}, nm)) == \
+        "die 1D6 = 4: upkeep roll"
