@@ -169,6 +169,28 @@ def hidden_mods_text(r: "Rec") -> str:
     return ", and any modifiers of theirs, which you do not see" if r.g("modifiers_hidden") else ""
 
 
+UNPLAYED_FIELD = "cards_unplayed"  # a BATTLE record's cards named for it that were not played (see below)
+
+
+def unplayed_card_lines(battle: dict[str, Any], nm: "Namer", viewer: str | None) -> list[str]:
+    """A card given to a battle that was not played, from the BATTLE record's ``cards_unplayed``: a list of
+    {"by": player, "side": "attack"/"defense", "card": id, "if_needed": bool, "why": "not needed" | any
+    sentence}, each said to its holder alone (and the moderator): the card stays in a hand, which no one else
+    sees.  "Elite Units (if needed): not needed, still in your hand" (a new player's review: a card given
+    ``if_needed`` to a battle his side won anyway was told nowhere; he had to look at his hand)."""
+    out = []
+    for c in battle.get(UNPLAYED_FIELD) or []:
+        if not isinstance(c, dict) or (viewer is not None and c.get("by") != viewer):
+            continue
+        label = nm.card(c.get("card")) + (" (if needed)" if c.get("if_needed") else "")
+        why = c.get("why") or "not played"
+        if viewer is None:
+            out.append(f"{possessive(nm.player(c.get('by')))} {label}: {why}, still in their hand")
+        else:
+            out.append(f"{label}: {why}, still in your hand")
+    return out
+
+
 def side_lines(side: Any, role: str, nm: "Namer", viewer: str | None) -> list[str]:
     """One side of a battle, from the BATTLE record's ``attack``/``defence`` report: each die and modifier."""
     if not isinstance(side, dict):
@@ -1098,6 +1120,7 @@ def _battle(r: Rec) -> str:
     # attack, defence: the BATTLES section lists them die by die; cards: each has its CARD_PLAYED sentence;
     # battle: worded as "Revolt"; city: the place names it; section, index: the ORDERS section lists the order
     r.use("attack", "defence", "cards", "won_by", "tie", "battle", "city", "section", "index", "rebels", "defender")
+    r.use("cards_unplayed")  # the BATTLES section tells them, each to its holder alone (unplayed_card_lines)
     target = r.k("target", "hex")
     place = r.nm.place(target) if isinstance(target, str) else target
     revolt = g("battle") == "revolt"
@@ -1621,6 +1644,7 @@ def build_context(camp_name: str, turn: int, game_map: GameMap, tables: Tables, 
                     won = rec.get("winner")
                     lines.append({"dice": False, "text": "Won by " + (
                         "you" if won == player and player else nm.player(won) if won else f"the {rec['won_by']}")})
+                lines += [{"dice": False, "text": t} for t in unplayed_card_lines(rec, nm, player)]
             elif en.event is not None:
                 lines.append({"dice": False, "text": describe(en.event, nm, player)})
         bp = rec.get("player")

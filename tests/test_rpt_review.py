@@ -101,3 +101,34 @@ def test_ordinals_and_shuffles():
     assert die_line(shuffle) == "reshuffle the discard pile into the deck: 49 cards, in a random order"
     assert die_line(describe_roll({"roll": {"die": "1D6", "result": 4, "purpose": "upkeep roll"}}, nm)) == \
         "die 1D6 = 4: upkeep roll"
+
+
+# -- 3. a card given if_needed that the battle did not need -------------------------------------------------
+
+def test_an_if_needed_card_the_battle_did_not_need_is_told_to_its_holder_alone():
+    # a new player's review: Elite Units given if_needed at Megara, not needed, mentioned nowhere.  The BATTLE
+    # record does not carry it yet (battle.py fight() would add ``cards_unplayed``): the record is given it here.
+    s = make_state(players=PLAYERS)
+    add(s, "athens", "army", "0506")
+    add(s, "sparta", "army", "0505")
+    give(s, "athens", "elite_units")
+    before = s.copy()
+    battle = {"event": "battle", "seq": 3, "turn": 1, "player": "athens", "phase": "land_battle", "battle": "land",
+              "attacker": "athens", "defender": "sparta", "target": "0505", "attackers": ["ATH-A1"],
+              "defenders": ["SPA-A1"], "attack_total": 9, "defence_total": 2, "winner": "athens",
+              "won_by": "attacker", "tie": False, "cards": [],
+              "attack": {"player": "athens", "units": [], "bonuses": [], "total": 9, "hexes": ["0506"]},
+              "defence": {"player": "sparta", "units": [], "bonuses": [], "total": 2, "hexes": ["0505"]},
+              "cards_unplayed": [{"by": "athens", "side": "attack", "card": "elite_units", "if_needed": True,
+                                  "why": "not needed"}]}
+    records = [battle]
+    mine = context(before, s, records, "athens")
+    [b] = mine["battles"]
+    assert "Elite Units (if needed): not needed, still in your hand" in [x["text"] for x in b["lines"]]
+    assert "Elite Units (if needed): not needed, still in your hand" in text_report(mine)
+    assert "Elite Units (if needed): not needed, still in your hand" in html_report(mine)
+    # the defender saw the battle whole, but not the attacker's hand
+    theirs = text_report(context(before, s, records, "sparta"))
+    assert "Battle at 0505" in theirs and "Elite Units" not in theirs and "unplayed" not in theirs
+    assert "Athenians' Elite Units (if needed): not needed, still in their hand" in \
+        text_report(context(before, s, records, None))
