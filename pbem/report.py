@@ -23,6 +23,7 @@ No rules logic lives here: the report reads the state and the events and words t
 from __future__ import annotations
 
 import io
+import json
 import multiprocessing
 import os
 import re
@@ -41,6 +42,7 @@ import jinja2
 import markupsafe
 
 from . import mapsvg
+from .auditlog import ROLLBACK
 from .cards import CITY_TARGET_KINDS
 from .effects import player_effects, total_value
 from .errors import CampaignError, UsageError
@@ -167,6 +169,28 @@ def hidden_mods_text(r: "Rec") -> str:
     and leaders' skills (``visibility.events_for``)."""
     r.use("modifiers_hidden")
     return ", and any modifiers of theirs, which you do not see" if r.g("modifiers_hidden") else ""
+
+
+UNPLAYED_FIELD = "cards_unplayed"  # a BATTLE record's cards named for it that were not played (see below)
+
+
+def unplayed_card_lines(battle: dict[str, Any], nm: "Namer", viewer: str | None) -> list[str]:
+    """A card given to a battle that was not played, from the BATTLE record's ``cards_unplayed``: a list of
+    {"by": player, "side": "attack"/"defense", "card": id, "if_needed": bool, "why": "not needed" | any
+    sentence}, each said to its holder alone (and the moderator): the card stays in a hand, which no one else
+    sees.  "Elite Units (if needed): not needed, still in your hand" (a new player's review: a card given
+    ``if_needed`` to a battle his side won anyway was told nowhere; he had to look at his hand)."""
+    out = []
+    for c in battle.get(UNPLAYED_FIELD) or []:
+        if not isinstance(c, dict) or (viewer is not None and c.get("by") != viewer):
+            continue
+        label = nm.card(c.get("card")) + (" (if needed)" if c.get("if_needed") else "")
+        why = c.get("why") or "not played"
+        if viewer is None:
+            out.append(f"{possessive(nm.player(c.get('by')))} {label}: {why}, still in their hand")
+        else:
+            out.append(f"{label}: {why}, still in your hand")
+    return out
 
 
 def side_lines(side: Any, role: str, nm: "Namer", viewer: str | None) -> list[str]:
@@ -1084,15 +1108,34 @@ def _sunk(r: Rec) -> str:
 
 # -- battles
 
+def revolt_unopposed(battle: dict[str, Any]) -> bool:
+    """A revolt's BATTLE record where nobody fought: no unit of the controller held the city (``battle.py``
+    ``revolt_battle``: no dice, both sides empty, totals 0), so the city went neutral without a battle."""
+    if battle.get("battle") != "revolt" or battle.get("attackers") or battle.get("defenders"):
+        return False
+    return not any(isinstance(battle.get(k), dict) and battle[k].get("units") for k in ("attack", "defence"))
+
+
 @describes("battle")
 def _battle(r: Rec) -> str:
     g = r.g
     # attack, defence: the BATTLES section lists them die by die; cards: each has its CARD_PLAYED sentence;
     # battle: worded as "Revolt"; city: the place names it; section, index: the ORDERS section lists the order
     r.use("attack", "defence", "cards", "won_by", "tie", "battle", "city", "section", "index", "rebels", "defender")
+    r.use("cards_unplayed")  # the BATTLES section tells them, each to its holder alone (unplayed_card_lines)
     target = r.k("target", "hex")
     place = r.nm.place(target) if isinstance(target, str) else target
     revolt = g("battle") == "revolt"
+    if revolt_unopposed(r.rec):  # R-PH-DIP-REVOLT: nobody held the city, nobody fought (a player's review)
+        r.use("attackers", "defenders", "attack_total", "defence_total", "defense_total", "winner", "note")
+        rebels = g("rebels")
+        held_by = g("defender")
+        whose = r.poss(held_by) if held_by else "its controller's"
+        city = r.nm.city(g("city")) if g("city") else place
+        return (f"Revolt at {place}: " + (f"{counted(rebels, 'rebel')} rose" if rebels else "the rebels rose") +
+                (f" against {r.name(held_by)}" if held_by else "") +
+                f"; none of {whose} units held the city (only Armies, Rowers, manned Fleets and loaded Transports "
+                f"do), so there was no battle: {city} went neutral")
     if revolt:
         rebels = g("rebels")
         text = f"Revolt at {place}"
@@ -1238,13 +1281,32 @@ def describe_roll(rec: dict[str, Any], nm: Namer) -> str:
         else:
             notes.append(f"{key.replace('_', ' ')} {nm.value(key, v)}")
     die, result = str(r.get("die")), r.get("result")
-    if die.startswith("pick1of"):  # Dice.choice: one of n, e.g. a new leader's name
-        head = f"pick {result} of {die[len('pick1of'):]}"
-    elif die == "shuffle":  # Dice.shuffle: the whole pile, ``result`` cards
-        head = f"shuffle of {result} cards"
-    else:
-        head = f"{die} = {result}"
-    return f"{head}: {purpose}{extra}" + (f" ({', '.join(notes)})" if notes else "")
+    tail = extra + (f" ({', '.join(notes)})" if notes else "")
+    if die.startswith("pick1of"):  # Dice.choice: one of n, e.g. a new leader's name (a player's review: "pick
+        n = die[len("pick1of"):]   # 103 of 180: leader name" read as code)
+        what = "the name" if purpose == "leader name" else purpose
+        return Drawn(f"{what}{tail}, drawn from the list of {n} ({ordinal(result)})")
+    if die == "shuffle":  # Dice.shuffle: the whole pile, ``result`` cards
+        return Drawn(f"{purpose}{tail}: {counted(result, 'card')}, in a random order")
+    return f"{die} = {result}: {purpose}{tail}"
+
+
+class Drawn(str):
+    """A random draw that is no die a player reads as one (a pick from a list, a shuffle): shown without the
+    "die" label the report puts before each die (``die_line``)."""
+
+
+def die_line(text: Any) -> str:
+    """A die's line in a report: "die 1D6 = 4: upkeep roll for ATH-A1"; a draw (``Drawn``) as it is."""
+    return str(text) if isinstance(text, Drawn) else f"die {text}"
+
+
+def ordinal(n: Any) -> str:
+    """103 -> "103rd", 11 -> "11th"."""
+    if not isinstance(n, int):
+        return str(n)
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
 
 
 def dice_lines(dice: Sequence[dict[str, Any]], nm: Namer) -> list[str]:
@@ -1294,12 +1356,153 @@ def entries(records: Iterable[dict[str, Any]]) -> list[Entry]:
 
 # -- the report's context -------------------------------------------------------------------------------
 
+# -- the moderator's corrections (`pbem adjust`, read back from audit.log) ---------------------------------
+
+# moderation.adjust() writes: "<time> adjust turn N (<item>; <item>...), previous kept as turn-00N.fix-K.json:
+# <reason>"; each item one of "<player> gold +2 -> 32", "<unit> moved to <hex>", "<unit> removed",
+# "<city> controlled by <player or nobody>".  (One spelling with moderation.ADJUST_LINE; it belongs in auditlog.)
+ADJUSTED = re.compile(r"^(\S+) adjust turn (\d+) \((.*)\), previous kept as (turn-\d{3}\.fix-\d+\.json): (.*)$")
+ADJUST_ITEMS = (("gold", re.compile(r"^(\S+) gold ([+-]\d+) -> (-?\d+)$")),
+                ("moved", re.compile(r"^(\S+) moved to (\S+)$")),
+                ("removed", re.compile(r"^(\S+) removed$")),
+                ("control", re.compile(r"^(\S+) controlled by (\S+)$")))
+
+
+@dataclass
+class Correction:
+    """One `pbem adjust`: made to the snapshot of the start of game turn ``turn``; ``items`` as (kind, *values):
+    ("gold", player, delta, now), ("moved", unit, hex), ("removed", unit), ("control", city, player or None);
+    ``owners``: the player each item touches (a unit's owner, a city's controller before and after)."""
+
+    time: str
+    turn: int
+    items: list[tuple[Any, ...]]
+    reason: str
+    kept: str
+    owners: list[set[str]] = field(default_factory=list)
+
+
+def read_corrections(audit_text: str) -> list[Correction]:
+    """The adjustments audit.log records that still stand: a rollback to turn R archives the snapshots after R
+    with the adjustments made to them (``moderation.rollback``), so those are dropped."""
+    out: list[Correction] = []
+    for line in audit_text.splitlines():
+        rb = ROLLBACK.match(line)
+        if rb:
+            out = [c for c in out if c.turn <= int(rb.group(2))]
+            continue
+        m = ADJUSTED.match(line)
+        if not m:
+            continue
+        items: list[tuple[Any, ...]] = []
+        for part in m.group(3).split("; "):
+            for kind, pat in ADJUST_ITEMS:
+                im = pat.match(part)
+                if im:
+                    v = im.groups()
+                    if kind == "gold":
+                        items.append(("gold", v[0], int(v[1]), int(v[2])))
+                    elif kind == "control":
+                        items.append(("control", v[0], None if v[1] == "nobody" else v[1]))
+                    else:
+                        items.append((kind, *v))
+                    break
+        out.append(Correction(m.group(1), int(m.group(2)), items, m.group(5).strip(), m.group(4)))
+    return out
+
+
+def campaign_corrections(camp: Campaign, turn: int, *states: GameState | None) -> list[Correction]:
+    """The corrections that touch game ``turn``'s report: those made before it was run (to snapshot ``turn``)
+    and after (to snapshot ``turn + 1``, when the report is written again), each with whom it touches: a
+    unit's owner and a city's controller in the snapshot kept before the change (else in ``states``)."""
+    try:
+        text = (camp.root / "audit.log").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return []
+    out = [c for c in read_corrections(text) if c.turn in (turn, turn + 1)]
+    for c in out:
+        try:
+            kept = json.loads((camp.root / "state" / c.kept).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            kept = {}
+        resolve_owners(c, kept if isinstance(kept, dict) else {}, states)
+    return out
+
+
+def resolve_owners(c: Correction, kept: dict[str, Any], states: Sequence[GameState | None]) -> None:
+    """Fill ``c.owners``: for each item the players it touches."""
+    units = kept.get("units") if isinstance(kept.get("units"), dict) else {}
+    cities = kept.get("cities") if isinstance(kept.get("cities"), dict) else {}
+    c.owners = []
+    for item in c.items:
+        kind, what = item[0], item[1]
+        who: set[str] = set()
+        if kind == "gold":
+            who.add(what)
+        elif kind in ("moved", "removed"):
+            u = units.get(what)
+            owner = u.get("owner") if isinstance(u, dict) else None
+            for st in states:
+                if owner is None and st is not None and what in st.units:
+                    owner = st.units[what].owner
+            if owner is None:  # no state has it: its id's prefix names its player
+                owner = next((p.id for st in states if st is not None for p in st.players.values()
+                              if what.startswith(f"{p.abbr}-")), None)
+            if owner:
+                who.add(owner)
+        elif kind == "control":
+            city = cities.get(what)
+            was = city.get("controller") if isinstance(city, dict) else None
+            who.update(x for x in (was, item[2]) if x)
+        c.owners.append(who)
+
+
+def correction_lines(corrections: Sequence[Correction], turn: int, nm: Namer, viewer: str | None
+                     ) -> list[dict[str, Any]]:
+    """What the viewer is told of the moderator's corrections: each one's items that touch them (their gold,
+    their units, a city they held or were given; the moderator: all), when, and the moderator's reason.
+    Another player's unit moved in the viewer's sight is not told: the reason is written for the moderator's
+    log and may say what the viewer does not see; the unit itself shows where it now is (OTHER UNITS)."""
+    out = []
+    for c in corrections:
+        said = []
+        for item, who in zip(c.items, c.owners or [set()] * len(c.items)):
+            if viewer is not None and viewer not in who:
+                continue
+            kind = item[0]
+            if kind == "gold":
+                whose = "your" if viewer is not None else possessive(nm.player(item[1]))
+                said.append(f"{whose} gold {signed(item[2])} (to {item[3]})")
+            elif kind == "moved":
+                whose = "your " if viewer is not None else "".join(f"{possessive(nm.player(w))} " for w in who)
+                said.append(f"{whose}{item[1]} placed at {nm.place(item[2])}")
+            elif kind == "removed":
+                whose = "your " if viewer is not None else "".join(f"{possessive(nm.player(w))} " for w in who)
+                said.append(f"{whose}{item[1]} removed from play")
+            elif kind == "control":
+                to = ("you" if item[2] == viewer and viewer else nm.the(item[2])) if item[2] else "nobody (neutral)"
+                said.append(f"{nm.city(item[1])} given to {to}")
+        if not said:
+            continue
+        when = ("before this turn was run" if c.turn == turn else
+                "after this turn was run (this report was written again since)")
+        out.append({"when": when, "before": c.turn == turn, "text": "; ".join(said), "reason": c.reason,
+                    "gold": sum(i[2] for i, w in zip(c.items, c.owners) if i[0] == "gold" and viewer in w)
+                    if viewer is not None else 0})
+    return out
+
+
 def treasury(view: dict[str, Any], before: GameState | None, records: Sequence[dict[str, Any]], nm: Namer,
-             player: str) -> dict[str, Any]:
-    """Gold at the start, each income and cost of the turn, gold at the end (the player's own events)."""
+             player: str, corrected: Sequence[dict[str, Any]] = ()) -> dict[str, Any]:
+    """Gold at the start, each income and cost of the turn, gold at the end (the player's own events).
+    ``corrected``: the moderator's corrections of the player's gold (``correction_lines``); one made before
+    the turn shows the gold the last report ended with (``last``), and the correction, above the start."""
     start = before.players[player].gold if before is not None and player in before.players else None
     end = view["me"]["gold"]
     lines: list[dict[str, Any]] = []
+    first = [{"label": "Moderator's correction (see above)", "amount": c["gold"]}
+             for c in corrected if c["before"] and c["gold"]]
+    last = start - sum(x["amount"] for x in first) if start is not None and first else None
     upkeep = defaultdict(int)
     upkeep_units = defaultdict(int)
     for r in records:
@@ -1336,11 +1539,13 @@ def treasury(view: dict[str, Any], before: GameState | None, records: Sequence[d
     for phase, amount in upkeep.items():
         n = upkeep_units[phase]
         lines.append({"label": f"Upkeep: {n} unit{'s' if n != 1 else ''}", "amount": amount})
+    lines += [{"label": "Moderator's correction after the turn (see above)", "amount": c["gold"]}
+              for c in corrected if not c["before"] and c["gold"]]
     if start is not None:
         gap = end - start - sum(l["amount"] for l in lines)
         if gap:
             lines.append({"label": "Other changes", "amount": gap})
-    return {"start": start, "lines": lines, "end": end}
+    return {"start": start, "lines": lines, "end": end, "last": last, "first": first}
 
 
 STANDING_NOTE = ("These stay in force, turn after turn, until an order file of yours has a `standing:` section, "
@@ -1471,8 +1676,10 @@ def name_income_bonus(events: list[dict[str, Any]], tables: Tables, *states: Gam
 
 def build_context(camp_name: str, turn: int, game_map: GameMap, tables: Tables, after: GameState,
                   before: GameState | None, records: Sequence[dict[str, Any]], player: str | None,
-                  deadline: Any = None) -> dict[str, Any]:
-    """Everything a report template shows, for one viewer (None: the moderator), from their view alone."""
+                  deadline: Any = None, corrections: Sequence[Correction] = ()) -> dict[str, Any]:
+    """Everything a report template shows, for one viewer (None: the moderator), from their view alone;
+    ``corrections``: the moderator's that touch this turn (``campaign_corrections``), each told to whom it
+    touches."""
     v = make_view(after, game_map, player, records=records, before=before)
     leaders = {u.id: (u.owner, u.name) for st in (before, after) if st is not None
                for u in st.leaders() if u.name}  # names are public (Namer.leaders)
@@ -1488,6 +1695,7 @@ def build_context(camp_name: str, turn: int, game_map: GameMap, tables: Tables, 
         "title": (f"{camp_name}: " + (f"turn {turn} ({game_date(turn)})" if turn else "the set-up") + " - "
                   + (v["players"][player]["name"] if player else "moderator")),
     }
+    ctx["corrections"] = correction_lines(corrections, turn, nm, player)
     # what lasts into the next game turn: an effect that ran through this turn's last player-turn is over
     first = next(iter(after.active_players()), None)
     ctx["in_force"] = [in_force_text(e, nm, player) for e in v.get("effects", [])
@@ -1495,7 +1703,7 @@ def build_context(camp_name: str, turn: int, game_map: GameMap, tables: Tables, 
     if player is not None:
         me = v["me"]
         ctx["player"] = {"id": player, "name": me["name"], "abbr": me["abbr"], "home": nm.city(me["home"])}
-        ctx["treasury"] = treasury(v, before, [e for e in events if "event" in e], nm, player)
+        ctx["treasury"] = treasury(v, before, [e for e in events if "event" in e], nm, player, ctx["corrections"])
         ctx["hand"] = [{"name": nm.card(c), "text": tables.cards[c].text if c in tables.cards else "",
                         "when": card_timing(tables.cards[c]) if c in tables.cards else ""} for c in me["hand"]]
         held = [(t, me["home"]) for t in me["traits"]]
@@ -1517,7 +1725,7 @@ def build_context(camp_name: str, turn: int, game_map: GameMap, tables: Tables, 
         ctx["treasuries"] = []
         for pid in after.turn_order:
             t = treasury({"me": {"gold": after.players[pid].gold}}, before, [e for e in events if "event" in e],
-                         nm, pid)
+                         nm, pid, correction_lines(corrections, turn, nm, pid))
             ctx["treasuries"].append({"player": nm.player(pid), "pid": pid, **t,
                                       "hand": [nm.card(c) for c in after.players[pid].hand],
                                       "traits": [nm.source(x) for x in after.players[pid].traits]})
@@ -1575,6 +1783,8 @@ def build_context(camp_name: str, turn: int, game_map: GameMap, tables: Tables, 
             for d in en.dice:
                 if not _take(shown, d):
                     lines.append({"dice": True, "text": describe_roll(d, nm)})
+            if en.event is rec and revolt_unopposed(rec):
+                continue  # the title says it all: no sides, no totals, no winner
             if en.event is rec:
                 for role, key in (("Attack", "attack"), ("Defence", "defence")):
                     lines += [{"dice": False, "text": t} for t in side_lines(rec.get(key), role, nm, player)]
@@ -1582,13 +1792,16 @@ def build_context(camp_name: str, turn: int, game_map: GameMap, tables: Tables, 
                     won = rec.get("winner")
                     lines.append({"dice": False, "text": "Won by " + (
                         "you" if won == player and player else nm.player(won) if won else f"the {rec['won_by']}")})
+                lines += [{"dice": False, "text": t} for t in unplayed_card_lines(rec, nm, player)]
             elif en.event is not None:
                 lines.append({"dice": False, "text": describe(en.event, nm, player)})
         bp = rec.get("player")
         ctx["battles"].append({"title": describe(rec, nm, player),
                                "when": f"{'your' if bp == player and player else possessive(nm.player(bp))} "
                                        f"{PHASE_TITLES.get(rec.get('phase'), rec.get('phase'))} phase",
-                               "lines": lines})
+                               "lines": lines, "fought": not revolt_unopposed(rec)})
+    ctx["battles_title"] = ("Battles" if all(b["fought"] for b in ctx["battles"]) else
+                            "Revolts" if not any(b["fought"] for b in ctx["battles"]) else "Battles and revolts")
     # diplomacy rolls (own and those on the player's cities) with their dice
     ctx["diplomacy"] = []
     in_battle = {e.get("seq") for e in events if e.get("in_battle") is not None}
@@ -1718,6 +1931,7 @@ def environment(override_dir: Path | None = None) -> jinja2.Environment:
     env.filters["signed"] = signed
     env.filters["money"] = lambda n: f"{n:>+5d}" if isinstance(n, int) else str(n)
     env.filters["code"] = code_html
+    env.filters["die"] = die_line
     return env
 
 
@@ -1885,6 +2099,7 @@ class _Job:
     deadline: Any
     formats: tuple[str, ...]
     created: str
+    corrections: Sequence[Correction] = ()
 
 
 _JOB: _Job | None = None
@@ -1894,7 +2109,8 @@ def _write_player(job: _Job, pid: str | None) -> Written:
     t0 = time.perf_counter()
     folder = job.camp.reports_dir(job.turn, pid or MODERATOR)
     files = write_one(job.env, folder, job.camp_name, job.turn, job.game_map, job.tables, job.after, job.before,
-                      job.records, pid, job.deadline, job.formats, created=job.created)
+                      job.records, pid, job.deadline, job.formats, created=job.created,
+                      corrections=job.corrections)
     if pid is not None and "kit" in job.formats:
         from .playerkit import write_kit
         write_kit(job.camp, pid, job.turn + 1)
@@ -1955,7 +2171,8 @@ def write_reports(camp: Campaign, turn: int, players: list[str] | None = None,
     job = _Job(camp=camp, env=environment(camp.root / "templates"),
                camp_name=camp.config.get("name", after.campaign), turn=turn, game_map=camp.game_map,
                tables=load_tables(), after=after, before=before, records=records,
-               deadline=camp.config.get("deadline"), formats=formats, created=_creation_date())
+               deadline=camp.config.get("deadline"), formats=formats, created=_creation_date(),
+               corrections=campaign_corrections(camp, turn, before, after) if turn else [])
     n = worker_count(len(who), workers)
     if n == 1 or "fork" not in multiprocessing.get_all_start_methods():
         return [_write_player(job, pid) for pid in who]
@@ -2055,8 +2272,9 @@ def render_all(env: jinja2.Environment, ctx: dict[str, Any], game_map: GameMap,
 
 def write_one(env: jinja2.Environment, folder: Path, camp_name: str, turn: int, game_map: GameMap, tables: Tables,
               after: GameState, before: GameState | None, records: Sequence[dict[str, Any]], player: str | None,
-              deadline: Any, formats: Sequence[str], created: str | None = None) -> list[Path]:
-    ctx = build_context(camp_name, turn, game_map, tables, after, before, records, player, deadline)
+              deadline: Any, formats: Sequence[str], created: str | None = None,
+              corrections: Sequence[Correction] = ()) -> list[Path]:
+    ctx = build_context(camp_name, turn, game_map, tables, after, before, records, player, deadline, corrections)
     files = render_all(env, ctx, game_map, formats, created)
     paths = []
     for name in sorted(files):

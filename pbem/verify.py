@@ -13,6 +13,7 @@ import hashlib
 import json
 import re
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 
 from .adjudicator import adjudicate
@@ -81,6 +82,19 @@ def stored_text(path) -> str:
 
 SEAT = re.compile(r"^\S+ seat of (\S+) set to (bot|human)")
 RUN_TURN = re.compile(r"^\S+ run-turn (\d+)(?: \(forced\))?(?:; computer players: (\S+))?")
+# `pbem deadline` (cycle.set_deadline): the deadline a file accepted later for the turn was taken after
+DEADLINE_SET = re.compile(r"^\S+ deadline of turn (\d+) set to (\d{4}-\d\d-\d\d \d\d:\d\d) UTC")
+STAMP = "%Y-%m-%dT%H:%M:%SZ"
+
+
+def _late(stamp: str, due: str | None) -> bool:
+    """Whether an audit line's time stamp is after a deadline as `pbem deadline` audits it."""
+    if due is None:
+        return False
+    try:
+        return datetime.strptime(stamp, STAMP) > datetime.strptime(due, "%Y-%m-%d %H:%M")
+    except ValueError:
+        return False
 
 
 @dataclass
@@ -89,6 +103,8 @@ class TurnHistory:
     dry_runs: list[str] = field(default_factory=list)  # "STAMP (orders h1,h2,...)"
     rollbacks: list[str] = field(default_factory=list)  # "STAMP (archive/rollback-N): reason"
     fixes: list[str] = field(default_factory=list)  # "PLAYER's file sha256 H (forced after N dry runs)"
+    late: dict[str, str] = field(default_factory=dict)  # per player: their file that counts, taken after the
+    # turn's deadline (`submit --late-ok`, or a fix), as "PLAYER's file sha256 H taken late, at ... (deadline ...)"
     bots: set[str] = field(default_factory=set)  # the computer player's seats when it was adjudicated
     accepted: dict[str, bool] = field(default_factory=dict)  # per player: was the last file taken a fix?
     stamp: str = ""  # of its last adjudication
@@ -127,8 +143,12 @@ def history(camp: Campaign) -> dict[int, TurnHistory]:
     runs: dict[int, list[str]] = {}  # per turn, its adjudications not undone by a rollback
     own_turns: list[tuple[int, list]] = []  # undone runs of a rollback's own turn, start position not read yet
     current, started = 1, False
+    due: dict[int, str] = {}  # per turn, the last deadline `pbem deadline` set for it
     for line in lines:
         stamp = line.split(" ", 1)[0]
+        if m := DEADLINE_SET.match(line):
+            due[int(m.group(1))] = m.group(2)
+            continue
         if m := SEAT.match(line):
             seats[m.group(1)] = m.group(2)
             if started:  # before turn 1 had a file or a run: setting up the campaign, not noted
@@ -149,9 +169,15 @@ def history(camp: Campaign) -> dict[int, TurnHistory]:
             taken.setdefault(t, {})[m.group(1)] = (stamp, m.group(3))
             if m.group(5):
                 h.forced.add((m.group(1), m.group(3)))
+            late = f"late, at {stamp} (the deadline of turn {t} was {due[t]} UTC)" if _late(stamp, due.get(t)) else ""
+            # the last file taken is the one that counts: an earlier late one no longer does
+            h.late.pop(m.group(1), None)
+            if late and not m.group(4):
+                h.late[m.group(1)] = f"{m.group(1)}'s file sha256 {m.group(3)} taken {late}"
             if m.group(4):
                 forced = f", forced after {m.group(5)}" if m.group(5) else ""
-                h.fixes.append(f"{m.group(1)}'s file sha256 {m.group(3)} taken as the moderator's fix{forced}")
+                h.fixes.append(f"{m.group(1)}'s file sha256 {m.group(3)} taken as the moderator's fix{forced}"
+                               + (f", {late}" if late else ""))
         elif m := ROLLBACK.match(line):
             first = int(m.group(3) or m.group(2))
             last = int(m.group(4) or m.group(3) or 0) or _last_undone(camp, m.group(5), first)
@@ -187,6 +213,7 @@ def history(camp: Campaign) -> dict[int, TurnHistory]:
                 h.seat_changes[:0], h.unseated[:0] = before.seat_changes, before.unseated
                 h.undone[:0] = [u for u in before.undone if not any(u is x for x in h.undone)]
                 h.forced |= before.forced
+                h.late = {**before.late, **h.late}
                 h.accepted = {**before.accepted, **h.accepted}
             computer = set((m.group(3) or "").split(",")) - {""}
             h.unseated += [f"{p} at {stamp}" for p in sorted(computer) if seats.get(p) != "bot"]
@@ -410,7 +437,8 @@ def replay_turn(camp: Campaign, turn: int, key: bytes, published: bool = False,
     if record is not None:
         verdict.notes = [f"audit.log: dry run of turn {turn} at {d}" for d in record.dry_runs] + \
             [f"audit.log: a run of turn {turn} was rolled back at {r}" for r in record.rollbacks] + \
-            [f"audit.log: {f}" for f in record.fixes]
+            [f"audit.log: {f}" for f in record.fixes] + \
+            [f"audit.log: {late}" for _, late in sorted(record.late.items())] + verdict.notes  # + adjustments
     try:
         before = camp.load_state(turn)
     except PbemError:  # named by the replay already (a mismatch): no notes need it
@@ -466,8 +494,38 @@ def _replay_files(camp: Campaign, turn: int, key: bytes, published: bool) -> Ver
         return Verdict(turn, False, f"the replayed state differs from the stored snapshot "
                                     f"{(first_fix if adjusted else path).name}")
     rolls = sum(1 for r in log.records if "roll" in r)
-    note = "; the moderator adjusted the result afterwards (see audit.log)" if adjusted else ""
-    return Verdict(turn, True, f"replayed exactly ({rolls} dice){note}")
+    said = adjustment_notes(camp, turn + 1, after) if adjusted else []
+    note = (f"; the moderator adjusted the result afterwards ({len(said)} adjustment{'' if len(said) == 1 else 's'}"
+            f", in the notes)" if said else "; the moderator adjusted the result afterwards (see audit.log)"
+            ) if adjusted else ""
+    return Verdict(turn, True, f"replayed exactly ({rolls} dice){note}", notes=said)
+
+
+def adjustment_notes(camp: Campaign, snapshot: int, *states) -> list[str]:
+    """Each `pbem adjust` of snapshot ``snapshot`` that stands (audit.log; a rollback's undone left out), item
+    by item, with whom it touched and the moderator's reason: "audit.log: the moderator adjusted turn 5 at
+    STAMP: corinth's gold +2 (to 32); sparta's SPA-A6 moved to 0716 (kept before: turn-005.fix-1.json); reason:
+    ..."."""
+    from .report import campaign_corrections
+    out = []
+    for c in campaign_corrections(camp, snapshot, *states):
+        if c.turn != snapshot:
+            continue
+        items = []
+        for item, who in zip(c.items, c.owners or [set()] * len(c.items)):
+            owner = "/".join(sorted(who)) + "'s " if who and item[0] in ("moved", "removed") else ""
+            if item[0] == "gold":
+                items.append(f"{item[1]}'s gold {item[2]:+d} (to {item[3]})")
+            elif item[0] == "moved":
+                items.append(f"{owner}{item[1]} moved to {item[2]}")
+            elif item[0] == "removed":
+                items.append(f"{owner}{item[1]} removed")
+            else:
+                was = sorted(who - {item[2]})
+                items.append(f"{item[1]} given to {item[2] or 'nobody'}" + (f" (was {was[0]}'s)" if was else ""))
+        out.append(f"audit.log: the moderator adjusted turn {c.turn} at {c.time}: {'; '.join(items)} (the state "
+                   f"before kept as {c.kept}); reason: {c.reason}")
+    return out
 
 
 def setup_order(camp: Campaign) -> list[str]:
@@ -525,9 +583,12 @@ def _verify_setup(camp: Campaign, secret: bytes) -> Verdict:
         return Verdict(0, False, f"the set-up re-run from the seed differs from "
                                  f"{(first_fix if first_fix.is_file() else path).name}{what}: it was changed after "
                                  f"`pbem new` without `pbem adjust`")
-    note = "; the moderator adjusted it afterwards (see audit.log)" if first_fix.is_file() else ""
+    said = adjustment_notes(camp, 1, state) if first_fix.is_file() else []
+    note = (f"; the moderator adjusted it afterwards ({len(said)} adjustment{'' if len(said) == 1 else 's'}, in "
+            f"the notes)" if said else "; the moderator adjusted it afterwards (see audit.log)"
+            ) if first_fix.is_file() else ""
     return Verdict(0, True, f"set-up re-run from the seed gives {path.name} and {log_path.name} exactly "
-                            f"({len(records)} dice){note}")
+                            f"({len(records)} dice){note}", notes=said)
 
 
 def _state_difference(mine: object, theirs: object, path: str = "") -> str:

@@ -145,8 +145,9 @@ def test_dice_lines_word_picks_and_shuffles():
     pick = {"roll": {"die": "pick1of177", "result": 34, "purpose": "leader name"}}
     shuffle = {"roll": {"die": "shuffle", "result": 49, "purpose": "deck"}}
     d6 = {"roll": {"die": "1D6", "result": 4, "purpose": "upkeep roll", "unit": "ATH-A1"}}
-    assert describe_roll(pick, nm) == "pick 34 of 177: leader name"
-    assert describe_roll(shuffle, nm) == "shuffle of 49 cards: deck"
+    # a new player's review: "die pick 103 of 180: leader name" read as code; said as a player reads it
+    assert describe_roll(pick, nm) == "the name, drawn from the list of 177 (34th)"
+    assert describe_roll(shuffle, nm) == "deck: 49 cards, in a random order"
     assert describe_roll(d6, nm) == "1D6 = 4: upkeep roll for ATH-A1"
 
 
