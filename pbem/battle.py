@@ -429,13 +429,19 @@ def fight(ctx: "TurnContext", battle: Battle, attack_cards: list[CardUse], **rep
     def total(side: Side) -> int:
         return sum(result for _, result in fighter_results(side)) + sum(b["value"] for b in side.bonuses)
 
+    unplayed: list[dict[str, Any]] = []  # the if_needed cards named for this battle and not played, for their holder
+
     def next_card(side: Side, queue: list[str]) -> bool:
         while queue:
             card = queue.pop(0)
-            if card in ctx.state.players[side.player].hand and card_fits(ctx, battle, side, card) is None:
+            why = ("no longer in your hand" if card not in ctx.state.players[side.player].hand
+                   else card_fits(ctx, battle, side, card))
+            if why is None:
                 play_battle_card(ctx, battle, side, card, True)
                 results.clear()
                 return True
+            if side is a or why == "no longer in your hand":  # a standing card that does not fit is not for this one
+                unplayed.append({"by": side.player, "side": side.role, "card": card, "if_needed": True, "why": why})
         return False
 
     while True:
@@ -448,6 +454,13 @@ def fight(ctx: "TurnContext", battle: Battle, attack_cards: list[CardUse], **rep
             break
     ta, td = total(a), total(d)
     winner = "attacker" if ta > td else "defender"
+    for side, queue in ((a, a_queue), (d, d_queue)):
+        for card in queue:
+            if side is a or card_fits(ctx, battle, side, card) is None:
+                unplayed.append({"by": side.player, "side": side.role, "card": card, "if_needed": True,
+                                 "why": "not needed"})
+    if unplayed:
+        report["cards_unplayed"] = unplayed
 
     def side_report(side: Side, total: int) -> dict[str, Any]:
         rows = []

@@ -186,10 +186,12 @@ def unplayed_card_lines(battle: dict[str, Any], nm: "Namer", viewer: str | None)
             continue
         label = nm.card(c.get("card")) + (" (if needed)" if c.get("if_needed") else "")
         why = c.get("why") or "not played"
+        gone = why == "no longer in your hand"  # played or lost earlier in the turn (battle.fight)
         if viewer is None:
-            out.append(f"{possessive(nm.player(c.get('by')))} {label}: {why}, still in their hand")
+            out.append(f"{possessive(nm.player(c.get('by')))} {label}: "
+                       + ("no longer in their hand" if gone else f"{why}, still in their hand"))
         else:
-            out.append(f"{label}: {why}, still in your hand")
+            out.append(f"{label}: " + (why if gone else f"{why}, still in your hand"))
     return out
 
 

@@ -694,6 +694,12 @@ def events_for(records: Sequence[dict[str, Any]], player: str | None, game_map: 
             if c.get("event") == "diplomacy_roll" and c.get("player") != player:
                 c.pop("n", None)  # how many rolls another player has this turn hints at their traits and skills
                 c.pop("of", None)
+            if "cards_unplayed" in c:  # the cards a side named and did not play stay in its hand: its own to know
+                mine = [x for x in c["cards_unplayed"] if x.get("by") == player]
+                if mine:
+                    c["cards_unplayed"] = mine
+                else:
+                    del c["cards_unplayed"]
             out.append(c)
         elif d == "redacted":
             out.append(_redact(r, know))

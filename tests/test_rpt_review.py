@@ -1,7 +1,7 @@
 """A new player's and a moderator's reviews of the reports (report.py, verify.py, the report templates)."""
 from __future__ import annotations
 
-from pbem import report
+from pbem import report, visibility
 
 from scenario import TABLES, TINY, add, give, make_state, orders, run_phase
 
@@ -105,9 +105,34 @@ def test_ordinals_and_shuffles():
 
 # -- 3. a card given if_needed that the battle did not need -------------------------------------------------
 
+def test_an_if_needed_card_a_real_battle_did_not_need_is_recorded_and_told_to_its_holder_alone():
+    """The adjudicator writes ``cards_unplayed`` (battle.fight): Elite Units given if_needed, the attack won
+    without it (dice 9 against 2), so it stays in hand, and the holder's report says so; the defender's does not."""
+    s = make_state(players=PLAYERS)
+    a = add(s, "athens", "army", "0404")
+    add(s, "sparta", "army", "0405")
+    give(s, "athens", "elite_units")
+    before = s.copy()
+    ctx = run_phase("land_battle", s, "athens", dice=[9, 2, 1], orders=orders("athens", land_battle=[
+        {"units": [a.id], "target": "0405", "cards": [{"card": "elite_units", "if_needed": True}]}]))
+    [b] = [r for r in ctx.log.records if r.get("event") == "battle"]
+    assert b["won_by"] == "attacker" and "elite_units" in s.players["athens"].hand
+    assert b["cards_unplayed"] == [{"by": "athens", "side": "attack", "card": "elite_units", "if_needed": True,
+                                    "why": "not needed"}]
+    line = "Elite Units (if needed): not needed, still in your hand"
+    assert line in text_report(context(before, s, ctx.log.records, "athens"))
+    theirs = text_report(context(before, s, ctx.log.records, "sparta"))
+    assert "Battle at 0405" in theirs and "Elite Units" not in theirs
+    # nor the records the defender's kit holds: the attacker's hand is not theirs to know
+    [seen] = [r for r in visibility.events_for(ctx.log.records, "sparta", TINY, [before, s])
+              if r.get("event") == "battle"]
+    assert "cards_unplayed" not in seen and seen["won_by"] == "attacker"
+
+
 def test_an_if_needed_card_the_battle_did_not_need_is_told_to_its_holder_alone():
     # a new player's review: Elite Units given if_needed at Megara, not needed, mentioned nowhere.  The BATTLE
-    # record does not carry it yet (battle.py fight() would add ``cards_unplayed``): the record is given it here.
+    # record carries ``cards_unplayed`` (battle.fight, the test above); here it is given by hand, to see the
+    # moderator's wording too.
     s = make_state(players=PLAYERS)
     add(s, "athens", "army", "0506")
     add(s, "sparta", "army", "0505")
