@@ -176,8 +176,11 @@ def new(
         from .report import write_reports
         with camp.lock():
             write_reports(camp, 0)  # the set-up reports: what each player starts with, map and kit (template)
-        typer.echo(f"Set-up reports in {camp.reports_dir(0)}: send each player their folder (with its kit/ and "
-                   f"order template) and their secret.")
+        typer.echo(f"Set-up reports in {camp.reports_dir(0)}. Next, in this order:")
+        typer.echo(f"  1. set the first deadline: pbem deadline {camp.root} +7d")
+        typer.echo(f"  2. write the set-up reports again with it in them: pbem report {camp.root} --turn 0")
+        typer.echo(f"  3. send each player their folder in {camp.reports_dir(0)} (with its kit/ and order template) "
+                   f"and their secret")
         if created.guessable:
             typer.echo("warning: --seed was given, so this campaign's dice and player secrets can be guessed by "
                        "anyone who knows the number; use it for tests and demos only.", err=True)
@@ -280,16 +283,27 @@ def deadline(
         camp = open_campaign(campaign_dir)
         now = datetime.now(timezone.utc)
         with camp.lock():
-            when_dt = set_deadline(camp, when, now)
-        typer.echo(f"Deadline of game turn {camp.current_turn}: {fmt(when_dt)}")
-        shown = camp.current_turn - 1  # the reports sent for this turn: the set-up reports (0), or the last turn's
-        if camp.reports_dir(shown).is_dir():
-            typer.echo(f"note: the reports in {camp.reports_dir(shown)} show the deadline as it was; write them "
-                       f"again with `pbem report {camp.root} --turn {shown}` before you send them")
+            done = set_deadline(camp, when, now)
+        when_dt = done.when
+        typer.echo(f"Deadline of game turn {camp.current_turn}: {fmt(when_dt)}"
+                   + (f" ({done.counted_from})" if done.counted_from else ""))
+        if done.earlier:
+            typer.echo(f"warning: the new deadline {fmt(when_dt)} is earlier than the one it replaces, "
+                       f"{fmt(done.before)}", err=True)
+        reports_reminder(camp, "the deadline as it was")
         if when_dt < now:
             typer.echo(f"warning: {fmt(when_dt)} is in the past: the turn is due now, and the next "
                        f"`pbem run-turn` runs it", err=True)
     guarded(body)
+
+
+def reports_reminder(camp, what: str) -> None:
+    """One `note:` line when the reports (and kits) sent for the current turn exist: they show ``what``, so they
+    are to be written again before they are sent (the set-up reports (0), or the last turn's)."""
+    shown = camp.current_turn - 1
+    if camp.reports_dir(shown).is_dir():
+        typer.echo(f"note: the reports in {camp.reports_dir(shown)} show {what}; write them again with "
+                   f"`pbem report {camp.root} --turn {shown}` before you send them")
 
 
 @app.command()
@@ -416,27 +430,44 @@ def seat(
     campaign_dir: Annotated[Path, typer.Argument(metavar="DIR", help="The campaign folder.")],
     player: Annotated[str, typer.Argument(help="The faction, e.g. athens.")],
     who: Annotated[str, typer.Argument(help="human or bot (the computer player).")],
+    reason: Annotated[str, typer.Option(help="Why (written to the audit log).")],
 ) -> None:
-    """Hand a faction to the computer player, say one in civil disorder, or back to a human (audited)."""
+    """Hand a faction to the computer player, say one in civil disorder, or back to a human (audited). A file
+    the former holder stored for the current turn is set aside (kept beside it, named in audit.log)."""
     def body() -> None:
-        from .cycle import seats, set_seat
+        from .cycle import change_seat
+        from .errors import UsageError
+        from .intake import frozen
+        if not reason.strip():
+            raise UsageError("--reason: say why (it goes in the audit log)")
         camp = open_campaign(campaign_dir)
         pid, seat_now = player.strip().lower(), who.strip().lower()
         with camp.lock():
-            before = seats(camp).get(pid, "human")
-            secret = set_seat(camp, pid, seat_now)
-        if before == seat_now:  # a way to give a faction a new secret (say one that leaked): said, not silent
+            done = change_seat(camp, pid, seat_now, reason)
+            held = frozen(camp, camp.current_turn)
+        if done.before == seat_now:  # a way to give a faction a new secret (say one that leaked): said, not silent
             typer.echo(f"{pid} was already played by: {seat_now}; its secret was replaced all the same")
         else:
             typer.echo(f"{pid} is now played by: {seat_now}")
+        if done.set_aside is not None:
+            where = done.set_aside.relative_to(camp.root).as_posix()
+            if seat_now == "bot":
+                typer.echo(f"{pid}'s file for turn {done.turn}, sent by the former player, is set aside: kept as "
+                           f"{where}; the computer player writes {pid}'s orders when the turn runs")
+            else:
+                then = (f"the turn is held after a rollback: take the new player's file with `pbem submit "
+                        f"{camp.root} FILE --fix --force`" if held else
+                        f"the new player must send a file for turn {done.turn}, or {pid} has no orders (NMR)")
+                typer.echo(f"{pid}'s file for turn {done.turn}, stored for the computer player's seat, is set "
+                           f"aside: kept as {where}; {then}")
         if seat_now == "human":
-            typer.echo(f"New secret for {pid} (hand it to the player; the old one no longer works): {secret}")
-        from .intake import frozen
-        if seat_now == "bot" and before != "bot" and frozen(camp, camp.current_turn) \
-                and not (camp.orders_dir(camp.current_turn) / f"{pid}.yaml").is_file():  # else it keeps that file
-            typer.echo(f"warning: game turn {camp.current_turn} was run and rolled back: a computer player's file for "
-                       f"{pid} where the seen run had another gives other dice, and `pbem verify` flags it "
-                       f"(docs/moderator.md)", err=True)
+            typer.echo(f"New secret for {pid} (hand it to the player; the old one no longer works): {done.secret}")
+        if held and done.before != seat_now and (seat_now == "bot" or done.set_aside is not None):
+            typer.echo(f"warning: game turn {camp.current_turn} was run and rolled back: "
+                       + (f"a computer player's file for {pid} where the seen run had " +
+                          ("another" if done.set_aside is not None else "none") if seat_now == "bot" else
+                          f"another file for {pid} than the seen run had")
+                       + " gives other dice, and `pbem verify` flags it (docs/moderator.md)", err=True)
     guarded(body)
 
 
@@ -558,6 +589,10 @@ def rollback(
         with camp.lock():
             done = do_rollback(camp, turn, reason)
         typer.echo(f"Back at the start of game turn {turn}; later turns kept in {done.dest}")
+        from .cycle import fmt
+        typer.echo(f"Deadline of game turn {turn}: {fmt(done.deadline)}" + (
+            " (its own, as it was before the turn ran)" if done.deadline_known else
+            f" (audit.log records none for turn {turn}: set one with `pbem deadline {camp.root} DATE`)"))
         typer.echo(f"Game turn {turn} is held: fix what needs fixing (`pbem submit --fix`, `pbem adjust`), then "
                    f"run `pbem run-turn {camp.root} --force`")
         if done.lost_adjustments:
@@ -585,6 +620,8 @@ def adjust(
         with camp.lock():
             done = do_adjust(camp, reason, _pairs(gold, "gold", number=True), _pairs(move, "move"), remove or [], ctl)
         typer.echo("Adjusted: " + "; ".join(done))
+        reports_reminder(camp, "the state as it was before this adjustment (and their kits check orders against "
+                               "it)")
     guarded(body)
 
 

@@ -9,6 +9,7 @@ import hmac
 import re
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta, timezone
+from pathlib import Path
 from typing import Any
 
 from .auditlog import ACCEPTED, ADJUDICATED, ROLLBACK
@@ -87,15 +88,61 @@ def deadline(camp: Campaign) -> datetime | None:
         raise CampaignError(f"{camp.config_path}: {exc}; fix it with `pbem deadline`") from None
 
 
-def set_deadline(camp: Campaign, text: str, now: datetime) -> datetime:
-    """Set the current turn's deadline (the caller warns when it is already past: the turn is then due)."""
-    when = parse_when(text, now)
+@dataclass
+class NewDeadline:
+    """What `pbem deadline` did: the new deadline, the one it replaced (None: none was set) and, for ``+N``,
+    what it was counted from, in words."""
+    when: datetime
+    before: datetime | None
+    counted_from: str | None = None
+
+    @property
+    def earlier(self) -> bool:
+        return self.before is not None and self.when < self.before
+
+
+def set_deadline(camp: Campaign, text: str, now: datetime) -> NewDeadline:
+    """Set the current turn's deadline (the caller warns when it is already past: the turn is then due, and
+    when it is earlier than the one it replaces).  ``+N`` (days or hours) counts from the deadline in force when
+    the current turn has one still to come ("two more days"), else from ``now``."""
+    before = deadline(camp)
+    rel = _RELATIVE.fullmatch(str(text).strip())
+    ahead = before is not None and before > now  # a deadline passed already: "two more days" are from now
+    when = parse_when(text, before if rel and ahead else now)
+    counted = None
+    if rel:
+        n, unit = int(rel.group(1).lstrip("0") or "0"), "day" if rel.group(2) == "d" else "hour"
+        amount = f"{n} {unit}{'' if n == 1 else 's'}"
+        counted = (f"{amount} after the deadline in force, {fmt(before)}" if ahead else
+                   f"{amount} from now (no deadline was set)" if before is None else
+                   f"{amount} from now: the deadline in force, {fmt(before)}, has passed")
     config = dict(camp.config)
     config["deadline"] = when.strftime(STORED)
     with held_interrupts():
         camp.write_config(config)
         camp.audit(f"deadline of turn {camp.current_turn} set to {fmt(when)}")
-    return when
+    return NewDeadline(when, before, counted)
+
+
+DEADLINE_LINE = re.compile(r"^\S+ deadline of turn (\d+) set to (\d{4}-\d{2}-\d{2} \d{2}:\d{2}) UTC$|"
+                           r"^\S+ deadline of turn (\d+) cleared")
+
+
+def deadline_of(camp: Campaign, turn: int) -> tuple[bool, datetime | None]:
+    """The deadline ``turn`` last had, as audit.log recorded it (`pbem deadline`, or the next deadline `run-turn`
+    set, or cleared by `adjudicate`): (found, deadline or None).  A rollback gives the turn back its own."""
+    try:
+        text = (camp.root / "audit.log").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return False, None
+    found, when = False, None
+    for line in text.splitlines():
+        m = DEADLINE_LINE.match(line)
+        if m and int(m.group(1) or m.group(3)) == turn:
+            found = True
+            when = datetime.strptime(m.group(2), "%Y-%m-%d %H:%M").replace(tzinfo=timezone.utc) if m.group(2) \
+                else None
+    return found, when
 
 
 @dataclass
@@ -117,6 +164,31 @@ class Status:
         return ", ".join(f"{p} ({fmt(self.received[p])})" if p in self.received else p
                          for p in self.submitted) or "none"
 
+    def player_lines(self) -> list[str]:
+        """One line per player, in turn order, readable at 12 players: the player, the seat (human or bot),
+        whether their file is in and when it was stored, and their NMR streak if any."""
+        players = list(self.seats) or self.submitted + self.missing
+        width = max(len(p) for p in players) if players else 0
+        lines = []
+        for p in players:
+            seat = self.seats.get(p, "human")
+            if p in self.submitted:
+                got = f"in, {fmt(self.received[p])}" if p in self.received else "in"
+            elif seat == "bot":
+                got = "written by the computer player when the turn runs"
+            else:
+                got = "not in"
+            n = self.nmr_streaks.get(p, 0)
+            nmr = f"; NMR {n} turn(s) in a row" + (" -> civil disorder" if p in self.civil_disorder else "") \
+                if n else ""
+            lines.append(f"  {p:<{width}}  {seat:<5}  {got}{nmr}")
+        return lines
+
+    def orders_heading(self) -> str:
+        humans = [p for p, s in self.seats.items() if s != "bot"]
+        done = sum(p in self.submitted for p in humans)
+        return f"Orders in: {done} of {len(humans)} human player(s)" + (":" if self.seats else " (none)")
+
     def due(self, now: datetime) -> bool:
         """All players in, or the deadline passed (and not held after a rollback)."""
         return not self.finished and not self.held and not self.closed and \
@@ -127,7 +199,8 @@ class Status:
         if self.closed and not self.finished:
             lines.append("Closed: the campaign was abandoned and its secret seed revealed (revealed-seed.txt): no "
                          "more order files are taken and no more turns are run")
-            lines.append("Orders in: " + self.orders_in())
+            lines.append(self.orders_heading())
+            lines += self.player_lines()
             return "\n".join(lines) + "\n"
         if self.deadline:
             left = self.deadline - now
@@ -137,12 +210,9 @@ class Status:
                 lines.append(f"Deadline: {fmt(self.deadline)} (passed)")
         else:
             lines.append("Deadline: none set (`pbem deadline DIR DATE`)")
-        lines.append("Orders in: " + self.orders_in())
+        lines.append(self.orders_heading())
+        lines += self.player_lines()
         lines.append("Waiting for: " + (", ".join(self.missing) or "nobody"))
-        for p, n in self.nmr_streaks.items():
-            if n:
-                note = " -> civil disorder" if p in self.civil_disorder else ""
-                lines.append(f"  {p}: {n} turn(s) without orders in a row{note}")
         bots = [p for p, s in self.seats.items() if s == "bot"]
         if bots:
             lines.append("Computer players: " + ", ".join(bots))
@@ -204,9 +274,34 @@ def seats(camp: Campaign) -> dict[str, str]:
     return {p: str(s) for p, s in (camp.config.get("seats") or {}).items()}
 
 
-def set_seat(camp: Campaign, player: str, seat: str) -> str:
+@dataclass
+class SeatChange:
+    """What `pbem seat` did: the faction's new secret, the seat it had, and where the file the former holder
+    stored for the current turn was set aside (None: there was none, or the seat did not change hands)."""
+    secret: str
+    before: str
+    set_aside: Path | None = None
+    turn: int = 0
+
+
+SET_ASIDE = "set-aside"  # orders/turn-NNN/PLAYER.set-aside-K.yaml: a file stored before the seat changed hands
+# the clause a `seat` audit line carries when it set a file aside (matched right after the seat's own words, so
+# no reason written after it can forge one): player, turn, the file's sha256 prefix, where it went
+SEAT_SET_ASIDE = re.compile(r"^\S+ seat of (\S+) set to (?:bot|human); the faction's secret was replaced; \S+'s file "
+                            r"for turn (\d+) \(sha256 ([0-9a-f]{16,64})\)[^;:]*, set aside as ([^\s:;]+)")
+
+
+def set_seat(camp: Campaign, player: str, seat: str, reason: str = "") -> str:
+    """Hand a faction to the computer player or to a (new) human (``change_seat``); returns the new secret."""
+    return change_seat(camp, player, seat, reason).secret
+
+
+def change_seat(camp: Campaign, player: str, seat: str, reason: str = "") -> SeatChange:
     """Hand a faction to the computer player or to a (new) human.  The faction's secret is replaced, so whoever
-    played it before can no longer send orders for it; returns the new secret (to hand to the new player)."""
+    played it before can no longer send orders for it.  When the seat changes hands (human to bot or back), a
+    file the former holder stored for the current turn is set aside, kept as ``PLAYER.set-aside-K.yaml`` beside
+    it and named in the audit line: the computer player writes the seat's orders when the turn runs, or the new
+    player sends a file; `run-turn`, `status` and `verify` all read the folder that way."""
     import secrets as pysecrets
     state = camp.load_state()
     if player not in state.players:
@@ -214,6 +309,7 @@ def set_seat(camp: Campaign, player: str, seat: str) -> str:
     if seat not in ("human", "bot"):
         raise UsageError(f"seat {seat!r}: write human or bot")
     table = seats(camp)
+    before = table.get(player, "human")
     table[player] = seat
     player_secrets = camp.player_secrets()  # everything is read before anything is written
     seed = camp.secret_seed()
@@ -222,12 +318,38 @@ def set_seat(camp: Campaign, player: str, seat: str) -> str:
         former.setdefault(player, []).append(secret_digest(player_secrets[player]))
     raw = pysecrets.token_hex(8)
     player_secrets[player] = "-".join(raw[i:i + 4] for i in range(0, 16, 4))
+    folder = camp.orders_dir(state.turn)
+    stored = folder / f"{player}.yaml"
+    aside = None
+    line = f"seat of {player} set to {seat}; the faction's secret was replaced"
+    if before != seat and not state.finished and stored.is_file() and not stored.is_symlink():
+        k = 1
+        while (folder / f"{player}.{SET_ASIDE}-{k}.yaml").exists():
+            k += 1
+        aside = folder / f"{player}.{SET_ASIDE}-{k}.yaml"
+        digest = hashlib.sha256(stored.read_bytes()).hexdigest()
+        whose = "sent by the former player" if before == "human" else "stored for the computer player's seat"
+        line += (f"; {player}'s file for turn {state.turn} (sha256 {digest[:16]}), {whose}, set aside as "
+                 f"{aside.relative_to(camp.root).as_posix()}")
+    if reason.strip():
+        line += f": {reason}"
     with held_interrupts():
-        write_former_secrets(camp, former)  # first: a former secret noted too early is still never accepted
-        camp.write_secrets(seed, player_secrets)
-        camp.write_config(config_with(camp, seats=table))
-        camp.audit(f"seat of {player} set to {seat}; the faction's secret was replaced")
-    return player_secrets[player]
+        if aside is not None:
+            try:
+                stored.rename(aside)  # first: a file that cannot be moved leaves everything as it was
+            except OSError as exc:
+                raise CampaignError(f"{stored}: cannot be set aside as {aside.name} ({exc.strerror or exc}); "
+                                    f"the seat was not changed") from None
+        try:
+            write_former_secrets(camp, former)  # first: a former secret noted too early is still never accepted
+            camp.write_secrets(seed, player_secrets)
+            camp.write_config(config_with(camp, seats=table))
+        except BaseException:
+            if aside is not None:
+                aside.rename(stored)
+            raise
+        camp.audit(line)
+    return SeatChange(player_secrets[player], before, aside, state.turn)
 
 
 FORMER = "former-secrets.yaml"  # in secret/: the SHA-256 of each secret `pbem seat` replaced, per faction
@@ -334,6 +456,10 @@ def recorded_files(camp: Campaign, turn: int, order: list[str]) -> dict[str, tup
                 if pid in order and len(hashes) == len(order) and hashes[order.index(pid)] != "-":
                     out[pid] = (hashes[order.index(pid)], "the computer player wrote it")
             continue
+        m = SEAT_SET_ASIDE.match(line)
+        if m and int(m.group(2)) == turn:
+            out.pop(m.group(1), None)  # the seat changed hands: the file went beside, under another name
+            continue
         m = ROLLBACK.match(line)
         if m and int(m.group(2)) < turn:
             out.clear()
@@ -382,7 +508,7 @@ def civil_disorder_lines(camp: Campaign) -> str:
     without orders), with the command that hands it to the computer player."""
     st = status(camp)
     return "".join(f"Civil disorder: {p} has sent no orders for {st.nmr_streaks[p]} turns in a row; to let the "
-                   f"computer player play it: pbem seat {camp.root} {p} bot\n"
+                   f"computer player play it: pbem seat {camp.root} {p} bot --reason \"civil disorder\"\n"
                    for p in st.civil_disorder if st.seats.get(p) != "bot")
 
 
@@ -440,11 +566,18 @@ def _waiting(st: Status, now: datetime) -> tuple[list[str], str] | None:
     return None
 
 
-def _forced_warning(st: Status, force: bool) -> str:
+def _forced_warning(st: Status, force: bool, now: datetime) -> str:
+    """One warning line when ``force`` runs a turn with human players' files missing before its deadline: who
+    will be NMR (every human player, or the ones named)."""
     humans = [p for p in st.submitted + st.missing if st.seats.get(p, "human") != "bot"]
     if force and humans and not any(p in st.submitted for p in humans):
         return (f"warning: no human player's orders are in for game turn {st.turn} "
                 f"({', '.join(humans)}: NMR); running it anyway (--force)\n")
+    waiting = _waiting(st, now) if force else None
+    if waiting:
+        missing, when = waiting
+        return (f"warning: game turn {st.turn} is not due ({when}): running it now (--force), so "
+                f"{len(missing)} player(s) with no orders in are NMR: {', '.join(missing)}\n")
     return ""
 
 
@@ -466,6 +599,10 @@ def _commit(camp: Campaign, force: bool, command: str, next_deadline_of):
             result = run_locked(camp, extra=bots)
             nxt = None if result.after.finished else next_deadline_of(result)  # none after the end
             camp.write_config(config_with(camp, deadline=nxt))
+            if not result.after.finished:  # so a rollback to the next turn gives it back its own deadline
+                when = datetime.strptime(nxt, STORED).replace(tzinfo=timezone.utc) if nxt else None
+                camp.audit(f"deadline of turn {result.turn + 1} " + (f"set to {fmt(when)}" if when else
+                                                                      f"cleared by {command}"))
             camp.audit(f"{command} {result.turn}" + (" (forced)" if force else "") +
                        (f"; computer players: {','.join(bots)}" if bots else ""))
     except KeyboardInterrupt:  # Ctrl-C came while the turn was committed: it stands, no report was written
@@ -492,7 +629,7 @@ def adjudicate(camp: Campaign, now: datetime, force: bool = False):
         changed = changed_by_hand(camp)
         if changed:
             raise CampaignError(changed)
-        warning = _forced_warning(st, force)
+        warning = _forced_warning(st, force, now)
         result, nxt = _commit(camp, force, "adjudicate", lambda r: None)
         message = warning + summary(result)
         if not result.after.finished:
@@ -523,7 +660,7 @@ def run_turn(camp: Campaign, now: datetime, force: bool = False, reports: bool =
         changed = changed_by_hand(camp)
         if changed:
             raise CampaignError(changed)
-        warning = _forced_warning(st, force)
+        warning = _forced_warning(st, force, now)
         result, nxt = _commit(camp, force, "run-turn", lambda r: next_deadline(camp, now))
         message = warning + summary(result)
         if reports:

@@ -17,6 +17,7 @@ import shutil
 import tarfile
 import tempfile
 from dataclasses import dataclass, field
+from datetime import datetime
 from pathlib import Path
 
 from .errors import CampaignError, PbemError, UsageError
@@ -42,6 +43,8 @@ class RolledBack:
     turns that are gone with them (one description each)."""
     dest: Path
     lost_adjustments: list[str] = field(default_factory=list)
+    deadline: "datetime | None" = None  # the turn's own deadline, given back to it (audit.log)
+    deadline_known: bool = False  # audit.log recorded one (else the turn has none now: the moderator sets one)
 
 
 ADJUST_LINE = re.compile(r"\badjust turn (\d+) \((.*)\), previous kept as (turn-\d{3}\.fix-\d+\.json):")
@@ -88,6 +91,9 @@ def rollback(camp: Campaign, turn: int, reason: str) -> RolledBack:
         raise UsageError(f"turn {turn} is already the current turn")
     dest = _next_free(camp.root / "archive", "rollback")
     fixes, lost = _adjustments_after(camp, turn)
+    from .cycle import STORED, config_with, deadline_of
+    known, own_deadline = deadline_of(camp, turn)  # the deadline in force is the next turn's: give back its own
+    config_before = dict(camp.config)
     moves = [(camp.snapshot_path(t), dest / "state" / camp.snapshot_path(t).name) for t in snaps if t > turn]
     moves += [(p, dest / "state" / p.name) for p in fixes]
     for t in range(turn, snaps[-1]):
@@ -124,6 +130,7 @@ def rollback(camp: Campaign, turn: int, reason: str) -> RolledBack:
     made_dirs: list[Path] = []
     marker_before: str | None = None
     marker_written = False
+    config_written = False
     later_written: list[Path] = []
 
     def mkdirs(folder: Path) -> None:
@@ -160,6 +167,8 @@ def rollback(camp: Campaign, turn: int, reason: str) -> RolledBack:
         except OSError as exc:
             raise CampaignError(f"{exc.filename or marker}: cannot be written ({exc.strerror or exc}); nothing was "
                                 f"rolled back") from None
+        camp.write_config(config_with(camp, deadline=own_deadline.strftime(STORED) if own_deadline else None))
+        config_written = True
         undone = f"turn {turn}" if last_run == turn else f"turns {turn}..{last_run}"
         camp.audit(f"rollback to turn {turn} (undone: the run of {undone}; later turns moved to "
                    f"{dest.relative_to(camp.root)}"
@@ -167,6 +176,11 @@ def rollback(camp: Campaign, turn: int, reason: str) -> RolledBack:
     except BaseException:
         # Whole or not at all: put back what was moved (renames in one folder tree), so the campaign is as it was.
         stuck = []
+        if config_written:
+            try:
+                camp.write_config(config_before)
+            except (OSError, PbemError):
+                stuck.append(str(camp.config_path))
         for path in reversed(later_written):  # out of the way of the order folders moved back
             try:
                 path.unlink(missing_ok=True)
@@ -195,7 +209,7 @@ def rollback(camp: Campaign, turn: int, reason: str) -> RolledBack:
             raise CampaignError(f"the rollback failed and could not put back {', '.join(stuck)}: move it back "
                                 f"by hand") from None
         raise
-    return RolledBack(dest, lost)
+    return RolledBack(dest, lost, own_deadline, known)
 
 
 def article(noun: str) -> str:
@@ -350,7 +364,10 @@ def archive(camp: Campaign, out: Path | None = None, reveal_seed: bool = False, 
 
     def keep(info: tarfile.TarInfo) -> tarfile.TarInfo | None:
         parts = Path(info.name).parts
-        if len(parts) > 1 and (parts[1] in ("secret", ".lock") or (parts[1] == "reports" and not reports)):
+        if len(parts) > 1 and parts[1] in ("secret", ".lock"):
+            return None
+        if not reports and len(parts) > 1 and (parts[1] == "reports" or (  # the reports a rollback moved aside too
+                parts[1] == "archive" and len(parts) > 3 and parts[3] == "reports")):
             return None
         return info
     fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent)

@@ -125,7 +125,7 @@ def test_a_bad_tagged_value_in_a_campaign_file_stops_the_command_with_its_place(
                if line.strip()[:1].isalpha() and ": " in line)  # the first key with a value: "name", "  athens"
     path.write_text(text.replace(f"{key}: ", f"{key}: !!bool abc\n{key.replace(key.strip(), '_was')}: ", 1))
     before = files_of(camp.root)
-    r = pbem(command, camp.root, *(["athens", "bot"] if command == "seat" else []))
+    r = pbem(command, camp.root, *(["athens", "bot", "--reason", "r"] if command == "seat" else []))
     one_line_exit_2(r, f"{path}:", "bad value: !!bool 'abc'")
     assert files_of(camp.root) == before
 

@@ -138,7 +138,7 @@ def test_submit_and_ingest_commands(camp, tmp_path):
     import os
     os.utime(camp.orders_dir(1) / "athens.yaml", (1795000000, 1795000000))  # stored at 2026-11-18 11:06:40 UTC
     r = runner.invoke(app, ["status", str(camp.root)])
-    assert r.exit_code == 0 and "Orders in: athens (2026-11-18 11:06 UTC)\n" in r.output  # when it came in
+    assert r.exit_code == 0 and "\n  athens  human  in, 2026-11-18 11:06 UTC\n" in r.output  # when it came in
     waiting = next(line for line in r.output.splitlines() if line.startswith("Waiting for:"))
     assert "sparta" in waiting and "troy" in waiting and "athens" not in waiting
 

@@ -193,12 +193,12 @@ def test_a_spoof_answer_does_not_say_the_moderator_was_told(camp):
 
 def test_seat_says_when_the_faction_was_already_so_seated(camp):
     old = camp.player_secrets()["athens"]
-    r = pbem("seat", camp.root, "athens", "human")
+    r = pbem("seat", camp.root, "athens", "human", "--reason", "r")
     assert r.exit_code == 0 and "already played by: human" in r.output and "secret was replaced" in r.output
     assert Campaign.open(camp.root).player_secrets()["athens"] != old
-    r = pbem("seat", camp.root, "sparta", "bot")
+    r = pbem("seat", camp.root, "sparta", "bot", "--reason", "r")
     assert "sparta is now played by: bot" in r.output
-    assert "already played by: bot" in pbem("seat", camp.root, "sparta", "bot").output
+    assert "already played by: bot" in pbem("seat", camp.root, "sparta", "bot", "--reason", "r").output
 
 
 def test_status_of_an_abandoned_campaign_says_it_is_closed(camp, tmp_path):
@@ -285,12 +285,15 @@ def test_seat_warns_when_handing_a_held_turns_faction_to_the_computer_player(cam
     from pbem.cycle import run_turn
     run_turn(camp, NOW, force=True, reports=False)
     rollback(camp, 1, "ran too early")
-    r = CliRunner().invoke(app, ["seat", str(camp.root), "athens", "bot"])
+    r = CliRunner().invoke(app, ["seat", str(camp.root), "athens", "bot", "--reason", "r"])
     assert r.exit_code == 0 and "warning: game turn 1 was run and rolled back" in r.output, r.output
-    # a faction whose file the held turn keeps: the computer player writes none, nothing changes, no warning
+    # a faction with a file in the held turn: the seat changes hands, so the file is set aside (the 12-player
+    # moderator's review: the computer player's seat was played with the departed player's file) and the
+    # computer player writes one where the seen run had another: said too
     assert submit_bytes(camp, orders(camp, "sparta"), "s.yaml", NOW, moderator_fix=True, force=True).accepted
-    r = CliRunner().invoke(app, ["seat", str(camp.root), "sparta", "bot"])
-    assert r.exit_code == 0 and "warning" not in r.output, r.output
+    r = CliRunner().invoke(app, ["seat", str(camp.root), "sparta", "bot", "--reason", "r"])
+    assert r.exit_code == 0 and "is set aside" in r.output, r.output
+    assert "warning: game turn 1 was run and rolled back" in r.output and "had another" in r.output, r.output
 
 
 def test_archive_warns_only_while_the_game_is_on(tmp_path):

@@ -61,7 +61,7 @@ COMMANDS = [
     ["run-turn", "{d}", "--force", "--no-reports"],
     ["adjudicate", "{d}", "--dry-run"],
     ["report", "{d}", "--turn", "1", "--player", "athens"],
-    ["seat", "{d}", "athens", "human"],
+    ["seat", "{d}", "athens", "human", "--reason", "r"],
     ["bot", "{d}", "athens"],
     ["rollback", "{d}", "2", "--reason", "r"],
     ["adjust", "{d}", "--reason", "r", "--gold", "athens=+1"],
@@ -106,7 +106,7 @@ def test_a_kit_with_a_damaged_campaign_yaml_is_not_used_by_check(camp_dir, tmp_p
 def test_campaign_yaml_as_pbem_writes_it_is_valid(camp_dir):
     camp = Campaign.open(camp_dir)
     assert camp.config["seats"] == {"athens": "bot", "sparta": "bot"}
-    r = pbem("seat", camp_dir, "athens", "human")
+    r = pbem("seat", camp_dir, "athens", "human", "--reason", "r")
     assert r.exit_code == 0, r.output
     assert pbem("deadline", camp_dir, "2026-12-01 18:00 UTC").exit_code == 0  # as `pbem status` prints it
     assert Campaign.open(camp_dir).config["deadline"] == "2026-12-01T18:00Z"
@@ -188,7 +188,7 @@ def test_seat_with_damaged_secrets_changes_nothing(camp_dir, damage):
     else:
         (camp_dir / "secret" / "seed").unlink()
     before = files(camp_dir)
-    r = pbem("seat", camp_dir, "athens", "human")
+    r = pbem("seat", camp_dir, "athens", "human", "--reason", "r")
     one_line_refusal(r, "secret/")
     assert files(camp_dir) == before
     assert "seats:\n  athens: bot" in (camp_dir / "campaign.yaml").read_text()
@@ -198,7 +198,7 @@ def test_seat_with_damaged_secrets_changes_nothing(camp_dir, damage):
     ["run-turn", "--force", "--no-reports"],
     ["adjudicate"],
     ["deadline", "+3d"],
-    ["seat", "athens", "human"],
+    ["seat", "athens", "human", "--reason", "r"],
     ["rollback", "2", "--reason", "r"],
     ["adjust", "--reason", "r", "--gold", "athens=+1"],
     ["turn-key", "1"],
@@ -296,7 +296,7 @@ def test_ctrl_c_while_a_file_is_stored_keeps_its_audit_line(camp_dir, tmp_path, 
     def write_then_ctrl_c(path, data, *a, **k):
         real(path, data, *a, **k)
         ctrl_c()
-    assert pbem("seat", camp_dir, "athens", "human").exit_code == 0
+    assert pbem("seat", camp_dir, "athens", "human", "--reason", "r").exit_code == 0
     src = tmp_path / "athens.yaml"
     assert pbem("bot", camp_dir, "athens", "-o", src).exit_code == 0  # a good file ...
     secret = Campaign.open(camp_dir).player_secrets()["athens"]
@@ -381,7 +381,7 @@ def _folder(rel):
     (_write("revealed-seed.txt", "zz\n"), ["verify"], ["revealed-seed.txt", "64 hex digits"]),
     (_write("secret/seed", "zz\n"), ["verify"], ["secret/seed", "damaged"]),
     (_write("secret/seed", "abcd\n"), ["run-turn", "--force"], ["secret/seed", "damaged"]),
-    (_write("secret/players.yaml", "- athens\n"), ["seat", "athens", "human"], ["secret/players.yaml", "damaged"]),
+    (_write("secret/players.yaml", "- athens\n"), ["seat", "athens", "human", "--reason", "r"], ["secret/players.yaml", "damaged"]),
     (lambda root: (root / "state" / "turn-002.json").unlink(), ["verify"], ["turn-002.json", "missing"]),
     (_folder("state/turn-003.json"), ["show"], ["turn-003.json", "not a state file"]),
 ])
@@ -408,7 +408,7 @@ def test_reports_that_cannot_be_written_say_the_turn_is_committed_and_how_to_wri
 
 
 def test_run_turn_force_warns_when_no_human_players_orders_are_in(camp_dir):
-    assert pbem("seat", camp_dir, "athens", "human").exit_code == 0
+    assert pbem("seat", camp_dir, "athens", "human", "--reason", "r").exit_code == 0
     r = pbem("run-turn", camp_dir, "--force", "--no-reports")
     assert r.exit_code == 0, r.output
     warning = [line for line in r.output.splitlines() if line.startswith("warning:")]
