@@ -1,6 +1,7 @@
 """The audit.log lines more than one module reads back, as patterns: `verify` replays a campaign's history from
 them, and `run-turn` (``pbem.cycle.recorded_files``) asks which order file each player's was when it was stored.
-One spelling here, so the two cannot drift apart from the lines intake, the turn and rollback write."""
+One spelling here, so readers cannot drift apart from the lines intake, the turn, rollback, seat, deadline and adjust
+write."""
 from __future__ import annotations
 
 import re
@@ -14,3 +15,15 @@ ACCEPTED = re.compile(r"^\S+ intake accepted .* for (\S+) turn (\d+) \(sha256 ([
 # reason)
 ROLLBACK = re.compile(r"^(\S+) rollback to turn (\d+) \((?:undone: the run of turns? (\d+)(?:\.\.(\d+))?; )?later turns "
                       r"moved to ([^\s;)]+)(?:; adjustments lost: .*?)?\): (.*)$")
+# `pbem deadline`, and the next turn's deadline `run-turn` sets (or `adjudicate` clears): turn, "YYYY-MM-DD HH:MM"
+# (UTC) | turn of a cleared one.  Verify judges files late by it; rollback gives a turn back its own.
+DEADLINE = re.compile(r"^\S+ deadline of turn (\d+) set to (\d{4}-\d{2}-\d{2} \d{2}:\d{2}) UTC$|"
+                      r"^\S+ deadline of turn (\d+) cleared")
+# the clause a `seat` audit line carries when it set a file aside (matched right after the seat's own words, so
+# no reason written after it can forge one): player, turn, the file's sha256 prefix, where it went
+SEAT_SET_ASIDE = re.compile(r"^\S+ seat of (\S+) set to (?:bot|human); the faction's secret was replaced; \S+'s file "
+                            r"for turn (\d+) \(sha256 ([0-9a-f]{16,64})\)[^;:]*, set aside as ([^\s:;]+)")
+# `pbem adjust`: "<time> adjust turn N (<item>; <item>...), previous kept as turn-00N.fix-K.json: <reason>";
+# (time stamp, turn, items, the kept state's file name, reason); each item one of "<player> gold +2 -> 32",
+# "<unit> moved to <hex>", "<unit> removed", "<city> controlled by <player or nobody>"
+ADJUSTED = re.compile(r"^(\S+) adjust turn (\d+) \((.*)\), previous kept as (turn-\d{3}\.fix-\d+\.json): (.*)$")

@@ -12,7 +12,7 @@ from datetime import datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
-from .auditlog import ACCEPTED, ADJUDICATED, ROLLBACK
+from .auditlog import ACCEPTED, ADJUDICATED, DEADLINE, ROLLBACK, SEAT_SET_ASIDE
 from .errors import CampaignError, PbemError, UsageError
 from .storage import Campaign, held_interrupts
 
@@ -124,8 +124,6 @@ def set_deadline(camp: Campaign, text: str, now: datetime) -> NewDeadline:
     return NewDeadline(when, before, counted)
 
 
-DEADLINE_LINE = re.compile(r"^\S+ deadline of turn (\d+) set to (\d{4}-\d{2}-\d{2} \d{2}:\d{2}) UTC$|"
-                           r"^\S+ deadline of turn (\d+) cleared")
 
 
 def deadline_of(camp: Campaign, turn: int) -> tuple[bool, datetime | None]:
@@ -137,7 +135,7 @@ def deadline_of(camp: Campaign, turn: int) -> tuple[bool, datetime | None]:
         return False, None
     found, when = False, None
     for line in text.splitlines():
-        m = DEADLINE_LINE.match(line)
+        m = DEADLINE.match(line)
         if m and int(m.group(1) or m.group(3)) == turn:
             found = True
             when = datetime.strptime(m.group(2), "%Y-%m-%d %H:%M").replace(tzinfo=timezone.utc) if m.group(2) \
@@ -285,10 +283,6 @@ class SeatChange:
 
 
 SET_ASIDE = "set-aside"  # orders/turn-NNN/PLAYER.set-aside-K.yaml: a file stored before the seat changed hands
-# the clause a `seat` audit line carries when it set a file aside (matched right after the seat's own words, so
-# no reason written after it can forge one): player, turn, the file's sha256 prefix, where it went
-SEAT_SET_ASIDE = re.compile(r"^\S+ seat of (\S+) set to (?:bot|human); the faction's secret was replaced; \S+'s file "
-                            r"for turn (\d+) \(sha256 ([0-9a-f]{16,64})\)[^;:]*, set aside as ([^\s:;]+)")
 
 
 def set_seat(camp: Campaign, player: str, seat: str, reason: str = "") -> str:

@@ -20,6 +20,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
 
+from .auditlog import ADJUSTED
 from .errors import CampaignError, PbemError, UsageError
 from .invariants import violations
 from .gamedata import GameMap, tables
@@ -47,7 +48,6 @@ class RolledBack:
     deadline_known: bool = False  # audit.log recorded one (else the turn has none now: the moderator sets one)
 
 
-ADJUST_LINE = re.compile(r"\badjust turn (\d+) \((.*)\), previous kept as (turn-\d{3}\.fix-\d+\.json):")
 FIX_FILE = re.compile(r"^turn-(\d{3})\.fix-\d+\.json$")
 TURN_DIR = re.compile(r"^turn-(\d{3})$")
 
@@ -60,9 +60,9 @@ def _adjustments_after(camp: Campaign, turn: int) -> tuple[list[Path], list[str]
     said: dict[str, str] = {}
     try:
         for line in (camp.root / "audit.log").read_text(encoding="utf-8", errors="replace").splitlines():
-            m = ADJUST_LINE.search(line)
-            if m and int(m.group(1)) > turn:
-                said[m.group(3)] = f"turn {int(m.group(1))}: {m.group(2)}"
+            m = ADJUSTED.match(line)
+            if m and int(m.group(2)) > turn:
+                said[m.group(4)] = f"turn {int(m.group(2))}: {m.group(3)}"
     except OSError:
         pass
     return files, [said.get(p.name, f"turn {int(p.name[5:8])}: see {p.name}") for p in files]

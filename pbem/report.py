@@ -42,7 +42,7 @@ import jinja2
 import markupsafe
 
 from . import mapsvg
-from .auditlog import ROLLBACK
+from .auditlog import ADJUSTED, ROLLBACK
 from .cards import CITY_TARGET_KINDS
 from .effects import player_effects, total_value
 from .errors import CampaignError, UsageError
@@ -1360,10 +1360,7 @@ def entries(records: Iterable[dict[str, Any]]) -> list[Entry]:
 
 # -- the moderator's corrections (`pbem adjust`, read back from audit.log) ---------------------------------
 
-# moderation.adjust() writes: "<time> adjust turn N (<item>; <item>...), previous kept as turn-00N.fix-K.json:
-# <reason>"; each item one of "<player> gold +2 -> 32", "<unit> moved to <hex>", "<unit> removed",
-# "<city> controlled by <player or nobody>".  (One spelling with moderation.ADJUST_LINE; it belongs in auditlog.)
-ADJUSTED = re.compile(r"^(\S+) adjust turn (\d+) \((.*)\), previous kept as (turn-\d{3}\.fix-\d+\.json): (.*)$")
+# moderation.adjust() writes the line auditlog.ADJUSTED reads; its items, one by one:
 ADJUST_ITEMS = (("gold", re.compile(r"^(\S+) gold ([+-]\d+) -> (-?\d+)$")),
                 ("moved", re.compile(r"^(\S+) moved to (\S+)$")),
                 ("removed", re.compile(r"^(\S+) removed$")),

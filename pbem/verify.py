@@ -17,7 +17,7 @@ from datetime import datetime
 from pathlib import Path
 
 from .adjudicator import adjudicate
-from .auditlog import ACCEPTED, ADJUDICATED, ROLLBACK
+from .auditlog import ACCEPTED, ADJUDICATED, DEADLINE, ROLLBACK, SEAT_SET_ASIDE
 from .campaign import KEYS_FILE
 from .dice import Dice, key_commitment, seed_fingerprint, seed_from_key, turn_key
 from .errors import CampaignError, PbemError, UsageError
@@ -83,7 +83,6 @@ def stored_text(path) -> str:
 SEAT = re.compile(r"^\S+ seat of (\S+) set to (bot|human)")
 RUN_TURN = re.compile(r"^\S+ run-turn (\d+)(?: \(forced\))?(?:; computer players: (\S+))?")
 # `pbem deadline` (cycle.set_deadline): the deadline a file accepted later for the turn was taken after
-DEADLINE_SET = re.compile(r"^\S+ deadline of turn (\d+) set to (\d{4}-\d\d-\d\d \d\d:\d\d) UTC")
 STAMP = "%Y-%m-%dT%H:%M:%SZ"
 
 
@@ -146,14 +145,26 @@ def history(camp: Campaign) -> dict[int, TurnHistory]:
     due: dict[int, str] = {}  # per turn, the last deadline `pbem deadline` set for it
     for line in lines:
         stamp = line.split(" ", 1)[0]
-        if m := DEADLINE_SET.match(line):
-            due[int(m.group(1))] = m.group(2)
+        if m := DEADLINE.match(line):
+            if m.group(1):
+                due[int(m.group(1))] = m.group(2)
+            else:
+                due.pop(int(m.group(3)), None)
             continue
         if m := SEAT.match(line):
             seats[m.group(1)] = m.group(2)
+            aside = SEAT_SET_ASIDE.match(line)  # the seat changed hands: the former holder's file went beside
+            if aside:
+                t, pid = int(aside.group(2)), aside.group(1)
+                taken.get(t, {}).pop(pid, None)
+                pending.setdefault(t, TurnHistory()).accepted.pop(pid, None)
+                if t in out:
+                    out[t].accepted.pop(pid, None)
             if started:  # before turn 1 had a file or a run: setting up the campaign, not noted
                 pending.setdefault(current, TurnHistory()).seat_changes.append(
-                    f"seat of {m.group(1)} set to {m.group(2)} at {stamp}")
+                    f"seat of {m.group(1)} set to {m.group(2)} at {stamp}" + (
+                        f" ({aside.group(1)}'s file sha256 {aside.group(3)} set aside as {aside.group(4)})"
+                        if aside else ""))
             continue
         started = started or bool(DRY_RUN_LINE.match(line) or ACCEPTED.match(line) or ROLLBACK.match(line)
                                   or ADJUDICATED.match(line))
@@ -383,6 +394,8 @@ def audit_record(camp: Campaign, turn: int) -> tuple[list[str] | None, dict[str,
             accepted[m.group(1)] = m.group(3)
         elif (r := ROLLBACK.match(line)) and int(r.group(2)) < turn:
             accepted.clear()  # the turn's folder went to the archive: a discarded timeline's files do not count
+        elif (a := SEAT_SET_ASIDE.match(line)) and int(a.group(2)) == turn:
+            accepted.pop(a.group(1), None)  # the seat changed hands: that file was set aside, not played
     return recorded, accepted
 
 
