@@ -18,6 +18,7 @@ import hashlib
 import hmac
 import os
 import re
+import shlex
 import stat
 import unicodedata
 from dataclasses import dataclass, field
@@ -50,11 +51,23 @@ class Answer:
     stored: Path | None = None
     duplicate: bool = False
     authenticated: bool = True  # False: the sender's secret was not the player's (its reply is named unknown-NNN)
+    # for the moderator only (printed, never in the reply a player gets):
+    retry: tuple[str, ...] = ()  # the flags that take the file as it was given (``--fix``, ``--force``, ``--late-ok``)
+    retry_copy: tuple[str, ...] = ()  # the flags that take pbem's copy of it (its secret withheld: always --fix)
+    hint: str = ""  # when to use them: "if it reached you in time", ...
+    given: Path | None = None  # the file as the moderator gave it (`submit`); ingest's copy is ``kept``
+    campaign: Path | None = None
+    kept: Path | None = None  # where ingest kept the file sent (DROP/accepted/turn-NNN/... or DROP/refused/...)
+    replied: Path | None = None  # the reply kept for the player (None: not kept, see ``moderators``)
+    moderators: bool = False  # the moderator's own attempt that failed (a refused `submit --fix`): no reply kept
 
-    def text(self) -> str:
+    def text(self, for_player: bool = False) -> str:
+        """The answer as printed for the moderator; ``for_player``: as kept in the reply the player gets (no
+        moderator's lines)."""
         head = ("ACCEPTED" + (" (already accepted before: nothing changed)" if self.duplicate else "")
                 if self.accepted else "REFUSED")
-        who = f" for {self.player}, game turn {self.turn}" if self.player and self.turn else ""
+        who = (f" for {self.player}, game turn {self.turn}" if self.player and self.turn
+               else f" for {self.player}" if self.player and self.authenticated else "")
         lines = [f"{head}: {printable(self.source)}{who}"]
         if self.message:
             lines.append(printable(self.message))
@@ -62,7 +75,26 @@ class Answer:
         if len(self.findings) > MAX_FINDINGS:
             lines.append(f"  ... and {len(self.findings) - MAX_FINDINGS} more (run `pbem check` on the file to see "
                          f"them all)")
+        if not for_player:
+            lines += [f"  moderator: {printable(line)}" for line in self.moderator_lines()]
         return "\n".join(lines) + "\n"
+
+    def moderator_lines(self) -> list[str]:
+        """What the moderator is told besides the answer: where the file was kept and its answer, and the whole
+        command that takes a refused file when a flag would overcome the refusal."""
+        out = []
+        if self.kept is not None:
+            out.append(f"kept as {self.kept}" + (f"; the answer is {self.replied}" if self.replied else ""))
+        elif self.replied is not None:
+            out.append(f"the answer is {self.replied}")
+        if self.moderators:
+            out.append("your own attempt, not taken: no answer was kept for the player")
+        path = self.kept if self.kept is not None else self.given
+        extra = self.retry_copy if self.kept is not None else self.retry
+        if not self.accepted and extra and path is not None and self.campaign is not None:
+            command = " ".join(["pbem submit", shlex.quote(str(self.campaign)), shlex.quote(str(path)), *extra])
+            out.append(f"{self.hint or 'to take it'}: `{command}`")
+        return out
 
 
 MAX_FINDINGS = 50  # findings printed in one answer; the rest are counted
@@ -76,11 +108,23 @@ def clip(text: str, limit: int = MAX_FINDING) -> str:
 
 def _refuse(camp: Campaign, source: str, message: str, player: str | None = None,
             turn: int | None = None, findings: list[str] | None = None, authenticated: bool = True,
-            audited: str | None = None) -> Answer:
+            audited: str | None = None, retry: tuple[str, ...] = (), retry_copy: tuple[str, ...] | None = None,
+            hint: str = "") -> Answer:
     """A refusal: written to audit.log (``audited``, if given, is what the log says instead of ``message``, which
-    is the answer the sender gets), nothing else changed."""
+    is the answer the sender gets), nothing else changed.  ``retry``: the flags with which `pbem submit` would
+    take the file (``retry_copy``: take pbem's copy of it, whose secret is withheld), named to the moderator
+    with ``hint`` (when to use them)."""
     camp.audit(f"intake refused {printable(source)}: {printable(audited or message)}")
-    return Answer(source, False, player, turn, message, findings or [], authenticated=authenticated)
+    return Answer(source, False, player, turn, message, findings or [], authenticated=authenticated,
+                  retry=retry, retry_copy=retry if retry_copy is None else retry_copy, hint=hint)
+
+
+FLAG_ORDER = ("--fix", "--force", "--late-ok")
+
+
+def flags(*given: str) -> tuple[str, ...]:
+    """Flags of `pbem submit`, each once, in the order the help gives them."""
+    return tuple(f for f in FLAG_ORDER if f in given)
 
 
 NAME_PUNCTUATION = set(" ._-()[],'+&#@!~")  # besides letters, marks and digits of any script
@@ -248,7 +292,16 @@ def submit_bytes(camp: Campaign, raw: bytes, source: str, now: datetime, late_ok
     """Authenticate, check and store one order file.  The caller holds the campaign lock.
 
     The sender is authenticated first, from the header lines alone (``scan_header``, a constant-time compare of
-    the secret); only then is the file parsed, once, and checked."""
+    the secret); only then is the file parsed, once, and checked.  A refused moderator's fix (``--fix``) is the
+    moderator's own attempt: its answer is printed, not kept among the replies the players get."""
+    answer = _submit_bytes(camp, raw, source, now, late_ok, moderator_fix, force)
+    answer.campaign = camp.root
+    answer.moderators = moderator_fix and not answer.accepted
+    return answer
+
+
+def _submit_bytes(camp: Campaign, raw: bytes, source: str, now: datetime, late_ok: bool,
+                  moderator_fix: bool, force: bool) -> Answer:
     ready(camp)
     name = source
     bad = check_name(name)
@@ -276,9 +329,12 @@ def submit_bytes(camp: Campaign, raw: bytes, source: str, now: datetime, late_ok
     withheld_ok = moderator_fix and given == WITHHELD  # a stored file, fixed
     if not withheld_ok and (not stored or not given
                             or not hmac.compare_digest(given.encode("utf-8"), stored.encode("utf-8"))):
-        if given == WITHHELD:  # the moderator resubmitting a stored copy
-            return _refuse(camp, source, f"a stored copy (its secret is withheld) for {player}: to replace a stored "
-                                         f"file, use submit --fix", player, authenticated=False)
+        if given == WITHHELD:  # the moderator resubmitting a copy pbem kept (stored, or in the drop folder)
+            due = campaign_deadline(camp)
+            take = flags("--fix", *(["--late-ok"] if due is not None and now > due else []))
+            return _refuse(camp, source, f"a stored copy (its secret is withheld) for {player}: pbem takes such a "
+                                         f"copy only as the moderator's fix (submit {' '.join(take)})", player,
+                           authenticated=False, retry=take, hint="if it is a copy pbem kept")
         if not given:  # the template's `# secret:` line left commented out, say: the hint `pbem check` gives
             return _refuse(camp, source, f"no secret for {player}: add a line  secret: <the secret the moderator "
                                          f"gave you>  to the header (in the order template, remove the '# ' in "
@@ -319,47 +375,72 @@ def submit_bytes(camp: Campaign, raw: bytes, source: str, now: datetime, late_ok
         given = str(turn).lower() if isinstance(turn, bool) else shown(turn) if isinstance(turn, (str, float)) \
             else "a list or mapping"  # as YAML spells it
         return _refuse(camp, source, f"turn must be a whole number (turn: {state.turn}), not {given}", player)
+    if turn < state.turn:  # what happens now: the turn ran without it
+        ran = ("with the file of yours accepted before this one" if (camp.orders_dir(turn) / f"{player}.yaml").is_file()
+               else "without orders from you")
+        return _refuse(camp, source, f"the file is for game turn {turn}, the campaign is at turn {state.turn} (too "
+                                     f"late: that turn has been adjudicated). This file is not used: game turn {turn} "
+                                     f"ran {ran} (your report of turn {turn} tells how it went); send your orders for "
+                                     f"game turn {state.turn} (turn: {state.turn}) now", player)
     if turn != state.turn:
-        why = "too late: that turn has been adjudicated" if isinstance(turn, int) and turn < state.turn \
-            else "not the current turn"
         return _refuse(camp, source, f"the file is for game turn {shown(turn)}, the campaign is at turn {state.turn} "
-                                     f"({why})", player)
+                                     f"(not the current turn)", player)
     if state.players[player].eliminated_turn is not None:
         return _refuse(camp, source, f"{player} is out of the game", player, turn)
     from .cycle import seats
-    if seats(camp).get(player) == "bot" and not moderator_fix:
-        return _refuse(camp, source, f"{player} is played by the computer player now; ask the moderator", player,
-                       turn)
-    if frozen(camp, turn) and not moderator_fix:
-        return _refuse(camp, source, f"game turn {turn} is being run again by the moderator; its order files are "
-                                     f"fixed and only the moderator may replace one (send your file to the moderator)",
-                       player, turn)
-    seen = dry_runs(camp, turn) if moderator_fix else 0
-    run_seen = moderator_fix and frozen(camp, turn)  # a real run of the turn, rolled back: its dice were seen
-    # the dice of this turn were seen (dry runs, a run rolled back): a file not the one they were seen with needs
-    # --force, and is audited as forced; the same file given back needs neither
-    forced = (seen or run_seen) and not as_recorded(
-        camp, state, player, hashlib.sha256(withhold(raw, stored)).hexdigest(), if_none=False)
-    if forced and not force:
-        how = " and ".join(([f"was dry-run {seen} time(s) (audit.log)"] if seen else [])
-                           + (["was run and rolled back"] if run_seen else []))
-        return _refuse(camp, source, f"the moderator's fix is refused: game turn {turn} {how}, so its dice have been "
-                                     f"seen and a changed file would choose new ones; give --force to take it "
-                                     f"anyway (audited as forced)", player, turn)
+    bot = seats(camp).get(player) == "bot"
+    is_frozen = frozen(camp, turn)
     due = campaign_deadline(camp)
-    if due is not None and now > due and not late_ok:
-        return _refuse(camp, source, f"late: the deadline was {fmt(due)}", player, turn)
-    long = too_long(doc)
-    if long:
-        return _refuse(camp, source, long, player, turn)
+    late = due is not None and now > due
     kept = withhold(raw, stored)  # the bytes stored: the secret never lands in the campaign folder
+    digest = hashlib.sha256(kept).hexdigest()
     folder = camp.orders_dir(turn)
     target = folder / f"{player}.yaml"
     kept_versions = versions(folder, player)
-    if kept_versions >= MAX_VERSIONS and not moderator_fix and not (target.is_file() and target.read_bytes() == kept):
+    same_bytes = target.is_file() and target.read_bytes() == kept
+    too_many = kept_versions >= MAX_VERSIONS and not same_bytes
+    # the dice of this turn were seen (dry runs, a run rolled back): a moderator's fix that is not the file they
+    # were seen with needs --force, and is audited as forced; the file the turn was recorded with, or the one
+    # every rolled-back run of it from this position played, given back needs neither (the same dice)
+    seen = dry_runs(camp, turn)
+    recorded = as_recorded(camp, state, player, digest, if_none=False)
+    played = is_frozen and not recorded and played_by_undone_runs(camp, state, player, digest)
+    forced_if_fix = bool(seen or is_frozen) and not recorded and not played
+
+    def retry(fix: bool) -> tuple[str, ...]:
+        """The flags that take this file (``fix``: as the moderator's fix)."""
+        return flags(*(["--fix"] if fix else []), *(["--force"] if fix and forced_if_fix else []),
+                     *(["--late-ok"] if late else []))
+    needs_fix = moderator_fix or bot or is_frozen or too_many
+    take, take_copy = retry(needs_fix), retry(True)
+    if bot and not moderator_fix:
+        return _refuse(camp, source, f"{player} is played by the computer player now; ask the moderator", player,
+                       turn, retry=take, retry_copy=take_copy, hint="to take it for the computer player's seat")
+    if is_frozen and not moderator_fix:
+        return _refuse(camp, source, f"game turn {turn} is being run again by the moderator: its order files are "
+                                     f"fixed and only the moderator may replace one, so this file was not taken; the "
+                                     f"moderator has it and decides (you need not send it again)", player, turn,
+                       retry=take, retry_copy=take_copy, hint="to take it in place of the file the turn was run with")
+    forced = moderator_fix and forced_if_fix
+    if forced and not force:
+        how = " and ".join(([f"was dry-run {seen} time(s) (audit.log)"] if seen else [])
+                           + (["was run and rolled back"] if is_frozen else []))
+        return _refuse(camp, source, f"the moderator's fix is refused: game turn {turn} {how}, so its dice have been "
+                                     f"seen, and this file (sha256 {short_hash(digest)}) is not the one they were seen "
+                                     f"with: a changed file would choose new ones; give --force to take it anyway "
+                                     f"(audited as forced)", player, turn, retry=take, retry_copy=take_copy,
+                       hint="to take it anyway (audited as forced)")
+    if late and not late_ok:
+        return _refuse(camp, source, f"late: the deadline was {fmt(due)}", player, turn, retry=take,
+                       retry_copy=take_copy, hint="if it reached you in time")
+    long = too_long(doc)
+    if long:
+        return _refuse(camp, source, long, player, turn)
+    if too_many and not moderator_fix:
         return _refuse(camp, source, f"{player} has replaced the orders of game turn {turn} {kept_versions} times; "
-                                     f"the limit is {MAX_VERSIONS}: ask the moderator to take this file", player,
-                       turn)
+                                     f"the limit is {MAX_VERSIONS}, so this file was not taken; the moderator has it "
+                                     f"and may still take it", player, turn, retry=take, retry_copy=take_copy,
+                       hint="to take it all the same")
     report = _check(doc_text, name, camp, doc, player)
     findings = [f.text() for f in report.findings]
     errors = len(report.errors) if report.usable else max(1, len(report.errors))
@@ -373,24 +454,63 @@ def submit_bytes(camp: Campaign, raw: bytes, source: str, now: datetime, late_ok
     if stored and still != WITHHELD:
         return _refuse(camp, source, "the secret is written with escapes pbem cannot take out of the stored file; "
                                      "write it plainly, like `secret: 1a2b-3c4d-5e6f-7a8b`", player, turn)
-    digest = hashlib.sha256(kept).hexdigest()
-    if target.is_file() and target.read_bytes() == kept and as_recorded(camp, state, player, digest):
+    if same_bytes and as_recorded(camp, state, player, digest):
         return Answer(source, True, player, turn, "identical to the orders already accepted", findings, target, True)
     with held_interrupts():
-        if target.is_file():
-            target.rename(folder / f"{player}.v{versions(folder, player) + 1}.yaml")
+        replaced = versions(folder, player) + 1 if target.is_file() else 0
+        if replaced:
+            target.rename(folder / f"{player}.v{replaced}.yaml")
         atomic_write(target, kept)
-        camp.audit(f"intake accepted {printable(source)} for {player} turn {turn} (sha256 {short_hash(digest)})"
+        camp.audit(f"intake accepted {printable(source)}"
+                   + (f" ({PLAYED_BY_UNDONE_RUN})" if moderator_fix and played else "")
+                   + f" for {player} turn {turn} (sha256 {short_hash(digest)})"
                    + (" as a moderator's fix" if moderator_fix else "")
-                   + (f", forced after {forced_after(seen, run_seen)}" if forced else ""))
+                   + (f", forced after {forced_after(seen, is_frozen)}" if forced else ""))
+    stored_as = (f"stored as version {replaced + 1} of {player}'s orders for game turn {turn} (it replaces version "
+                 f"{replaced})" if replaced else "stored")
     if moderator_fix:
-        msg = f"stored as the moderator's fix; sha256 {short_hash(digest)}."
+        msg = (f"{stored_as}, as the moderator's fix; sha256 {short_hash(digest)}. This is the file that counts; send "
+               f"no other unless the moderator asks.")
     elif late_ok:
-        msg = (f"stored; sha256 {short_hash(digest)}. Taken late by the moderator: this is the file that counts; send no "
-               f"other unless the moderator asks.")
+        msg = (f"{stored_as}; sha256 {short_hash(digest)}. Taken late by the moderator: this is the file that counts; "
+               f"send no other unless the moderator asks.")
     else:
-        msg = f"stored; sha256 {short_hash(digest)}. You may send a new file until the deadline: the last one counts."
+        at = f" ({fmt(due)})" if due is not None else ""
+        msg = (f"{stored_as}; sha256 {short_hash(digest)}. You may send a new file until the turn runs: at the "
+               f"deadline{at}, or earlier once every player's file is in. The last file accepted before it runs "
+               f"counts.")
     return Answer(source, True, player, turn, msg, findings, target)
+
+
+PLAYED_BY_UNDONE_RUN = "the file the rolled-back run played"  # in an audit line: a fix that needed no --force
+
+
+def played_by_undone_runs(camp: Campaign, state, player: str, digest: str) -> bool:
+    """Whether a file of SHA-256 ``digest`` is ``player``'s file in every run of the current turn that a rollback
+    undid from the position the turn starts from now (a run whose start audit.log does not name counts too):
+    the same bytes give the same dice (R-TURN-6), so giving it back after the rollback shows nothing new and
+    needs no --force.  ``pbem verify`` flags a file of such a turn that differs from a rolled-back run's and no
+    forced fix took, so this one it leaves alone."""
+    from .auditlog import ADJUDICATED, ROLLBACK
+    try:
+        text = (camp.root / "audit.log").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return False
+    turn, order = state.turn, list(state.turn_order)
+    if player not in order:
+        return False
+    live: list[tuple[list[str], str | None]] = []
+    undone: list[tuple[list[str], str | None]] = []
+    for line in text.splitlines():
+        if (m := ADJUDICATED.match(line)) and int(m.group(1)) == turn:
+            live.append((m.group(2).split(","), m.group(4)))
+        elif (m := ROLLBACK.match(line)) and int(m.group(2)) <= turn:  # back to this turn or before: its runs undone
+            undone += live
+            live = []
+    now = start_hash(camp, turn)
+    runs = [hashes for hashes, start in undone if start is None or start == now]
+    return bool(runs) and all(len(hashes) == len(order) and hashes[order.index(player)] not in ("", "-")
+                              and digest.startswith(hashes[order.index(player)]) for hashes in runs)
 
 
 def as_recorded(camp: Campaign, state, player: str, digest: str, if_none: bool = True) -> bool:
@@ -483,20 +603,31 @@ def shown(value: object) -> str:
     return repr(value)
 
 
-def reply(camp: Campaign, answer: Answer) -> Path:
+def reply(camp: Campaign, answer: Answer) -> Path | None:
     """Keep the confirmation text for the moderator to send back, as ``replies/turn-NNN/PLAYER-K.txt``: K counts
     that player's own replies of the turn (``unknown-K.txt`` for a file whose sender was not authenticated), so a
-    reply attached under its name tells a player nothing of the files others sent."""
+    reply attached under its name tells a player nothing of the files others sent.  The reply holds the answer
+    as the player may read it (``Answer.text(for_player=True)``: none of the moderator's lines).  The moderator's
+    own failed attempt (a refused `submit --fix`) is no player's business: nothing is kept, None."""
+    if answer.moderators:
+        return None
     turn = answer.turn or camp.current_turn
     folder = camp.root / "replies" / f"turn-{turn:03d}"
     folder.mkdir(parents=True, exist_ok=True)
-    who = answer.player if answer.player and answer.authenticated else "unknown"
+    who = reply_name(answer)
     n = 1
     while (folder / f"{who}-{n:03d}.txt").exists():
         n += 1
     path = folder / f"{who}-{n:03d}.txt"
-    atomic_write(path, answer.text())
+    atomic_write(path, answer.text(for_player=True))
+    answer.replied = path
     return path
+
+
+def reply_name(answer: Answer) -> str:
+    """Whom a reply (and a file ingest keeps) is named after: the player, or ``unknown`` for a sender who was not
+    authenticated."""
+    return answer.player if answer.player and answer.authenticated else "unknown"
 
 
 def read_sent(path: Path) -> bytes | str:
@@ -537,7 +668,9 @@ def submit_path(camp: Campaign, path: Path, now: datetime, late_ok: bool = False
     raw = read_sent(path)
     if isinstance(raw, str):
         return _refuse(camp, source, raw)
-    return submit_bytes(camp, raw, source, now, late_ok, moderator_fix, force)
+    answer = submit_bytes(camp, raw, source, now, late_ok, moderator_fix, force)
+    answer.given = path
+    return answer
 
 
 def holds_campaign(entry: Path) -> Path | None:
@@ -552,7 +685,9 @@ def holds_campaign(entry: Path) -> Path | None:
 
 
 def ingest(camp: Campaign, drop: Path, now: datetime, late_ok: bool = False) -> list[Answer]:
-    """Every file in the drop folder, oldest first: answered, then moved to accepted/ or refused/."""
+    """Every file in the drop folder, oldest first: answered, then moved to ``accepted/turn-NNN/`` or
+    ``refused/turn-NNN/`` under a name that goes with its reply (``kept_name``); each answer says where
+    (``Answer.kept``)."""
     from .errors import UsageError
     drop = Path(drop)
     ready(camp)  # a damaged campaign file: nothing is answered or moved
@@ -595,17 +730,35 @@ def ingest(camp: Campaign, drop: Path, now: datetime, late_ok: bool = False) -> 
             answer = _refuse(camp, p.name, "is a folder; send each order file as a file of its own")
         else:
             answer = submit_path(camp, p, now, late_ok)
-        reply(camp, answer)
+        answer.campaign = camp.root
+        answer.given = None  # the file leaves the drop folder: the moderator is told where it was kept
+        replied = reply(camp, answer)
         answers.append(answer)
-        dest = sorting_folder(drop / ("accepted" if answer.accepted else "refused"))
-        target = dest / name
-        n = 1
-        while target.exists() or target.is_symlink():
-            target = dest / (f"{name}.{n}" if name.startswith(".") or p.is_dir() or p.is_symlink()
-                             else f"{Path(name).stem}.{n}{Path(name).suffix}")
-            n += 1
-        keep_sent(camp, p, target)
+        turn = answer.turn or camp.current_turn
+        sorted_to = sorting_folder(drop / ("accepted" if answer.accepted else "refused"))
+        dest = sorting_folder(sorted_to / f"turn-{turn:03d}")
+        answer.kept = keep_sent(camp, p, kept_name(dest, replied.stem if replied else reply_name(answer), name))
     return answers
+
+
+def kept_name(dest: Path, who: str, name: str) -> Path:
+    """Where ingest keeps a file sent as ``name``, in ``dest`` (``DROP/accepted/turn-NNN`` or
+    ``DROP/refused/turn-NNN``, the turn the reply is filed under): named after its reply (``athens-002``, or
+    ``unknown-001`` for a sender not authenticated) and the name it came with, ``athens-002_Athens orders.yaml``,
+    so each kept file shows turn and player and goes with its answer in ``replies/turn-NNN/``.  A name taken
+    already gets ``.2``, ``.3``...; a name too long for the file system is cut short."""
+    base = f"{who}_{name}"
+    while len(os.fsencode(base)) > MAX_KEPT_NAME:
+        base = base[:-1]
+    target, n = dest / base, 2
+    while target.exists() or target.is_symlink():
+        stem, dot, ext = base.rpartition(".")
+        target = dest / (f"{stem}.{n}.{ext}" if dot and stem and len(ext) <= 4 else f"{base}.{n}")
+        n += 1
+    return target
+
+
+MAX_KEPT_NAME = 240  # bytes: most file systems take 255
 
 
 def sorting_folder(dest: Path) -> Path:
@@ -616,19 +769,20 @@ def sorting_folder(dest: Path) -> Path:
     return dest
 
 
-def keep_sent(camp: Campaign, p: Path, target: Path) -> None:
+def keep_sent(camp: Campaign, p: Path, target: Path) -> Path | None:
     """Move a file ingest answered out of the drop folder to ``target`` (in accepted/ or refused/), with every
     player's secret in it withheld as in a stored order file (``withhold``), mode 0600: a player's file kept there
     holds no secret for whoever reads the drop folder later.  A file too large to have been read is moved as it
     is (0600); a hard link is not moved (its other name keeps the file: a link to a campaign file must not land
-    among files the moderator sends back); a link, a folder or anything else is moved as it is."""
+    among files the moderator sends back); a link, a folder or anything else is moved as it is.  Returns where the
+    file went (None: it was not kept)."""
     try:
         st = p.lstat()
     except OSError:
-        return  # gone already: nothing to move
+        return None  # gone already: nothing to move
     if stat.S_ISREG(st.st_mode) and st.st_nlink > 1:
         p.unlink()
-        return
+        return None
     if stat.S_ISREG(st.st_mode) and st.st_size <= MAX_ORDER_BYTES:
         raw = read_sent(p)
         if isinstance(raw, bytes):
@@ -636,7 +790,8 @@ def keep_sent(camp: Campaign, p: Path, target: Path) -> None:
                 raw = withhold(raw, secret)
             atomic_write(target, raw, mode=0o600)
             p.unlink()
-            return
+            return target
     p.rename(target)
     if stat.S_ISREG(st.st_mode):
         os.chmod(target, 0o600)
+    return target

@@ -13,6 +13,8 @@ Layout (documented in docs/moderator.md)::
       log/setup.jsonl          every die rolled at set-up
       log/turn-001.jsonl       events and dice of game turn 1
       orders/turn-001/athens.yaml   accepted orders (earlier versions kept as athens.v1.yaml ...)
+      replies/turn-001/athens-001.txt  intake's answers, for the moderator to send back (unknown-001.txt: a
+                               sender not authenticated; a refused `submit --fix` gets none)
       reports/turn-001/athens/ a player's report of turn 1
       audit.log                what the moderator did, one line each
 

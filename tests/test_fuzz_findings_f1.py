@@ -113,7 +113,8 @@ def test_a_bad_tagged_value_is_answered_in_check_submit_and_ingest(camp, tmp_pat
     shutil.copy(f, drop / "athens.yaml")
     r = pbem("ingest", camp.root, "--from", drop)
     assert r.exit_code == 1 and "bad value" in r.output and isinstance(r.exception, SystemExit), r.output
-    assert (drop / "refused" / "athens.yaml").is_file() and not (drop / "athens.yaml").exists()
+    # kept under the turn and its reply's name (a moderator's review: flat names showed neither turn nor player)
+    assert (drop / "refused" / "turn-001" / "athens-002_athens.yaml").is_file() and not (drop / "athens.yaml").exists()
 
 
 @pytest.mark.parametrize("name, command", [("campaign.yaml", "show"), ("map.yaml", "show"),

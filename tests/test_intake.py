@@ -111,8 +111,11 @@ def test_ingest_takes_the_drop_folder_and_sorts_files_out(camp, tmp_path):
     answers = ingest(camp, drop, NOW)
     assert sorted((a.source, a.accepted) for a in answers) == [
         ("athens.yaml", True), ("broken.yaml", False), ("link.yaml", False), ("spoof.yaml", False)]
-    assert sorted(p.name for p in (drop / "accepted").iterdir()) == ["athens.yaml"]
-    assert sorted(p.name for p in (drop / "refused").iterdir()) == ["broken.yaml", "link.yaml", "spoof.yaml"]
+    # kept by turn, named after the reply (a moderator's review: flat names showed neither turn nor player)
+    assert sorted(p.name for p in (drop / "accepted" / "turn-001").iterdir()) == ["athens-001_athens.yaml"]
+    kept = sorted(p.name for p in (drop / "refused" / "turn-001").iterdir())  # numbered in the order taken
+    assert [n[:12] for n in kept] == ["unknown-001_", "unknown-002_", "unknown-003_"]
+    assert sorted(n[12:] for n in kept) == ["broken.yaml", "link.yaml", "spoof.yaml"]
     assert sorted(p.name for p in camp.orders_dir(1).iterdir()) == ["athens.yaml"]
     assert len(list((camp.root / "replies" / "turn-001").iterdir())) == 4
     assert ingest(camp, drop, NOW) == []  # nothing left to take
@@ -223,7 +226,8 @@ def test_a_file_where_a_sorting_folder_goes_is_refused_and_moved_aside_and_intak
     assert "ACCEPTED: athens.yaml" in r.output
     assert (drop / "accepted").is_dir() and not (drop / "accepted").is_symlink()
     assert (drop / "refused").is_dir() and not (drop / "refused").is_symlink()
-    assert sorted(p.name for p in (drop / "refused").iterdir()) == sorted([blocked, "broken.yaml"])
+    assert sorted(p.name for p in (drop / "refused" / "turn-001").iterdir()) == sorted(
+        [f"unknown-001_{blocked}", "unknown-002_broken.yaml"])
     assert sorted(p.name for p in drop.iterdir()) == ["accepted", "refused"]
     assert (camp.orders_dir(1) / "athens.yaml").is_file()
     assert len(list((camp.root / "replies" / "turn-001").iterdir())) == 3  # each has its answer
@@ -265,7 +269,9 @@ def test_ingest_answers_hidden_files_and_folders_instead_of_skipping_them(camp, 
     assert not by["athens stuff"].accepted and "folder" in by["athens stuff"].text()
     assert not by[".athens.yaml"].accepted and "dot" in by[".athens.yaml"].text()
     assert by["Sparta orders (turn 1).yaml"].accepted
-    assert sorted(p.name for p in (drop / "refused").iterdir()) == [".athens.yaml", "athens stuff"]
+    kept = sorted((drop / "refused" / "turn-001").iterdir())
+    assert [p.name[:len("unknown-00N_")] for p in kept] == ["unknown-001_", "unknown-002_"]
+    assert sorted(p.name[len("unknown-00N_"):] for p in kept) == [".athens.yaml", "athens stuff"]
     assert sorted(p.name for p in drop.iterdir()) == ["accepted", "refused"]
     assert len(list((camp.root / "replies" / "turn-001").iterdir())) == 3  # each has its answer
     assert ingest(camp, drop, NOW) == []  # nothing is taken twice
@@ -279,7 +285,9 @@ def test_replies_to_late_and_fixed_files_do_not_invite_another_file(camp):
     assert fix.accepted and "until the deadline" not in fix.text() and "moderator's fix" in fix.text()
     set_deadline(camp, "2026-12-01", NOW)
     on_time = submit_bytes(camp, order_text(camp, "troy"), "t.yaml", NOW)
-    assert "You may send a new file until the deadline" in on_time.text()
+    # the turn runs as soon as every player's file is in, not only at the deadline (a moderator's review)
+    assert "You may send a new file until the turn runs: at the deadline (2026-12-01" in on_time.text()
+    assert "or earlier once every player's file is in" in on_time.text()
 
 
 def test_a_stored_copy_submitted_without_fix_says_to_use_fix(camp):

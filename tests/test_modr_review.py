@@ -171,14 +171,15 @@ def test_ingest_keeps_no_secret_in_the_drop_folder(camp, tmp_path):
         (".hidden.yaml", False), ("athens.yaml", True), ("spoof.yaml", False)]
     for sub in ("accepted", "refused"):
         assert stat.S_IMODE((drop / sub).stat().st_mode) == 0o700
-    kept = [p for sub in ("accepted", "refused") for p in (drop / sub).iterdir()]
+    kept = [p for sub in ("accepted", "refused") for p in (drop / sub / "turn-001").iterdir()]
     assert len(kept) == 3
     for p in kept:
         raw = p.read_bytes()
         assert not any(s.encode() in raw for s in secrets.values()), p
         assert b"secret: withheld" in raw
         assert stat.S_IMODE(p.stat().st_mode) == 0o600
-    assert (drop / "accepted" / "athens.yaml").read_bytes() == (camp.orders_dir(1) / "athens.yaml").read_bytes()
+    assert (drop / "accepted" / "turn-001" / "athens-001_athens.yaml").read_bytes() == \
+        (camp.orders_dir(1) / "athens.yaml").read_bytes()
 
 
 def test_existing_sorting_folders_are_made_private(camp, tmp_path):

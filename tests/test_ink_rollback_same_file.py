@@ -1,0 +1,72 @@
+"""After a rollback, the file the rolled-back run played, given back byte for byte, cannot change the dice
+(R-TURN-6): a moderator's review re-submitted 16 such files with `submit --fix --force`, told "a changed file
+would choose new ones".  It is taken with --fix alone, audited as that file, and `verify` finds nothing to flag."""
+from datetime import datetime, timezone
+
+from pbem import yamlio
+from pbem.campaign import create
+from pbem.cycle import run_turn, set_seat
+from pbem.intake import PLAYED_BY_UNDONE_RUN, submit_bytes, submit_path
+from pbem.moderation import rollback
+from pbem.verify import verify
+
+NOW = datetime(2026, 1, 1, tzinfo=timezone.utc)
+
+
+def two_turns_run(tmp_path):
+    """A campaign at turn 3: athens human (a file each turn), sparta the computer player."""
+    c = create(tmp_path / "c", ["athens", "sparta"], seed="4", name="mod", options=["last_turn=5"]).campaign
+    set_seat(c, "sparta", "bot")
+
+    def athens(turn, **body):
+        data = {"campaign": "mod", "turn": turn, "player": "athens", "secret": c.player_secrets()["athens"], **body}
+        return yamlio.dump(data).encode()
+    for turn in (1, 2):
+        assert submit_bytes(c, athens(turn, diplomacy=["megara"]), "a.yaml", NOW).accepted
+        run_turn(c, NOW, reports=False)
+    return c, athens
+
+
+def last_audit(c):
+    return (c.root / "audit.log").read_text().splitlines()[-1]
+
+
+def test_a_deeper_rollback_s_files_given_back_unchanged_need_no_force(tmp_path):
+    c, athens = two_turns_run(tmp_path)
+    dest = rollback(c, 1, "turn 2 ran too early").dest
+    run_turn(c, NOW, force=True, reports=False)  # turn 1 as it was: turn 2 is reached from the same position
+    archived = dest / "orders" / "turn-002" / "athens.yaml"
+    with c.lock():
+        a = submit_path(c, archived, NOW, moderator_fix=True)  # its secret reads withheld: a stored copy
+    assert a.accepted, a.text()
+    line = last_audit(c)
+    assert f"({PLAYED_BY_UNDONE_RUN}) for athens turn 2" in line and "forced" not in line, line
+    assert "as a moderator's fix" in line
+    run_turn(c, NOW, force=True, reports=False)
+    verdicts = {v.turn: v for v in verify(c)}
+    assert verdicts[2].ok and not verdicts[2].flags, (verdicts[2].flags, verdicts[2].detail)
+
+
+def test_a_changed_file_still_needs_force_and_the_refusal_names_the_command(tmp_path):
+    c, athens = two_turns_run(tmp_path)
+    rollback(c, 1, "turn 2 ran too early")
+    run_turn(c, NOW, force=True, reports=False)
+    a = submit_bytes(c, athens(2, diplomacy=["argos"]), "a2.yaml", NOW, moderator_fix=True)
+    assert not a.accepted and "is not the one they were seen with" in a.text() and "--force" in a.text()
+    assert a.retry == ("--fix", "--force")
+
+
+def test_the_run_s_file_given_back_after_a_forced_fix_of_the_same_turn_needs_no_force(tmp_path):
+    """Rolled back to turn 2 itself: the moderator forced another file in, then thought better of it and gave
+    back the one the run played."""
+    c, athens = two_turns_run(tmp_path)
+    played = (c.orders_dir(2) / "athens.yaml").read_bytes()
+    run_turn(c, NOW, force=True, reports=False)  # turn 3 too, then both undone
+    rollback(c, 2, "wrong file")
+    assert submit_bytes(c, athens(2, diplomacy=["argos"]), "a.yaml", NOW, moderator_fix=True, force=True).accepted
+    a = submit_bytes(c, played, "athens.yaml", NOW, moderator_fix=True)
+    assert a.accepted, a.text()
+    assert "forced" not in last_audit(c) and PLAYED_BY_UNDONE_RUN in last_audit(c)
+    run_turn(c, NOW, force=True, reports=False)
+    verdicts = {v.turn: v for v in verify(c)}
+    assert verdicts[2].ok and not verdicts[2].flags, verdicts[2].flags
