@@ -9,10 +9,13 @@ legend.  No rules logic lives here.
 Crowded fronts stay readable: every stack has a chip (a dot in its owner's colour) on its own hex, and
 ``place_labels`` puts the stacks' badges, the cities' controller tags and the viewer's unit ids one by one
 where they overlap nothing placed before (city names and marks, battle marks, other labels, hex ids, other
-stacks' chips): a badge on its chip, else touching it or as near it as it can be (covering a hex id there
-rather than going further: the id is drawn again at a free place in its hex), else further out; a badge
-off its chip has a line to it.  A badge too wide for a hex goes on two lines.  Greedy and in a fixed order:
-the same view gives the same map, byte for byte.
+stacks' chips): a badge wholly inside its own hex (on two or three lines or in a smaller font if it must),
+else on its chip reaching at most a sliver into a next hex with a stack or a city of its own (a reader
+takes a label for the hex it sits in: a new player's 1111 label drawn over the sea hex 1211, Megara's
+inside 1111), covering a hex id there rather than going further (the id is drawn again at a free place
+in its hex), else away with a line from its chip (``_place_badge``).  Greedy and in a fixed order: the
+same view gives the same map, byte for byte.  A city's tag: its holder in their colour, "!" (hostile)
+in red, "razed N" (``_city_mark_parts``).
 
 Speed (CairoSVG spends its time per element, and per letter of text): every hex of one terrain is one
 ``<path>``; no ``<use>``, ``<symbol>``, masks, filters or patterns.  The map is drawn in three layers
@@ -45,7 +48,7 @@ import zlib
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import islice
+from itertools import chain, islice
 from typing import Any, Iterable
 from xml.sax.saxutils import escape
 
@@ -600,6 +603,7 @@ def _city_name(cx: float, cy: float, name: str, hex_id: str | None) -> str:
 
 
 BADGE_SPLIT = 66.0  # a badge wider than this (most of a hex) goes on two lines
+BADGE_SIZE, BADGE_SMALL = 10.0, 8.5  # a badge's font size; the smaller one, for a crowded hex
 
 
 def _badge_lines(label: str) -> list[str]:
@@ -611,9 +615,54 @@ def _badge_lines(label: str) -> list[str]:
     return [" ".join(parts[:k]), " ".join(parts[k:])]
 
 
+@lru_cache(maxsize=4096)
+def _split(label: str, n: int, size: float) -> tuple[str, ...]:
+    """``label``'s parts on ``n`` lines, in order, the widest line as narrow as it can be (the first of equals)."""
+    parts = label.split(" ")
+    best: tuple[float, tuple[str, ...]] | None = None
+
+    def walk(start: int, left: int, lines: tuple[str, ...]) -> None:
+        nonlocal best
+        if left == 1:
+            done = lines + (" ".join(parts[start:]),)
+            w = max(text_width(line, size, True) for line in done)
+            if best is None or w < best[0]:
+                best = (w, done)
+            return
+        for end in range(start + 1, len(parts) - left + 2):
+            walk(end, left - 1, lines + (" ".join(parts[start:end]),))
+
+    walk(0, n, ())
+    assert best is not None
+    return best[1]
+
+
+@lru_cache(maxsize=4096)
+def badge_forms(label: str) -> tuple[tuple[tuple[str, ...], float], ...]:
+    """The forms a stack's badge may take, (lines, font size), the first preferred: as ``_badge_lines`` gives
+    it, then on two or three lines, then in the smaller font on one, two or three lines (a form that fits in
+    its own hex is worth more than a bigger one in the next hex)."""
+    n_parts = len(label.split(" "))
+    first = tuple(_badge_lines(label))
+    out = [(first, BADGE_SIZE)]
+    for size in (BADGE_SIZE, BADGE_SMALL):
+        for n in (1, 2, 3):
+            if n <= n_parts:
+                form = (_split(label, n, size), size)
+                if form not in out:
+                    out.append(form)
+    return tuple(out)
+
+
+def _form_size(lines: tuple[str, ...] | list[str], size: float = BADGE_SIZE) -> tuple[float, float]:
+    """A badge's width and height: 0.3 em either side of its widest line; 1.3 em a line and 1.1 em more for
+    each further line (13 px and 11 px in the usual font)."""
+    return (max(text_width(line, size, True) for line in lines) + 0.6 * size,
+            1.3 * size + 1.1 * size * (len(lines) - 1))
+
+
 def _badge_size(label: str) -> tuple[float, float]:
-    lines = _badge_lines(label)
-    return max(text_width(line, 10, True) for line in lines) + 6, 13 + BADGE_LINE * (len(lines) - 1)
+    return _form_size(_badge_lines(label))
 
 
 def _badge_box(x: float, y: float, label: str) -> Box:
@@ -696,6 +745,11 @@ class Placer:
         self.taken.append((kind, box))
         for cell in self._cells(box):
             self._buckets[cell].append(k)
+
+    def near(self, box: Box) -> list[tuple[str, Box]]:
+        """The boxes taken (kind, box) in the cells ``box`` touches (some a little further)."""
+        ks = sorted({k for cell in self._cells(box) for k in self._buckets.get(cell, ())})
+        return [self.taken[k] for k in ks]
 
     def overlapping(self, box: Box, kind: str) -> list[Box]:
         """The boxes of ``kind`` taken before that ``box`` overlaps."""
@@ -788,23 +842,6 @@ def _leader(anchor: tuple[float, float], box: Box, touch: float = 4.0) -> tuple[
     return ax, ay, px, py
 
 
-@lru_cache(maxsize=64)
-def _near_offsets(w: float, h: float, reach: float, step: float = 4.0) -> tuple[tuple[float, float], ...]:
-    """Offsets of the centre of a w x h box from a point, on a grid of ``step`` px, for every box that comes
-    within ``reach`` px of the point: nearest box first (covering the point first), then the box's centre
-    nearest, above before below, left before right."""
-    out = []
-    nx, ny = int((w / 2 + reach) // step), int((h / 2 + reach) // step)
-    for i in range(-nx, nx + 1):
-        for j in range(-ny, ny + 1):
-            dx, dy = i * step, j * step
-            dist = math.hypot(max(0.0, abs(dx) - w / 2), max(0.0, abs(dy) - h / 2))
-            if dist <= reach:
-                out.append((round(dist, 3), round(math.hypot(dx, dy), 3), dy > 0, dx > 0, dx, dy))
-    out.sort()
-    return tuple((dx, dy) for *_, dx, dy in out)
-
-
 def _chips(game_map: GameMap, stacks: dict[str, list], lay: Layout) -> dict[str, list[tuple[float, float]]]:
     """Each stack's chip, by hex, in the order of its stacks: on the hex's centre (several side by side), or
     in a city just above the city's mark (where the stack's badge sits when it has room)."""
@@ -843,16 +880,192 @@ class Label:
     fill: str = ""
     outline: str = ""
     chip: tuple[float, float] | None = None  # a badge's: the dot on its hex
+    lines: tuple[str, ...] = ()  # a badge's lines
+    size: float = BADGE_SIZE  # a badge's font size
+    parts: tuple[tuple[str, str], ...] = ()  # a tag's parts: (text, colour)
 
 
-NEAR_REACH = 24.0  # how far from its chip a badge is looked for, touching first, before the rings further out
+NEAR_REACH = 24.0  # how far from its chip a badge with a line may sit (the rings' first two gaps)
+HOME_PAD = 0.5  # a badge "in its hex" keeps this far inside the hex's edges
+HOME_STEP = 3.0  # the grid of the places tried for a badge in its hex, in px
+SPILL = 4.0  # a badge reaching into an empty next hex is no more than this wider than its hex
+ON_IDS_EACH = 12  # of each form's places wholly in its hex, the nearest so many may cover hex ids
+REACH_EPS = 8.0  # a badge reaching less than this (px) into the next hex (its centre in its own) is not over it
 
-# Where a badge may sit in its hex without a leader line: offsets from its first place, nearest first.
-# (0, -7) fits a badge too wide for the hex between its own id and the ids at the top of the two hexes below it.
-_BADGE_NUDGES = ((0, 0), (0, -4), (0, 4), (-6, 0), (6, 0), (-6, -4), (6, -4), (-6, 4), (6, 4), (0, -7), (0, -8),
-                 (0, 8), (-11, 0), (11, 0), (-11, -6), (11, -6), (-11, 6), (11, 6), (-6, -7), (6, -7))
-# The viewer's own stack in a hex without a city sits a little low, to leave room for its ids above it.
-_OWN_NUDGES = ((0, 4),) + tuple(n for n in _BADGE_NUDGES if n != (0, 4))
+
+def _fits(size: float, w: float, h: float, want: tuple[float, float], dx: float, dy: float,
+          chip: tuple[float, float] | None, floor: float) -> bool:
+    """Whether a w x h badge centred (dx, dy) from its hex's centre is a place of ``_home_offsets``."""
+    inner = size * SQ3 / 2
+
+    def inside(x: float, y: float, pad: float) -> bool:  # the point (x, y) from the centre, in the hex
+        return abs(y) <= inner - pad and abs(x) <= size - pad * 2 / SQ3 - abs(y) / SQ3
+
+    if chip is None:
+        return dy + h / 2 <= floor and all(inside(dx + sx * w / 2, dy + sy * h / 2, HOME_PAD)
+                                           for sx in (-1, 1) for sy in (-1, 1))
+    gx, gy = max(abs(dx - chip[0]) - w / 2, 0.0), max(abs(dy - chip[1]) - h / 2, 0.0)
+    return math.hypot(gx, gy) <= CHIP_R - 1 and math.hypot(dx - want[0], dy - want[1]) <= NEAR_REACH and (
+        (gx == 0 and gy == 0) or inside(dx, dy, 0.0))
+
+
+def _nearest_first(want: tuple[float, float], places: Iterable[tuple[float, float]]) -> list[tuple[float, float]]:
+    """``places`` nearest ``want`` first (above before below, left before right)."""
+    return [(dx, dy) for *_, dx, dy in sorted((round(math.hypot(dx - want[0], dy - want[1]), 3), dy > want[1],
+                                               dx > want[0], dx, dy) for dx, dy in places)]
+
+
+@lru_cache(maxsize=4096)
+def _home_offsets(size: float, w: float, h: float, want: tuple[float, float], chip: tuple[float, float] | None = None,
+                  floor: float = math.inf) -> tuple[tuple[float, float], ...]:
+    """Offsets from a hex's centre of the centre of a w x h badge, on a grid of HOME_STEP px through ``want``
+    (its preferred centre), nearest ``want`` first: without ``chip``, every place where the badge lies wholly
+    inside the hex (HOME_PAD px in) with its bottom no lower than ``floor`` (above a city's mark); with it
+    (the offset of the stack's chip), every place where it covers the chip (its centre, or but a sliver of
+    it with its own centre inside the hex), no further than NEAR_REACH px from ``want`` (``_fits``)."""
+    inner = size * SQ3 / 2
+    step = HOME_STEP
+    if chip is None:  # the box's centre can only be this far from the hex's centre
+        lo_x, hi_x, lo_y, hi_y = -(size - w / 2), size - w / 2, -(inner - h / 2), min(inner - h / 2, floor - h / 2)
+    else:
+        lo_x, hi_x = chip[0] - w / 2 - CHIP_R, chip[0] + w / 2 + CHIP_R
+        lo_y, hi_y = chip[1] - h / 2 - CHIP_R, chip[1] + h / 2 + CHIP_R
+    places = [(want[0] + i * step, want[1] + j * step)
+              for i in range(math.ceil((lo_x - want[0]) / step), math.floor((hi_x - want[0]) / step) + 1)
+              for j in range(math.ceil((lo_y - want[1]) / step), math.floor((hi_y - want[1]) / step) + 1)]
+    return tuple(_nearest_first(want, (p for p in places if _fits(size, w, h, want, *p, chip, floor))))
+
+
+def _snapped(size: float, w: float, h: float, want: tuple[float, float], chip: tuple[float, float] | None,
+             floor: float, edges: tuple[list[float], list[float]]) -> tuple[tuple[float, float], ...]:
+    """``_home_offsets``'s places, and the places that fit in the gaps its grid steps over: the badge just
+    beside each edge of the boxes near (``edges``: their x and y edges, from the hex's centre), in line with
+    ``want`` (or the chip), nearest first."""
+    g = Placer.GAP / 2 + 0.01
+    xs, ys = edges
+    lines_x = {want[0]} | ({chip[0]} if chip else set())
+    lines_y = {want[1]} | ({chip[1]} if chip else set())
+    extra = [(x, y + g + h / 2) for y in ys for x in lines_x] + [(x, y - g - h / 2) for y in ys for x in lines_x] + \
+        [(x + g + w / 2, y) for x in xs for y in lines_y] + [(x - g - w / 2, y) for x in xs for y in lines_y]
+    extra = [p for p in extra if _fits(size, w, h, want, *p, chip, floor)]
+    grid = _home_offsets(size, w, h, want, chip, floor)
+    return tuple(_nearest_first(want, set(grid) | set(extra))) if extra else grid
+
+
+def _outside(box: Box, centre: tuple[float, float], size: float = HEX) -> float:
+    """About how much of ``box`` (px²) lies outside the hex around ``centre`` (sampled on a 6 x 4 grid)."""
+    x0, y0, x1, y1 = box
+    hx, hy = centre
+    inner = size * SQ3 / 2
+    out = 0
+    for i in range(6):
+        for j in range(4):
+            dx, dy = abs(x0 + (i + 0.5) * (x1 - x0) / 6 - hx), abs(y0 + (j + 0.5) * (y1 - y0) / 4 - hy)
+            out += dy > inner or dx > size - dy / SQ3
+    return out / 24 * (x1 - x0) * (y1 - y0)
+
+
+def _box_hits_hex(box: Box, centre: tuple[float, float], size: float = HEX, eps: float = REACH_EPS) -> bool:
+    """Whether ``box`` reaches more than ``eps`` px into the (flat-topped) hex around ``centre``: their
+    projections overlap on the box's axes and on the normals of the hex's slanted edges."""
+    x0, y0, x1, y1 = box
+    hx, hy = centre
+    inner = size * SQ3 / 2
+    if min(x1, hx + size) - max(x0, hx - size) <= eps or min(y1, hy + inner) - max(y0, hy - inner) <= eps:
+        return False
+    mx, my, hw, hh = (x0 + x1) / 2, (y0 + y1) / 2, (x1 - x0) / 2, (y1 - y0) / 2
+    for a, b in ((SQ3 / 2, 0.5), (SQ3 / 2, -0.5)):
+        d = abs((mx - hx) * a + (my - hy) * b)
+        if hw * a + hh * abs(b) + inner - d <= eps:
+            return False
+    return True
+
+
+def _place_badge(placer: Placer, lay: Layout, centre: tuple[float, float], want: tuple[float, float],
+                 bottom: bool, chip: tuple[float, float], text: str, own: str, others: list[tuple[float, float]],
+                 floor: float = math.inf) -> tuple[Box, tuple[tuple[str, ...], float], bool]:
+    """Where a stack's badge goes, in which form (``badge_forms``), and whether it is away from its hex (then
+    it has a line to its chip).  ``want``: its preferred centre (from the hex's centre ``centre``), or with
+    ``bottom`` the middle of its bottom edge (on a city's mark, on the badge below it); ``own``:
+    the placer's kind of its hex's chips (it may cover them); ``others``: the centres of the next hexes with
+    a stack or a city of their own; ``floor``: how low its bottom may be in its hex (above a city's mark).
+
+    In this order: (1) wholly inside its hex, in its first form, else in a smaller one (two or three lines,
+    the smaller font), nearest its preferred place first; else (2) on its chip, reaching no more than
+    REACH_EPS px into a next hex with a stack or a city (only into an empty one, as a city's badge above its
+    mark does), on one or two lines little wider than the hex, the form that reaches least out of its hex;
+    else (3) one of those places where it covers only hex ids (drawn again elsewhere in their hex); else (4)
+    away from its hex, 10 px from its chip or more (as near as it can, covering a hex id rather than going
+    further than NEAR_REACH), with a line to it, over no other stack's or city's hex first.  Places are
+    tried on a grid of HOME_STEP px and in the gaps beside what lies near (``_snapped``)."""
+    cx, cy = centre
+    forms = badge_forms(text)
+    at_chip = (round(chip[0] - cx, 1), round(chip[1] - cy, 1))
+    # each form with its size and its preferred centre (its bottom at ``want``'s when it sits on something)
+    sized = [(form, w, h, (want[0], round(2 * (want[1] - h / 2 if bottom else want[1])) / 2))
+             for form in forms for w, h in [_form_size(*form)]]
+
+    def box_at(w: float, h: float, dx: float, dy: float) -> Box:
+        return cx + dx - w / 2, cy + dy - h / 2, cx + dx + w / 2, cy + dy + h / 2
+
+    def clear(box: Box) -> bool:
+        return not any(_box_hits_hex(box, o, lay.size) for o in others)
+
+    for form, w, h, at in sized:  # (1) wholly in its hex
+        for dx, dy in _home_offsets(lay.size, w, h, at, None, floor):
+            box = box_at(w, h, dx, dy)
+            if placer.free(box, own):
+                return box, form, False
+    # the edges of what lies near, from the hex's centre: a badge may fit in a gap narrower than the grid
+    reach = (cx - 2 * lay.size, cy - 2 * lay.size, cx + 2 * lay.size, cy + 2 * lay.size)
+    near = [b for kind, b in placer.near(reach) if kind != own]
+    edges = (sorted({round(x - cx, 2) for b in near for x in (b[0], b[2]) if abs(x - cx) < lay.size}),
+             sorted({round(y - cy, 2) for b in near for y in (b[1], b[3]) if abs(y - cy) < lay.size}))
+    for form, w, h, at in sized:  # (1) again, in those gaps
+        grid = set(_home_offsets(lay.size, w, h, at, None, floor))
+        for dx, dy in _snapped(lay.size, w, h, at, None, floor, edges):
+            if (dx, dy) not in grid:
+                box = box_at(w, h, dx, dy)
+                if placer.free(box, own):
+                    return box, form, False
+    # (2) on its chip, over no busy next hex: the form least out of its hex
+    spill = [(f, w, h, at) for f, w, h, at in sized if w <= 2 * lay.size + SPILL and len(f[0]) <= 2] or sized[-1:]
+    best = None
+    for form, w, h, at in spill:
+        for dx, dy in _snapped(lay.size, w, h, at, at_chip, math.inf, edges):
+            box = box_at(w, h, dx, dy)
+            if clear(box) and placer.free(box, own):
+                out = _outside(box, centre, lay.size)
+                if best is None or out < best[0]:
+                    best = (out, box, form)
+                break
+    if best is not None:
+        return best[1], best[2], False
+    # (3) covering hex ids only (they are drawn again in their hex): the least of them, of the nearest places
+    home = ((box_at(w, h, dx, dy), f) for f, w, h, at in sized
+            for dx, dy in _home_offsets(lay.size, w, h, at, None, floor)[:ON_IDS_EACH])
+    on_chip = ((box_at(w, h, dx, dy), f) for f, w, h, at in spill
+               for dx, dy in _snapped(lay.size, w, h, at, at_chip, math.inf, edges))
+    on_ids = list(islice(((b, f) for b, f in chain(home, on_chip)
+                          if clear(b) and placer.free(b, own, but="hexid")), Placer.ON_IDS))
+    if on_ids:
+        box, form = min(on_ids, key=lambda bf: placer.cost(bf[0], own))
+        return box, form, False
+    # (4) away, with a line from its chip, as near as it can: over no other stack's or city's hex first; near
+    # its hex over hex ids (drawn again) rather than further out; in its first form, else its smallest
+    small = min(sized, key=lambda s: s[1] * s[2])
+    for gap in _RINGS[1:]:
+        for form, w, h, _ in (sized[0], small):
+            ring = _around(_chip_box(*chip), w, h, (gap,))
+            box = next((b for b in ring if clear(b) and placer.free(b, own)), None) or \
+                next((b for b in ring if placer.free(b, own)), None)
+            if box is None and gap <= NEAR_REACH:
+                on_ids = [b for b in ring if placer.free(b, own, but="hexid")]
+                box = min(on_ids, key=lambda b: placer.cost(b, own), default=None)
+            if box is not None:
+                return box, form, True
+    form, w, h, _ = sized[0]
+    return min(_around(_chip_box(*chip), w, h, _RINGS[1:]), key=lambda b: placer.cost(b, own)), form, True
 
 
 def _marker_box(cx: float, cy: float, home: bool, hostile: bool) -> Box:
@@ -861,15 +1074,33 @@ def _marker_box(cx: float, cy: float, home: bool, hostile: bool) -> Box:
     return cx - r, cy - r, cx + r, cy + r
 
 
-def _city_marks(view: dict[str, Any], c: dict[str, Any]) -> str:
-    marks = []
-    if c["controller"] and c["controller"] != c.get("home_of"):
-        marks.append(view["players"][c["controller"]]["abbr"])
+HOSTILE_INK, RAZED_INK = "#b00000", "#3a2a1a"  # the tag's "!" (hostile) and "razed N"
+
+
+def _ink(colour: str) -> str:
+    """A player's colour a fifth darker: their tag's letters, legible on the tag's pale halo over any terrain."""
+    r, g, b = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
+    return "#" + "".join(f"{int(v * 0.8):02x}" for v in (r, g, b))
+
+
+def _city_mark_parts(view: dict[str, Any], c: dict[str, Any],
+                     colours: dict[str, str] | None = None) -> tuple[tuple[str, str], ...]:
+    """A city's tag as (text, colour) parts: who holds it (if not its home player), in their colour; "!" in red
+    if it is hostile; "razed N" (its razed counters) in dark brown: a word no unit id looks like (an "R2" read
+    as a unit of Rowers)."""
+    parts = []
+    controller = c["controller"]
+    if controller and controller != c.get("home_of"):
+        parts.append((view["players"][controller]["abbr"], _ink((colours or {}).get(controller, NEUTRAL_UNITS))))
     if c.get("hostile"):
-        marks.append("!")
+        parts.append(("!", HOSTILE_INK))
     if c.get("razed"):
-        marks.append(f"R{c['razed']}")
-    return " ".join(marks)
+        parts.append((f"razed {c['razed']}", RAZED_INK))
+    return tuple(parts)
+
+
+def _city_marks(view: dict[str, Any], c: dict[str, Any]) -> str:
+    return " ".join(text for text, _ in _city_mark_parts(view, c))
 
 
 def _stacks(game_map: GameMap, view: dict[str, Any]) -> dict[str, list[tuple[str | None, dict[str, int], list[str]]]]:
@@ -897,11 +1128,11 @@ def place_labels(game_map: GameMap, view: dict[str, Any], events: Iterable[dict[
 
     First the fixed marks are taken: the city names (the static layer's), the hex ids, the cities' marks,
     the battle marks and every stack's chip (``_chips``: no other hex's label may hide it).  Then every
-    stack's badge, the cities' hexes first (their mark and name leave the least room), then the widest: on
-    its chip (above the city's mark in a city), nudged a few px if that place is taken, else touching the
-    chip or as near it as it can be (``_near_offsets``, within NEAR_REACH px: a hex id there may be covered),
-    else further out; a badge that does not touch its chip has a line to it (Label.leader); a hex's further
-    stacks go above the first.  Then the cities' controller tags, right of the mark, else around it.  Then
+    stack's badge, the cities' hexes first (their mark and name leave the least room), then the widest: in
+    its hex, else on its chip, else away (``_place_badge``; preferred: on the hex's centre, above the city's
+    mark in a city); a badge that does not touch its chip has a line to it (Label.leader); a hex's further
+    stacks go above the first.  Then the cities' controller tags, right of the mark (over a hex id, drawn
+    again, rather than further), else around it with a line.  Then
     the viewer's unit ids, above their badge, else beside or below it, else further out with a line to the
     badge.  Last the hex ids a label covers, drawn again at a free place in their hex (``_moved_ids``).
     Badges go first because the stack's place is the map's main news; long id lines last because they can
@@ -916,11 +1147,11 @@ def place_labels(game_map: GameMap, view: dict[str, Any], events: Iterable[dict[
     def centre(h: str) -> tuple[float, float]:
         return lay.centre(*game_map.offsets[h])
 
-    with_id = names_with_ids(game_map)
+    key = _static_key(game_map)
+    with_id = _names_with_ids(key[0], key[1], key[3])
     for city in sorted(game_map.cities.values(), key=lambda c: c.hex):
         cx, cy = centre(city.hex)
         placer.take(_city_name_box(cx, cy, city.name, city.hex if city.hex in with_id else None), "name")
-    key = _static_key(game_map)
     for box in _id_boxes(*key).values():  # every other hex's id, at its top (static layer)
         placer.take(box, "hexid")
     for cid in sorted(view["cities"]):
@@ -946,30 +1177,31 @@ def place_labels(game_map: GameMap, view: dict[str, Any], events: Iterable[dict[
         return f"{players[owner]['abbr'] if owner in players else 'NEU'} {_counts_label(counts)}"
 
     # cities' stacks first (the mark and the name leave them the least room), then the widest first
+    busy = set(stacks) | set(game_map.city_at)  # the hexes a badge may not reach into without a line
     for h in sorted(stacks, key=lambda h: (h not in game_map.city_at,
                                            -max(_badge_size(badge_text(o, c))[0] for o, c, _ in stacks[h]), h)):
         cx, cy = centre(h)
+        others = [centre(n) for n in game_map.neighbours[h] if n in busy and n in game_map.offsets]
+        floor = math.inf  # in a city, its badges go above its mark
+        if h in game_map.city_at:
+            c = view["cities"].get(game_map.city_at[h].id, {})
+            floor = _marker_box(0.0, 0.0, bool(c.get("home_of")), bool(c.get("hostile")))[1] - Placer.GAP
         top = None  # the top of the hex's last badge (and of the room for its ids): the next goes above
         for (owner, counts, ids), chip in zip(stacks[h], chips[h]):
             fill = colours.get(owner, NEUTRAL_UNITS) if owner else NEUTRAL_UNITS
             mine = viewer is not None and owner == viewer
             text = badge_text(owner, counts)
-            w, bh = _badge_size(text)
-            if top is None:  # the first: above the city's mark, else on the hex's centre
-                y = cy - 14 - (bh - 13) if h in game_map.city_at else cy - bh / 2 + 7
-            else:
-                y = top - 1 - bh + 7
-            nudges = _OWN_NUDGES if top is None and mine and ids and h not in game_map.city_at else _BADGE_NUDGES
-            cands = [(_badge_box(cx + dx, y + dy, text), False) for dx, dy in nudges]
-            # then as near its chip as it can be, touching it first; last further out
-            chx, chy = chip
-            cands += [((chx + dx - w / 2, chy + dy - bh / 2, chx + dx + w / 2, chy + dy + bh / 2), False)
-                      for dx, dy in _near_offsets(w, bh, NEAR_REACH)]
-            near = len(cands)
-            cands += [(b, True) for b in _around(_chip_box(*chip), w, bh, _RINGS[2:])]
-            box, _ = placer.place(cands, "badge", skip=f"hex {h}", near=near)
-            labels.append(Label("badge", h, text, box, _leader(chip, box, CHIP_R + 2), fill,
-                                "#000000" if mine or viewer is None else "#ffffff", chip))
+            if top is not None:  # a further stack of the hex: above the one before
+                want, bottom = (0.0, top - 1 - cy), True
+            elif h in game_map.city_at:  # the first in a city: on its mark
+                want, bottom = (0.0, floor), True
+            else:  # on the hex's centre; a little low with the viewer's ids (room for them above it)
+                want, bottom = (0.0, 4.0 if mine and ids else 0.0), False
+            box, form, away = _place_badge(placer, lay, (cx, cy), want, bottom, chip, text, f"hex {h}", others,
+                                           floor)
+            placer.take(box, "badge")
+            labels.append(Label("badge", h, text, box, _leader(chip, box, 0.0 if away else CHIP_R + 2), fill,
+                                "#000000" if mine or viewer is None else "#ffffff", chip, *form))
             top = box[1]
             if mine and ids:
                 id_lines.append((h, compact_ids(ids, players.get(owner, {}).get("abbr")), box))
@@ -977,7 +1209,8 @@ def place_labels(game_map: GameMap, view: dict[str, Any], events: Iterable[dict[
 
     for cid in sorted(view["cities"]):
         c = view["cities"][cid]
-        text = _city_marks(view, c)
+        parts = _city_mark_parts(view, c, colours)
+        text = " ".join(t for t, _ in parts)
         if not text:
             continue
         h = game_map.cities[cid].hex
@@ -989,8 +1222,10 @@ def place_labels(game_map: GameMap, view: dict[str, Any], events: Iterable[dict[
         slid = [(bx0 + dx, by0 + dy, bx1 + dx, by1 + dy) for bx0, by0, bx1, by1 in cands[:2]
                 for dy in (-2.5, 2.5, -3, 3, -6, 6) for dx in (0, 4, 8, 12)]
         cands = cands[:12] + slid + cands[12:]
-        box, away = placer.place(((b, i >= 12 + len(slid)) for i, b in enumerate(cands)), "tag")
-        labels.append(Label("tag", h, text, box, _leader((cx, cy), box) if away else None))
+        # beside the mark even over a hex id (drawn again elsewhere in its hex) before further out with a line
+        box, away = placer.place(((b, i >= 12 + len(slid)) for i, b in enumerate(cands)), "tag",
+                                 near=12 + len(slid))
+        labels.append(Label("tag", h, text, box, _leader((cx, cy), box) if away else None, parts=parts))
 
     for h, text, badge in id_lines:
         x0, y0, x1, y1 = _text_box(0, 0, text, IDS_SIZE)
@@ -1054,6 +1289,21 @@ def _text(x: float, y: float, s: str, size: float = 10, weight: str = "normal", 
                f'fill="#ffffff" fill-opacity="0.72"/>')
     return out + (f'<text x="{_f(x)}" y="{_f(y)}" font-size="{_f(size)}" text-anchor="{anchor}" '
                   f'font-weight="{weight}" fill="{fill}">{body}</text>')
+
+
+def _tag(x: float, y: float, parts: tuple[tuple[str, str], ...]) -> str:
+    """A city's tag (``_city_mark_parts``), centred at x on the baseline y, on one halo: each part its own text
+    in its colour, placed by the font's widths (CairoSVG misplaces coloured ``<tspan>``s in centred text)."""
+    text = " ".join(t for t, _ in parts)
+    x0, y0, x1, y1 = _text_box(x, y, text, TAG_SIZE, "bold")
+    out = [f'<rect x="{_f(x0)}" y="{_f(y0)}" width="{_f(x1 - x0)}" height="{_f(y1 - y0)}" rx="2" '
+           f'fill="#ffffff" fill-opacity="0.72"/>']
+    at = x0 + 2
+    for t, ink in parts:
+        out.append(f'<text x="{_f(at)}" y="{_f(y)}" font-size="{_f(TAG_SIZE)}" text-anchor="start" '
+                   f'font-weight="bold" fill="{ink}">{escape(t)}</text>')
+        at += text_width(t + " ", TAG_SIZE, True)
+    return "".join(out)
 
 
 def _counts_label(counts: dict[str, int]) -> str:
@@ -1127,12 +1377,18 @@ def _chip(x: float, y: float, fill: str) -> str:
 
 def _unit_box(x: float, y: float, label: str, fill: str, outline: str = "#000000") -> str:
     """A stack's badge (``_badge_lines``) with the middle of its first line at (x, y)."""
-    w, h = _badge_size(label)
-    out = [f'<rect x="{_f(x - w / 2)}" y="{_f(y - 7)}" width="{_f(w)}" height="{_f(h)}" rx="2" fill="{fill}" '
+    return _badge_svg(_badge_box(x, y, label), tuple(_badge_lines(label)), BADGE_SIZE, fill, outline)
+
+
+def _badge_svg(box: Box, lines: tuple[str, ...], size: float, fill: str, outline: str = "#000000") -> str:
+    """A stack's badge in ``box``: its lines (``badge_forms``) in white on its owner's colour."""
+    x0, y0, x1, y1 = box
+    out = [f'<rect x="{_f(x0)}" y="{_f(y0)}" width="{_f(x1 - x0)}" height="{_f(y1 - y0)}" rx="2" fill="{fill}" '
            f'stroke="{outline}" stroke-width="1"/>']
-    for i, line in enumerate(_badge_lines(label)):
-        out.append(f'<text x="{_f(x)}" y="{_f(y + 3.5 + BADGE_LINE * i)}" font-size="10" font-weight="bold" '
-                   f'text-anchor="middle" fill="#ffffff">{escape(line)}</text>')
+    for i, line in enumerate(lines):
+        out.append(f'<text x="{_f((x0 + x1) / 2)}" y="{_f(y0 + 1.05 * size + 1.1 * size * i)}" '
+                   f'font-size="{_f(size)}" font-weight="bold" text-anchor="middle" fill="#ffffff">'
+                   f'{escape(line)}</text>')
     return "".join(out)
 
 
@@ -1157,8 +1413,8 @@ def _dynamic(game_map: GameMap, view: dict[str, Any], events: Iterable[dict[str,
     leaders = [lab.leader for lab in placed if lab.leader]
     if leaders:
         d = "".join(f"M{_f(x0)},{_f(y0)}L{_f(x1)},{_f(y1)}" for x0, y0, x1, y1 in leaders)
-        out.append(f'<g id="leaders"><path fill="none" stroke="#ffffff" stroke-opacity="0.8" stroke-width="3" '
-                   f'd="{d}"/><path fill="none" stroke="#222222" stroke-width="1.1" d="{d}"/></g>')
+        out.append(f'<g id="leaders"><path fill="none" stroke="#ffffff" stroke-opacity="0.85" stroke-width="3.6" '
+                   f'd="{d}"/><path fill="none" stroke="#111111" stroke-width="1.5" d="{d}"/></g>')
 
     # cities: marker filled with the controller's colour; the tag (placed with the labels) carries the marks
     markers = []
@@ -1222,15 +1478,14 @@ def _dynamic(game_map: GameMap, view: dict[str, Any], events: Iterable[dict[str,
     for lab in placed:
         x0, y0, x1, y1 = lab.box
         if lab.kind == "badge":
-            boxes.append(_unit_box((x0 + x1) / 2, y0 + 7, lab.text, lab.fill, lab.outline))
+            boxes.append(_badge_svg(lab.box, lab.lines, lab.size, lab.fill, lab.outline))
         elif lab.kind == "hexid":  # on a halo 1 px wider than the digits (the id's hex is narrow)
             moved_ids.append(f'<rect x="{_f(x0)}" y="{_f(y0)}" width="{_f(x1 - x0)}" height="{_f(y1 - y0)}" '
                              f'rx="1.5" fill="#ffffff" fill-opacity="0.85"/>'
                              + _text((x0 + x1) / 2, y0 + HEXID_SIZE * 0.82, lab.text, size=HEXID_SIZE,
                                      fill=HEXID_FILL, halo=False))
         elif lab.kind == "tag":
-            labels.append(_text((x0 + x1) / 2, y0 + TAG_SIZE * 0.82, lab.text, size=TAG_SIZE, weight="bold",
-                                fill="#b00000"))
+            labels.append(_tag((x0 + x1) / 2, y0 + TAG_SIZE * 0.82, lab.parts))
         else:
             labels.append(_text((x0 + x1) / 2, y0 + IDS_SIZE * 0.82, lab.text, size=IDS_SIZE, fill="#000000"))
     out.append('<g id="units">' + "".join(boxes) + "</g>")
@@ -1275,12 +1530,12 @@ def _marks_legend(lay: Layout, legend_h: float) -> str:
         (lambda y: f'<circle cx="{_f(x0 + 12)}" cy="{_f(y)}" r="6" fill="#ffffff" stroke="#000" stroke-width="1.4"/>',
          "minor city; white: neutral"),
         (lambda y: f'<circle cx="{_f(x0 + 12)}" cy="{_f(y)}" r="9" fill="none" stroke="#d01010" stroke-width="2" '
-                   f'stroke-dasharray="3,2"/>', "! hostile   R2: razed x2"),
+                   f'stroke-dasharray="3,2"/>', "SPA holds it, ! hostile, razed 2 counters"),
         (lambda y: "", "units: A army, R rowers, F fleet,"),  # the sample box: _viewer_legend
         (lambda y: "", "T transport, B baggage, L leader,"),
         (lambda y: "", "P pirate, X barbarian (black);"),
         (lambda y: "", "others' units: owner first (SPA 2A)"),
-        (lambda y: f'<path fill="none" stroke="#222222" stroke-width="1.1" d="M{_f(x0 + 5)},{_f(y + 3)}L{_f(x0 + 13)},'
+        (lambda y: f'<path fill="none" stroke="#111111" stroke-width="1.5" d="M{_f(x0 + 5)},{_f(y + 3)}L{_f(x0 + 13)},'
                    f'{_f(y - 1)}"/>' + _chip(x0 + 5, y + 3, "#777777")
                    + f'<rect x="{_f(x0 + 11)}" y="{_f(y - 7)}" width="13" height="9" rx="2" fill="#777777"/>',
          "dot on the units' hex, line to their label"),

@@ -100,7 +100,9 @@ def test_units_cities_marks_moves_and_battles_are_drawn():
     assert "2A 1L" in texts and "1A" in texts  # own stacks at 0302 and 0303
     assert "SPA 1A" in texts  # a Spartan army in sight, counts only, owner first
     assert not any("SPA-" in t for t in texts)
-    assert "SPA ! R2" in texts  # Megara: controller, hostile, razed
+    # Megara: controller, hostile, razed (as words: "R2" read as a unit of Rowers), one text per colour
+    tag = texts.index("SPA")
+    assert texts[tag:tag + 3] == ["SPA", "!", "razed 2"] and "R2" not in texts
     assert "Megara" in texts and "Athens" in texts  # names (static layer)
     moves = next(el for el in root.iter() if el.get("id") == "moves")
     assert len(list(moves)) == 2 * 3  # two arrows (own, and the Spartan one in sight), three paths each
@@ -326,6 +328,8 @@ def test_a_label_moved_out_has_a_line_from_its_hex_or_badge_to_its_box():
             if lab.kind == "ids":  # from the middle of its badge
                 b = badges[lab.hex]
                 assert (x0, y0) == ((b[0] + b[2]) / 2, (b[1] + b[3]) / 2)
+            elif lab.kind == "badge":  # from its chip (test_map_labels)
+                assert (x0, y0) == lab.chip
             else:  # from its hex's centre
                 assert (x0, y0) == lay.centre(*aegean.offsets[lab.hex])
             bx0, by0, bx1, by1 = lab.box
@@ -363,8 +367,13 @@ def test_a_wide_badge_goes_on_two_lines_and_a_narrow_one_on_one():
     assert mapsvg._badge_lines("SPA 3A 1T") == ["SPA 3A 1T"]  # three parts: one line
     aegean, views = front_views()
     moderator = views[2]
+    # where it has no room on one line, a badge goes on two or three, in the smaller font if need be
+    # (test_mpx_label_homes); its lines, drawn, are its label
+    placed, _ = mapsvg.place_labels(aegean, moderator)
+    athens = next(lab for lab in placed if lab.kind == "badge" and lab.text == "ATH 2A 2R 2F 3L")
+    assert len(athens.lines) >= 2 and " ".join(athens.lines) == athens.text
     texts = ["".join(el.itertext()) for el in ET.fromstring(mapsvg.map_svg(aegean, moderator)).iter(SVG + "text")]
-    assert "ATH 2A 2R" in texts and "2F 3L" in texts
+    assert all(line in texts for line in athens.lines)
 
 
 def test_text_width_follows_the_font():
@@ -435,7 +444,7 @@ def test_no_label_covers_a_hex_id_or_a_city_name():
         for lab in placed:
             assert all(mapsvg._overlap(lab.box, box) == 0 for box in names), (lab, v["viewer"])
             covered = {h for h, box in ids.items() if mapsvg.hides(lab.box, box)}  # more than a digit's edge
-            if lab.kind == "badge" and len(mapsvg._badge_lines(lab.text)) == 2:
+            if lab.kind == "badge" and len(lab.lines) >= 2:
                 # 24 px tall and wide: the ids of two staggered columns leave it no gap, so it takes the
                 # place where it covers the least: a little of one or two ids (drawn again elsewhere in
                 # their hex: test_map_labels), never a name
