@@ -310,10 +310,6 @@ TARGET_WORDS = {
 }
 
 
-# effects of own-turn cards that may change the number of diplomacy rolls (a leader's skill, a city's trait);
-# the cities cards win are counted apart (``RuleCheck.cities_won_by_cards``)
-ROLLS_MAY_CHANGE = ("control_city", "leader_removed", "leader_gained", "navigation_roll")
-
 
 @dataclass(frozen=True)
 class Win:
@@ -1047,19 +1043,27 @@ class RuleCheck:
                             f"upkeep to pay first", "an entry that cannot be paid for is skipped")
 
     # -- diplomacy ----------------------------------------------------------------------------------
-    def diplomacy_rolls(self) -> tuple[int, list[str], bool, list[tuple[int, Win, str]]]:
-        """(the diplomacy rolls this turn, what they are made of, whether the number is sure: no earlier player
-        may play a "one less" card on you, no card adding rolls waits to be drawn, no leader of yours returns;
-        the rolls a city a card may win would add by its trait: (rolls, the win, the trait's name)).  The trait
-        of a city a card wins for sure counts (a player-eyes review: "2 rolls" when the report then rolled 3)."""
+    def diplomacy_rolls(self) -> tuple[int, list[str], list[str], list[tuple[int, Win, str]]]:
+        """(the diplomacy rolls this turn as the checker knows them, what they are made of, signed so that they add
+        up ("1 free", "+1 Intrigue (Pericles' skill)", "+1 Intrigue (card)", "-1 Atrocities played against you");
+        what may still add rolls before the Diplomacy phase: the home city's experience roll (a new leader or
+        trait, R-PH-REC), a card adding rolls that waits to be drawn, a leader of yours that returns; the rolls a
+        city a card may win would add by its trait: (rolls, the win, the trait's name)).  The trait of a city a
+        card wins for sure counts (a player-eyes review: "2 rolls" when the report then rolled 3).  What only
+        takes rolls away ("one less" cards of players before you) is not in ``more``: a target beyond the rolls
+        then fails all the more."""
         st = self.state
         n, why = 1, ["1 free"]
         for src, e in player_effects(st, self.tables, self.me, "diplomacy_rolls"):
             if e.get("side", "own") == "own" and int(e.get("value", 0)) > 0:
                 n += int(e["value"])
-                why.append(f"{src.name}")
-        sure = self.later == ERROR and not any(u.away_until is not None and u.away_until <= st.turn
-                                               for u in st.units_of(self.me))
+                why.append(f"+{int(e['value'])} {self.source_words(src)}")
+        more: list[str] = []
+        if self.experience_possible():
+            more.append("if your home city's experience roll (Recruit phase) brings a leader or a trait that adds "
+                        "one")
+        if any(u.away_until is not None and u.away_until <= st.turn for u in st.units_of(self.me)):
+            more.append("if a leader of yours who comes back into play this turn has a diplomacy skill")
         maybe: list[tuple[int, Win, str]] = []
         gained: set[str] = set()  # traits of the cities won for sure: each counts once
         for win in self.card_wins.values():
@@ -1069,27 +1073,63 @@ class RuleCheck:
             if win.sure:
                 gained.add(trait)
                 n += rolls
-                why.append(f"{trait} of {self.map.cities[win.city].name} ({win.card})")
+                why.append(f"+{rolls} {trait} of {self.map.cities[win.city].name} ({win.card})")
             else:
                 maybe.append((rolls, win, trait))
         for cid in dict.fromkeys(use.card for _, use in self.p.indexed("cards")):  # each card is played once
             card = self.tables.cards[cid]
-            if any(e["kind"] in ROLLS_MAY_CHANGE and e["kind"] != "control_city" for e in card.effects):
-                sure = False  # a leader (and its skill) gained or lost before the rolls
+            if any(e["kind"] == "leader_gained" for e in card.effects):
+                more.append(f"if {card.name} brings a leader with a diplomacy skill")
             adds = sum(int(e.get("value", 0)) for e in card.effects
                        if e["kind"] == "diplomacy_rolls" and e.get("side") == "own" and int(e.get("value", 0)) > 0)
             if not adds:
                 continue
             if cid not in self.hand:
-                sure = False  # played only if drawn this turn; the card's own warning says so
+                more.append(f"if you draw {card.name} this turn")  # played only if drawn; its own warning says so
                 continue
             n += adds
-            why.append(card.name)
+            why.append(f"+{adds} {card.name} (card)")
         for e in st.effects:
             if e.kind == "diplomacy_rolls" and e.target == self.me and e.value < 0:
                 n += e.value
-                why.append(f"{e.source} against you")
-        return max(n, 0), why, sure, maybe
+                why.append(f"{e.value:+d} {self.card_name(e.source)} played against you")
+        return max(n, 0), why, more, maybe
+
+    def source_words(self, src) -> str:
+        """A trait or a leader's skill as the diplomacy count names it: "High Culture (trait of Athens)",
+        "Intrigue (Pericles' skill)"."""
+        if src.kind == "skill":
+            leader = self.state.units.get(src.unit or "")
+            who = leader.name if leader is not None and leader.name else src.unit
+            return f"{src.name} ({who}' skill)" if who and who.endswith("s") else f"{src.name} ({who}'s skill)"
+        if src.kind == "trait":
+            st, home = self.state, self.state.players[self.me].home
+            where = home if src.id in st.players[self.me].traits else next(
+                (cid for cid in sorted(st.controlled_cities(self.me)) if st.cities[cid].trait == src.id), None)
+            if where in self.map.cities:
+                return f"{src.name} (trait of {self.map.cities[where].name})"
+            return f"{src.name} (trait)"
+        return src.name
+
+    @staticmethod
+    def rolls_sum(n: int, why: list[str]) -> str:
+        """The diplomacy rolls as a sum that adds up: "1 free +1 High Culture (trait of Athens) -1 Atrocities
+        played against you = 1" (never below 0, as the Diplomacy phase counts them)."""
+        total = " ".join(why)
+        return f"{total} = {n}" + (" (never below 0)" if len(why) > 1 and n == 0 and "-" in total else "")
+
+    def experience_possible(self) -> bool:
+        """May the home city make its experience roll in this player-turn's Recruit phase (R-PH-REC), before the
+        Diplomacy phase?  Only while the player controls it and it may recruit then: a last razed counter goes
+        in the Revenue phase before; a siege may be lifted by players before you in turn order."""
+        home = self.state.players[self.me].home
+        if home not in self.state.cities:
+            return False
+        why = board.may_recruit(self.state, self.map, home, self.me)
+        return why is None or (why == "it is razed" and self.state.cities[home].razed == 1
+                               and not self.state.cities[home].hostile
+                               and not board.under_siege(self.state, self.map, home)) or \
+            (why == "it is under siege" and self.later == WARNING)
 
     def rolls_lost(self) -> int:
         """Diplomacy rolls the own-turn cards may take away before the rolls: the skills of your leaders they
@@ -1114,8 +1154,9 @@ class RuleCheck:
             card = self.tables.cards[use.card]
             if use.target and any(e["kind"] == "control_city" for e in card.effects):
                 won_by_card.setdefault(use.target, card.name)
-        n, why, sure_n, maybe = self.diplomacy_rolls()
+        n, why, more, maybe = self.diplomacy_rolls()
         extra = sum(r for r, _, _ in maybe)  # rolls the trait of a city a card may win adds
+        count = f"{n} diplomacy roll{'s' if n != 1 else ''}"
 
         def if_won() -> str:
             rolls, win, trait = maybe[0]
@@ -1148,17 +1189,25 @@ class RuleCheck:
             if any(f.severity == ERROR for f in self.findings[before:]):
                 continue
             if rolled[True] >= n + extra or rolled[False] >= n + extra:
-                sure = sure_n and rolled[True] >= n + extra
-                more = f"; {n + extra} if {if_won()}" if extra else ""
-                self.add(ERROR if sure else WARNING, path,
-                         f"you have {n} diplomacy roll{'s' if n != 1 else ''} this turn ({', '.join(why)}{more}), "
-                         f"{'used' if sure else 'which may be used'} by the targets before this one: it is not "
-                         f"rolled for", "cards like intrigue or bribes in cards: add rolls")
+                # R-PH-DIP: the targets beyond the rolls fail.  Sure only when the targets before use every roll
+                # and nothing can add one before the Diplomacy phase; else it may still be rolled for
+                used = rolled[True] >= n + extra
+                sure = used and not more
+                sums = self.rolls_sum(n, why) + (f"; {n + extra} if {if_won()}" if extra else "")
                 if sure:
+                    self.error(path, f"you have {count} this turn ({sums}), used by the targets before this one: "
+                                     f"this target is never rolled for (targets beyond the rolls fail, R-PH-DIP)",
+                               "cards like intrigue or bribes in cards: add rolls")
                     continue
+                gets = ("" if used else "a target before it fails" + (" or " if more else "")) + \
+                    (f"you get more rolls ({'; or '.join(more)})" if more else "")
+                self.warn(path, f"you have {count} this turn as far as the checker knows ({sums}), "
+                                f"{'used' if used else 'which may be used'} by the targets before this one: this "
+                                f"target is rolled for only if {gets}; targets beyond the rolls fail (R-PH-DIP)",
+                          "cards like intrigue or bribes in cards: add rolls")
             elif rolled[True] >= n or rolled[False] >= n:
-                self.warn(path, f"you have {n} diplomacy roll{'s' if n != 1 else ''} this turn ({', '.join(why)}); "
-                                f"this target is rolled for only if {if_won()}")
+                self.warn(path, f"you have {count} this turn ({self.rolls_sum(n, why)}); this target is rolled for "
+                                f"only if {if_won()}")
             elif rolled[False] >= n - self.rolls_lost():
                 self.warn(path, "the cards you play first may remove a leader of yours and a diplomacy roll with "
                                 "it: then this target is not rolled for")

@@ -343,8 +343,11 @@ def test_recruits_can_be_moved_with_a_warning(demo):
 
 def test_diplomacy_rolls_are_counted(demo):
     r = check_text(ATHENS + "diplomacy: [megara, chalcis, melos]\n", "o.yaml", demo)
-    assert findings(r) == [("warning", 5, "you have 2 diplomacy rolls this turn (1 free, Benevolent), which may be "
-                                          "used by the targets before this one: it is not rolled for")]
+    assert findings(r) == [("warning", 5, "you have 2 diplomacy rolls this turn as far as the checker knows (1 free "
+                                          "+1 Benevolent (Astyochus' skill) = 2), used by the targets before this one: "
+                                          "this target is rolled for only if you get more rolls (if your home city's "
+                                          "experience roll (Recruit phase) brings a leader or a trait that adds one); "
+                                          "targets beyond the rolls fail (R-PH-DIP)")]
     r = check_text(ATHENS + "cards: [intrigue]\ndiplomacy: [megara, chalcis, melos]\n", "o.yaml", demo)
     assert findings(r) == []
 
