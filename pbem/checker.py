@@ -423,6 +423,7 @@ class RuleCheck:
         self.move_cards_used: dict[int, tuple] = {}
         self.skipped: dict[str, str] = {}  # unit id -> the move order with an error that would have moved it
         self.ship_moves: dict[str, tuple] = {}  # own ship id -> the last move order that moves it (its last hex)
+        self.last_moves: dict[str, tuple] = {}  # own unit id -> the last move order that moves it (its last hex)
         blocked = cannot_move_or_attack(st, self.me)  # Political Rivalry, Social Division
         self.cannot_move = [blocked] if blocked else []
         self.truce = effects_in_force(st, "truce", self.me)  # in force in this player-turn: no one may attack
@@ -442,6 +443,7 @@ class RuleCheck:
         self.check_treasure()
         self.check_moves("second_move")
         self.warn_navigation()
+        self.warn_out_of_supply()
         self.check_standing()
         self.check_hand_limit()
         return self.findings
@@ -1428,8 +1430,9 @@ class RuleCheck:
             self.disembarked[uid] = i
         for uid in g.group:
             self.moved.setdefault(uid, i)
-        if section == "second_move" and mv.path:
-            self.warn_out_of_supply(base + ("path", len(mv.path) - 1), end, g.members)
+        for u in g.members:  # where a supply warning about it goes (``warn_out_of_supply``): its last move
+            if u.id in sim.units and (mv.path or u.id in unloaded):
+                self.last_moves[u.id] = base + (("path", len(mv.path) - 1) if mv.path else ("unload",))
 
     def warn_navigation(self) -> None:
         """R-PH-SECOND, as a heads-up: every Fleet and Transport of the player that the orders leave out of a City,
@@ -1464,22 +1467,47 @@ class RuleCheck:
             return f"any roll sinks it{with_}"
         return f"{low if low == 6 else f'{low}-6'} sinks it{with_}"
 
-    def warn_out_of_supply(self, path: tuple, end: str, members: Iterable[Unit]) -> None:
-        """R-PH-UPK, as a heads-up: Armies and Rowers (a Fleet's too) that end the turn with no friendly city in
-        or next to their hex and no Baggage there for each make upkeep rolls at the next Upkeep."""
-        eaters = [u for u in members if u.type.needs_upkeep]
-        if not eaters:
-            return
-        # the Upkeep phase's own reason, asked against the simulated state (a city of the player's that is
-        # besieged or razed feeds no one: it says which)
-        st = self.sim.state
-        problem = upkeep_phase.supply_problem(SimpleNamespace(state=st, game_map=self.map, player=self.me), end,
-                                              st.controlled_cities(self.me), {})
-        if problem is None:
-            return
-        bags = sum(1 for uid in self.sim.at(end) if self.sim.units[uid].type is UnitType.BAGGAGE)
-        if bags >= len(eaters):
-            return
+    def warn_out_of_supply(self) -> None:
+        """R-PH-UPK, as a heads-up: every Army and Rowers of the player (aboard a ship or not) that the orders move
+        or carry, by the first move or the second, and leave with no friendly city in or next to its hex and no
+        Baggage there for each makes an upkeep roll at the next Upkeep (a new player's Rowers aboard a Fleet left
+        on a beach by a first move starved two turns later with no word: only second moves were looked at).
+        Units no order moves are not said: they were said when the orders that took them there were checked,
+        and a stack kept on purpose in a siege or far from home would be said in every file.  Said once per hex
+        (the Baggage there feeds any of them), at the last move order that takes any of them there."""
+        st, sim = self.sim.state, self.sim
+        ctx = SimpleNamespace(state=st, game_map=self.map, player=self.me)
+        # a city a card in hand wins for sure feeds them; one the file may win (a card that may fail, a diplomacy
+        # roll, a land attack) is said as a condition
+        sure = [c for c, w in self.card_wins.items() if w.sure]
+        cities = st.controlled_cities(self.me) + [c for c in sure if c not in st.controlled_cities(self.me)]
+        friendly = {c: st.cities[c].razed == 0 for c in sure}
+        maybe = {c: w.by for c, w in self.gains.items() if not w.sure}
+        for c in sorted(self.cities_attacked):
+            maybe.setdefault(c, f"your attack at land_battle[{self.land_targets[self.map.cities[c].hex]}]")
+        by_hex: dict[str, list[Unit]] = {}
+        for uid in sorted_ids(sim.units):
+            u = sim.units[uid]
+            if u.type.needs_upkeep and u.away_until is None and uid in self.last_moves:
+                by_hex.setdefault(u.hex, []).append(u)
+        for h, eaters in by_hex.items():
+            # the Upkeep phase's own reason, asked against the simulated state (a city of the player's that is
+            # besieged or razed feeds no one: it says which)
+            problem = upkeep_phase.supply_problem(ctx, h, cities, friendly)
+            if problem is None:
+                continue
+            bags = sum(1 for uid in sim.at(h) if sim.units[uid].type is UnitType.BAGGAGE)
+            if bags >= len(eaters):
+                continue
+            feeders = [c for c in maybe if h in self.map.around_city[c] and st.cities[c].razed == 0]
+            unless = "" if not feeders else f", unless {maybe[feeders[0]]} wins {self.map.cities[feeders[0]].name} " \
+                                            f"for you"
+            moves = [self.last_moves[u.id] for u in eaters]
+            path = max(moves, key=lambda p: (p[0] == "second_move", p[1]))
+            self.warn_unfed(path, h, eaters, problem, bags, unless)
+
+    def warn_unfed(self, path: tuple, end: str, eaters: list[Unit], problem: tuple[str, str | None], bags: int,
+                   unless: str = "") -> None:
         names = ", ".join(u.id for u in eaters)
         kind, own = problem
         if kind == "no_city":  # "(Pylos is under siege)": a city of yours there feeds no one
@@ -1488,6 +1516,7 @@ class RuleCheck:
             why = "completely surrounded by enemy units"
         self.warn(path, f"{names} end{'s' if len(eaters) == 1 else ''} the turn in {end} {why}"
                         + (f" and Baggage for {bags} only" if bags else "")
+                        + unless
                         + ": at your next Upkeep each without Baggage makes an upkeep roll (6 or more disbands it)",
                   "end next to a city of yours that is neither besieged nor razed, or bring Baggage (R-PH-UPK)")
 
