@@ -415,6 +415,7 @@ class RuleCheck:
         self.seen = sight(st, self.map, self.me)
         self.sim = Sim(st, self.me, self.seen)
         self.predicted: dict[str, str] = {}  # unit id -> what will create it
+        self.recruit_paths: dict[str, tuple] = {}  # unit id -> the recruit entry that will create it
         self.hand = list(st.players[self.me].hand)
         self.card_wins: dict[str, Win] = {}  # city id -> the own-turn card that wins it (after check_cards)
         self.land_targets: dict[str, int] = {}  # hex -> the first land_battle attack on it
@@ -444,6 +445,7 @@ class RuleCheck:
         self.check_moves("second_move")
         self.warn_navigation()
         self.warn_out_of_supply()
+        self.warn_unmanned_recruits()
         self.check_standing()
         self.check_hand_limit()
         return self.findings
@@ -683,7 +685,10 @@ class RuleCheck:
                 what = f"{self.leader_words(True)}, which it removes if that leader's side loses"
             elif kind in ("leader", "own_leader"):
                 what = self.leader_words(False, own=kind == "own_leader")
-            self.error(path, f"{card.name} needs a target: {what}", f"write {{card: {card.id}, target: ...}}")
+            # a standing reaction with no target stays in force and is never played, silently (a referee's
+            # finding): say so
+            never = "; in standing reactions without one it is never played" if where == "reaction" else ""
+            self.error(path, f"{card.name} needs a target: {what}{never}", f"write {{card: {card.id}, target: ...}}")
             return
         st, m = self.state, self.map
         if kind == "hex":
@@ -873,9 +878,12 @@ class RuleCheck:
         also = [c for c in reversed(hand) if c not in named][: left - drawn]
         how = ("the second card you draw" if drawn == 1 else "both cards you draw") + \
             (f", then {', '.join(also)} (the latest in your hand)" if also else "")
-        keep = set(self.played) | {dc.card for dc in standing.defence_cards} | {u.card for u in standing.reactions}
+        # never a card the file names anywhere (a card order with an error still says the player means to play
+        # it: a new player was told to discard the Social Division his cards named), the standing ones last
+        in_file = self.cards_named()
+        keep = in_file | {dc.card for dc in standing.defence_cards} | {u.card for u in standing.reactions}
         spare = [c for c in reversed(hand) if c not in named and c not in keep]
-        spare += [c for c in reversed(hand) if c not in named and c not in spare]
+        spare += [c for c in reversed(hand) if c not in named and c not in spare and c not in in_file]
         suggest = named + spare[:left]
         path = ("discard",) if "discard" in self.p.data else ()
         over = f"you hold {len(hand)} cards and draw {DRAW}: {len(hand) + DRAW} is over your hand limit of {limit}"
@@ -884,7 +892,33 @@ class RuleCheck:
                     f"({', '.join(named)}); the other {left} the most recently drawn first: {how}")
         else:
             what = f"{need} card{'s' if need > 1 else ''} will be discarded, the most recently drawn first: {how}"
-        self.warn(path, f"{over}, so {what}", f"to choose, write discard: [{', '.join(suggest)}]")
+        if len(suggest) < need:
+            hint = (f"to choose, discard cards your orders do not name: only {', '.join(suggest)} {'is' if len(suggest) == 1 else 'are'} such"
+                    if suggest else "every card in your hand is named in your orders: the draw decides")
+        else:
+            hint = f"to choose, write discard: [{', '.join(suggest)}]"
+        self.warn(path, f"{over}, so {what}", hint)
+
+    def cards_named(self) -> set[str]:
+        """Every card id the file names, wherever (cards, moves, attacks, standing orders; not discard lists),
+        whether or not its order has an error."""
+        out: set[str] = set()
+
+        def walk(node: Any, key: str | None = None) -> None:
+            if isinstance(node, dict):
+                for k, v in node.items():
+                    if k == "card" and isinstance(v, str):
+                        out.add(v)
+                    elif k not in ("discard",):
+                        walk(v, k)
+            elif isinstance(node, list):
+                for v in node:
+                    if isinstance(v, str) and key in ("cards", "defence_cards", "reactions"):
+                        out.add(v)
+                    else:
+                        walk(v, key)
+        walk(self.p.data)
+        return out
 
     def check_upkeep(self, base: tuple) -> None:
         seen: set[str] = set()
@@ -940,12 +974,12 @@ class RuleCheck:
                            "e.g. {city: " + city.id + ", unit: army} or {city: " + city.id + ", baggage: 2}")
                 continue
 
-            def over(path: tuple, exceeds, message) -> None:
+            def over(path: tuple, exceeds, message, hint: str | None = None) -> None:
                 """An error if the sure entries before exceed the limit, a warning if only the possible ones do."""
                 if exceeds(True):
-                    self.error(path, message(True))
+                    self.error(path, message(True), hint)
                 elif exceeds(False):
-                    self.warn(path, message(False) + ", if the entries before it are carried out")
+                    self.warn(path, message(False) + ", if the entries before it are carried out", hint)
 
             if utype is not None:
                 limit = 1 + self.extra_recruits(city.id)
@@ -969,7 +1003,8 @@ class RuleCheck:
                 if aboard is None and (not utype.is_ship or m.is_coastal_city(city.id)):
                     over(base + ("unit",), lambda sure: here + stacked[sure].get(city.id, 0) + 1 > room,
                          lambda sure: f"{city.name} would hold {here + stacked[sure].get(city.id, 0) + 1} of "
-                                      f"your Armies, Fleets and Transports; the stacking limit there is {room}")
+                                      f"your Armies, Fleets and Transports; the stacking limit there is {room}",
+                         self.recruit_before_moves(city))
             if r.baggage:
                 over(base + ("baggage",), lambda sure: baggage[sure].get(city.id, 0) + r.baggage > 6,
                      lambda sure: f"with this entry {city.name} would recruit "
@@ -989,11 +1024,26 @@ class RuleCheck:
                 baggage[sure][city.id] = baggage[sure].get(city.id, 0) + r.baggage
             if utype is not None:
                 uid = self.predict(utype, city.hex, aboard.id if aboard is not None else None)
+                self.recruit_paths[uid] = base + ("unit",)
                 self.predicted[uid] = f"the {r.unit} recruited in {city.name}" + \
                     (f" (aboard {aboard.id})" if aboard is not None else "")
             for _ in range(r.baggage):
                 uid = self.predict(UnitType.BAGGAGE, city.hex)
                 self.predicted[uid] = f"a Baggage recruited in {city.name}"
+
+    def recruit_before_moves(self, city) -> str:
+        """The hint of a recruit over the stacking limit: the Recruit phase comes before this turn's moves
+        (R-TURN-3), so the units the file moves out of the city are still there (a new player's recruit in
+        Thebes, which his first move was emptying)."""
+        for section in ("first_move", "second_move"):
+            for i, mv in self.p.indexed(section):
+                ids = [u for u in self.listed_units(mv.units) if u in self.sim.units and self.sim.hex[u] == city.hex
+                       and self.sim.units[u].type.counts_for_stacking]
+                if ids and mv.path:
+                    return (f"recruitment comes before this turn's moves: {', '.join(ids)}, which {section}[{i}] "
+                            f"moves out, {'is' if len(ids) == 1 else 'are'} still in {city.name} then; recruit "
+                            f"elsewhere, or next turn")
+        return "recruitment comes before this turn's moves: units you move out this turn have not left yet"
 
     def extra_recruits(self, city_id: str) -> int:
         """Organization (skill): the friendly city nearest each such leader recruits one more unit (as the Recruit
@@ -1409,10 +1459,19 @@ class RuleCheck:
             n, limit = stack_at(sim.state, m, self.me, g, end), board.stack_limit(m, end)
             if n > limit:
                 last = base + (("path", len(mv.path) - 1) if mv.path else ("unload",) if mv.unload else ("units",))
+                # units an order with an error would have taken out of the hex stay (R-TURN-4): say so, as the
+                # other knock-on findings do (a new player's ships leaving 1313 had an error of their own)
+                stay = [u for u in sim.at(end) if u in self.skipped and u not in g.group
+                        and sim.carrier[u] is None and sim.units[u].type.counts_for_stacking]
+                hint = "Leaders, Baggage and a Fleet's Rowers do not count; an Army aboard a Transport does"
+                if stay:
+                    order = self.skipped[stay[0]]
+                    ids = [u for u in stay if self.skipped[u] == order]
+                    hint = (f"{order}, which would move {', '.join(ids)} out of {end}, has an error: it is skipped "
+                            f"and {'it stays' if len(ids) == 1 else 'they stay'} in {end}; {hint}")
                 self.add(WARNING if mv.partial else ERROR, last,
                          f"{n} of your Armies, Fleets and Transports would stand in {end} "
-                         f"({m.terrain[end].name}); the stacking limit there is {limit}",
-                         "Leaders, Baggage and a Fleet's Rowers do not count; an Army aboard a Transport does")
+                         f"({m.terrain[end].name}); the stacking limit there is {limit}", hint)
         # where the orders leave the units (an order with an error is skipped whole, R-TURN-4), as
         # ``pbem.phases.move.move`` leaves them (captures are not foreseen)
         if any(f.severity == ERROR for f in self.findings[first:]):
@@ -1546,6 +1605,9 @@ class RuleCheck:
         elif r.kind == "load_elsewhere":
             msg = f"{uid} is in {sim.hex[uid]}, not in {sim.hex[mv.units[0]] if mv.units[0] in sim.units else ''} " \
                   f"where the ships start" if mv.units[0] in sim.units else r.reason
+            if uid in self.skipped:
+                hint = f"{self.skipped[uid]}, which would move {uid}, has an error: it is skipped and {uid} stays in " \
+                       f"{sim.hex[uid]}"
         elif r.kind == "load_ship":
             msg = f"{uid} is a ship: ships are not loaded; name it in units to move it"
         elif r.kind == "board_at_sea":
@@ -1566,10 +1628,44 @@ class RuleCheck:
                 path = base + ("units",)
         elif r.kind == "unmanned":
             msg, hint = (f"{uid} has no Rowers aboard: an unmanned Fleet cannot move (R-UNIT-3)",
-                         "take a Rowers unit aboard with load:")
+                         "take a Rowers unit aboard with load: in this move" + (
+                             f", or {self.how_to_man(uid, None)}" if section == "first_move" else ""))
         elif r.kind == "unload_not_aboard":
             msg = f"{uid} is not aboard a ship"
         self.error(path, msg, hint)
+
+    def how_to_man(self, fleet: str, move: str | None) -> str:
+        """How a player mans an unmanned Fleet (R-UNIT-3) before ``move`` (first_move: before the Sea Battle):
+        new Rowers go aboard an unmanned Fleet of the player in their city (R-PH-REC); Rowers go aboard in a move
+        with load:."""
+        h = self.sim.hex[fleet]
+        city = self.map.city_at.get(h)
+        ways = []
+        if city is not None and self.state.cities[city.id].controller == self.me:
+            ways.append(f"recruit Rowers in {city.name}, where it is docked (new Rowers go aboard an unmanned Fleet "
+                        f"there)")
+        else:
+            ways.append("bring it into a coastal city of yours and recruit Rowers there (new Rowers go aboard an "
+                        "unmanned Fleet in their city)")
+        if move is not None:
+            ways.append(f"move it in {move} with Rowers taken aboard by load:")
+        return "man it first: " + ", or ".join(ways)
+
+    def warn_unmanned_recruits(self) -> None:
+        """A Fleet these orders recruit that no Rowers man by the end of the orders (R-UNIT-3: it cannot move or
+        fight; a new player's recruited Fleet got no word)."""
+        for uid, path in self.recruit_paths.items():
+            u = self.sim.units.get(uid)
+            if u is None or u.type is not UnitType.FLEET:
+                continue
+            if any(self.sim.units[c].type is UnitType.ROWERS for c in self.sim.cargo(uid)):
+                continue
+            city = self.map.city_at.get(u.hex)
+            where = city.name if city is not None else u.hex
+            self.warn(path, f"{uid}, the Fleet recruited here, will have no Rowers aboard: an unmanned Fleet cannot "
+                            f"move or fight (R-UNIT-3)",
+                      f"recruit Rowers in {where} next turn (new Rowers go aboard an unmanned Fleet there), or take "
+                      f"Rowers aboard with load: in a move")
 
     def unit_path(self, base: tuple, mv, uid: str) -> tuple:
         try:
@@ -1772,7 +1868,8 @@ class RuleCheck:
                     self.error(upath, f"{uid} is {what}: only Armies and Rowers on land attack in a land battle",
                                "ships attack in sea_battle")
                 elif u.type is UnitType.FLEET:
-                    self.error(upath, f"{uid} has no Rowers aboard: an unmanned Fleet cannot fight (R-UNIT-3)")
+                    self.error(upath, f"{uid} has no Rowers aboard: an unmanned Fleet cannot fight (R-UNIT-3)",
+                               self.how_to_man(uid, "first_move"))
                 elif u.type is UnitType.TRANSPORT:
                     self.error(upath, f"{uid} carries no Army: only Transports with an Army fight in a sea battle")
                 else:
@@ -1783,7 +1880,8 @@ class RuleCheck:
             if target_ok:
                 here = sim.hex[uid]
                 if here == h:
-                    self.error(upath, f"{uid} is in {h} itself: attack a hex next to your units")
+                    self.error(upath, f"{uid} is in {h} itself: attack a hex next to your units",
+                               self.own_hex_hint(uid, h, land))
                 elif not m.adjacent(here, h):
                     why = self.skipped.get(uid)
                     self.error(upath, f"{uid} is in {here}, not next to the target {h}",
@@ -1850,6 +1948,20 @@ class RuleCheck:
             if why:
                 self.add(severity, cpath, f"{self.tables.cards[use.card].name} does nothing in this battle ({why}), "
                                           f"so the attack would fail", "leave it out")
+
+    def own_hex_hint(self, uid: str, h: str, land: bool) -> str:
+        """What a player who names the attackers' own hex as the target most likely meant: the enemy next to it
+        (a battle is fought for the hex attacked, from the hexes next to it), or to stop next to it, not in it."""
+        m = self.map
+        enemy = [n for n in m.neighbours[h] if (self.enemy_fighters_seen(n) if land else self.enemy_ships_seen(n))]
+        moved = self.last_moves.get(uid)
+        into = f"{json_path(moved[:2])} moves {uid} into {h}: " if moved and moved[0] == "first_move" else ""
+        if enemy:
+            return (f"{into}the target is the enemy's hex, next to your units: did you mean "
+                    f"{' or '.join(enemy[:3])} (enemy units in your sight next to {h})?")
+        if into:
+            return f"{into}end that move next to the hex you attack, and name that hex as the target"
+        return f"the target is the enemy's hex, next to your units; you see no enemy units next to {h} now"
 
     def attack_on_a_city_won_first(self, tpath: tuple, h: str, city) -> None:
         """A land attack on a neutral city a card of the file's own wins before the battles fails: a city of yours
@@ -2008,6 +2120,19 @@ class RuleCheck:
         return reasons[0] + " (nor recruit any in these orders)" if reasons else None
 
     # -- standing orders ----------------------------------------------------------------------------
+    def check_kept_reactions(self) -> None:
+        """The standing reactions kept from an earlier file (this one has no standing:) that need a target and have
+        none: the adjudicator never plays them (Failure: "Target Leader that lost a battle", a referee's finding)."""
+        kept = Standing.from_dict(self.state.players[self.me].standing)
+        for use in kept.reactions:
+            card = self.tables.cards.get(use.card)
+            if card is None or use.target is not None or card.target == "none" \
+                    or card.timing.get("trigger") in ("attack", "none"):
+                continue
+            self.warn((), f"your standing reactions, kept from an earlier file, hold {card.name} with no target: it "
+                          f"is never played", f"write standing: {{reactions: [{{card: {card.id}, target: ...}}]}} "
+                                              f"({TARGET_WORDS.get(card.target, card.target)})")
+
     def check_retreat_terrain(self, path: tuple, frm: str, h: str) -> None:
         """A retreat preference no unit of the player could ever use: units retreat only into hexes they may
         stand in (``pbem.battle.retreat_hex``, ``movement.may_stand``): land units over land, ships into Water or
@@ -2029,6 +2154,8 @@ class RuleCheck:
 
     def check_standing(self) -> None:
         data = self.p.data
+        if "standing" not in data:
+            self.check_kept_reactions()
         if "standing" not in data or self.o.standing is None:
             return
         st = self.o.standing
