@@ -224,8 +224,10 @@ def test_gold_warning_when_income_could_cover_it_error_when_not(demo, tmp_path):
     ok = check_text(ATHENS + "recruit:\n  - {city: athens, baggage: 2}\n", "o.yaml", camp)
     assert findings(ok) == [at_sea]
     warn = check_text(ATHENS + "recruit:\n  - {city: athens, unit: fleet, baggage: 2}\n", "o.yaml", camp)
-    assert [(s, ln) for s, ln, _ in findings(warn)] == [("warning", 1), ("warning", 6)]
+    # (and the new Fleet has no Rowers to man it: tests/test_chk3_review.py)
+    assert [(s, ln) for s, ln, _ in findings(warn)] == [("warning", 1), ("warning", 6), ("warning", 6)]
     assert "this costs 6 gold; you have 0, about 7 income and 4 upkeep" in warn.findings[1].message
+    assert "the Fleet recruited here, will have no Rowers aboard" in warn.findings[2].message
     assert warn.exit_code == 0
     err = check_text(ATHENS + "recruit:\n  - {city: athens, unit: fleet, baggage: 6}\n"
                      "  - {city: megara, baggage: 1}\n", "o.yaml",
