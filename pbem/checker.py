@@ -310,10 +310,6 @@ TARGET_WORDS = {
 }
 
 
-# effects of own-turn cards that may change the number of diplomacy rolls (a leader's skill, a city's trait);
-# the cities cards win are counted apart (``RuleCheck.cities_won_by_cards``)
-ROLLS_MAY_CHANGE = ("control_city", "leader_removed", "leader_gained", "navigation_roll")
-
 
 @dataclass(frozen=True)
 class Win:
@@ -419,6 +415,7 @@ class RuleCheck:
         self.seen = sight(st, self.map, self.me)
         self.sim = Sim(st, self.me, self.seen)
         self.predicted: dict[str, str] = {}  # unit id -> what will create it
+        self.recruit_paths: dict[str, tuple] = {}  # unit id -> the recruit entry that will create it
         self.hand = list(st.players[self.me].hand)
         self.card_wins: dict[str, Win] = {}  # city id -> the own-turn card that wins it (after check_cards)
         self.land_targets: dict[str, int] = {}  # hex -> the first land_battle attack on it
@@ -427,6 +424,7 @@ class RuleCheck:
         self.move_cards_used: dict[int, tuple] = {}
         self.skipped: dict[str, str] = {}  # unit id -> the move order with an error that would have moved it
         self.ship_moves: dict[str, tuple] = {}  # own ship id -> the last move order that moves it (its last hex)
+        self.last_moves: dict[str, tuple] = {}  # own unit id -> the last move order that moves it (its last hex)
         blocked = cannot_move_or_attack(st, self.me)  # Political Rivalry, Social Division
         self.cannot_move = [blocked] if blocked else []
         self.truce = effects_in_force(st, "truce", self.me)  # in force in this player-turn: no one may attack
@@ -446,6 +444,8 @@ class RuleCheck:
         self.check_treasure()
         self.check_moves("second_move")
         self.warn_navigation()
+        self.warn_out_of_supply()
+        self.warn_unmanned_recruits()
         self.check_standing()
         self.check_hand_limit()
         return self.findings
@@ -685,7 +685,10 @@ class RuleCheck:
                 what = f"{self.leader_words(True)}, which it removes if that leader's side loses"
             elif kind in ("leader", "own_leader"):
                 what = self.leader_words(False, own=kind == "own_leader")
-            self.error(path, f"{card.name} needs a target: {what}", f"write {{card: {card.id}, target: ...}}")
+            # a standing reaction with no target stays in force and is never played, silently (a referee's
+            # finding): say so
+            never = "; in standing reactions without one it is never played" if where == "reaction" else ""
+            self.error(path, f"{card.name} needs a target: {what}{never}", f"write {{card: {card.id}, target: ...}}")
             return
         st, m = self.state, self.map
         if kind == "hex":
@@ -875,9 +878,12 @@ class RuleCheck:
         also = [c for c in reversed(hand) if c not in named][: left - drawn]
         how = ("the second card you draw" if drawn == 1 else "both cards you draw") + \
             (f", then {', '.join(also)} (the latest in your hand)" if also else "")
-        keep = set(self.played) | {dc.card for dc in standing.defence_cards} | {u.card for u in standing.reactions}
+        # never a card the file names anywhere (a card order with an error still says the player means to play
+        # it: a new player was told to discard the Social Division his cards named), the standing ones last
+        in_file = self.cards_named()
+        keep = in_file | {dc.card for dc in standing.defence_cards} | {u.card for u in standing.reactions}
         spare = [c for c in reversed(hand) if c not in named and c not in keep]
-        spare += [c for c in reversed(hand) if c not in named and c not in spare]
+        spare += [c for c in reversed(hand) if c not in named and c not in spare and c not in in_file]
         suggest = named + spare[:left]
         path = ("discard",) if "discard" in self.p.data else ()
         over = f"you hold {len(hand)} cards and draw {DRAW}: {len(hand) + DRAW} is over your hand limit of {limit}"
@@ -886,7 +892,33 @@ class RuleCheck:
                     f"({', '.join(named)}); the other {left} the most recently drawn first: {how}")
         else:
             what = f"{need} card{'s' if need > 1 else ''} will be discarded, the most recently drawn first: {how}"
-        self.warn(path, f"{over}, so {what}", f"to choose, write discard: [{', '.join(suggest)}]")
+        if len(suggest) < need:
+            hint = (f"to choose, discard cards your orders do not name: only {', '.join(suggest)} {'is' if len(suggest) == 1 else 'are'} such"
+                    if suggest else "every card in your hand is named in your orders: the draw decides")
+        else:
+            hint = f"to choose, write discard: [{', '.join(suggest)}]"
+        self.warn(path, f"{over}, so {what}", hint)
+
+    def cards_named(self) -> set[str]:
+        """Every card id the file names, wherever (cards, moves, attacks, standing orders; not discard lists),
+        whether or not its order has an error."""
+        out: set[str] = set()
+
+        def walk(node: Any, key: str | None = None) -> None:
+            if isinstance(node, dict):
+                for k, v in node.items():
+                    if k == "card" and isinstance(v, str):
+                        out.add(v)
+                    elif k not in ("discard",):
+                        walk(v, k)
+            elif isinstance(node, list):
+                for v in node:
+                    if isinstance(v, str) and key in ("cards", "defence_cards", "reactions"):
+                        out.add(v)
+                    else:
+                        walk(v, key)
+        walk(self.p.data)
+        return out
 
     def check_upkeep(self, base: tuple) -> None:
         seen: set[str] = set()
@@ -942,12 +974,12 @@ class RuleCheck:
                            "e.g. {city: " + city.id + ", unit: army} or {city: " + city.id + ", baggage: 2}")
                 continue
 
-            def over(path: tuple, exceeds, message) -> None:
+            def over(path: tuple, exceeds, message, hint: str | None = None) -> None:
                 """An error if the sure entries before exceed the limit, a warning if only the possible ones do."""
                 if exceeds(True):
-                    self.error(path, message(True))
+                    self.error(path, message(True), hint)
                 elif exceeds(False):
-                    self.warn(path, message(False) + ", if the entries before it are carried out")
+                    self.warn(path, message(False) + ", if the entries before it are carried out", hint)
 
             if utype is not None:
                 limit = 1 + self.extra_recruits(city.id)
@@ -971,7 +1003,8 @@ class RuleCheck:
                 if aboard is None and (not utype.is_ship or m.is_coastal_city(city.id)):
                     over(base + ("unit",), lambda sure: here + stacked[sure].get(city.id, 0) + 1 > room,
                          lambda sure: f"{city.name} would hold {here + stacked[sure].get(city.id, 0) + 1} of "
-                                      f"your Armies, Fleets and Transports; the stacking limit there is {room}")
+                                      f"your Armies, Fleets and Transports; the stacking limit there is {room}",
+                         self.recruit_before_moves(city))
             if r.baggage:
                 over(base + ("baggage",), lambda sure: baggage[sure].get(city.id, 0) + r.baggage > 6,
                      lambda sure: f"with this entry {city.name} would recruit "
@@ -991,11 +1024,26 @@ class RuleCheck:
                 baggage[sure][city.id] = baggage[sure].get(city.id, 0) + r.baggage
             if utype is not None:
                 uid = self.predict(utype, city.hex, aboard.id if aboard is not None else None)
+                self.recruit_paths[uid] = base + ("unit",)
                 self.predicted[uid] = f"the {r.unit} recruited in {city.name}" + \
                     (f" (aboard {aboard.id})" if aboard is not None else "")
             for _ in range(r.baggage):
                 uid = self.predict(UnitType.BAGGAGE, city.hex)
                 self.predicted[uid] = f"a Baggage recruited in {city.name}"
+
+    def recruit_before_moves(self, city) -> str:
+        """The hint of a recruit over the stacking limit: the Recruit phase comes before this turn's moves
+        (R-TURN-3), so the units the file moves out of the city are still there (a new player's recruit in
+        Thebes, which his first move was emptying)."""
+        for section in ("first_move", "second_move"):
+            for i, mv in self.p.indexed(section):
+                ids = [u for u in self.listed_units(mv.units) if u in self.sim.units and self.sim.hex[u] == city.hex
+                       and self.sim.units[u].type.counts_for_stacking]
+                if ids and mv.path:
+                    return (f"recruitment comes before this turn's moves: {', '.join(ids)}, which {section}[{i}] "
+                            f"moves out, {'is' if len(ids) == 1 else 'are'} still in {city.name} then; recruit "
+                            f"elsewhere, or next turn")
+        return "recruitment comes before this turn's moves: units you move out this turn have not left yet"
 
     def extra_recruits(self, city_id: str) -> int:
         """Organization (skill): the friendly city nearest each such leader recruits one more unit (as the Recruit
@@ -1047,19 +1095,27 @@ class RuleCheck:
                             f"upkeep to pay first", "an entry that cannot be paid for is skipped")
 
     # -- diplomacy ----------------------------------------------------------------------------------
-    def diplomacy_rolls(self) -> tuple[int, list[str], bool, list[tuple[int, Win, str]]]:
-        """(the diplomacy rolls this turn, what they are made of, whether the number is sure: no earlier player
-        may play a "one less" card on you, no card adding rolls waits to be drawn, no leader of yours returns;
-        the rolls a city a card may win would add by its trait: (rolls, the win, the trait's name)).  The trait
-        of a city a card wins for sure counts (a player-eyes review: "2 rolls" when the report then rolled 3)."""
+    def diplomacy_rolls(self) -> tuple[int, list[str], list[str], list[tuple[int, Win, str]]]:
+        """(the diplomacy rolls this turn as the checker knows them, what they are made of, signed so that they add
+        up ("1 free", "+1 Intrigue (Pericles' skill)", "+1 Intrigue (card)", "-1 Atrocities played against you");
+        what may still add rolls before the Diplomacy phase: the home city's experience roll (a new leader or
+        trait, R-PH-REC), a card adding rolls that waits to be drawn, a leader of yours that returns; the rolls a
+        city a card may win would add by its trait: (rolls, the win, the trait's name)).  The trait of a city a
+        card wins for sure counts (a player-eyes review: "2 rolls" when the report then rolled 3).  What only
+        takes rolls away ("one less" cards of players before you) is not in ``more``: a target beyond the rolls
+        then fails all the more."""
         st = self.state
         n, why = 1, ["1 free"]
         for src, e in player_effects(st, self.tables, self.me, "diplomacy_rolls"):
             if e.get("side", "own") == "own" and int(e.get("value", 0)) > 0:
                 n += int(e["value"])
-                why.append(f"{src.name}")
-        sure = self.later == ERROR and not any(u.away_until is not None and u.away_until <= st.turn
-                                               for u in st.units_of(self.me))
+                why.append(f"+{int(e['value'])} {self.source_words(src)}")
+        more: list[str] = []
+        if self.experience_possible():
+            more.append("if your home city's experience roll (Recruit phase) brings a leader or a trait that adds "
+                        "one")
+        if any(u.away_until is not None and u.away_until <= st.turn for u in st.units_of(self.me)):
+            more.append("if a leader of yours who comes back into play this turn has a diplomacy skill")
         maybe: list[tuple[int, Win, str]] = []
         gained: set[str] = set()  # traits of the cities won for sure: each counts once
         for win in self.card_wins.values():
@@ -1069,27 +1125,63 @@ class RuleCheck:
             if win.sure:
                 gained.add(trait)
                 n += rolls
-                why.append(f"{trait} of {self.map.cities[win.city].name} ({win.card})")
+                why.append(f"+{rolls} {trait} of {self.map.cities[win.city].name} ({win.card})")
             else:
                 maybe.append((rolls, win, trait))
         for cid in dict.fromkeys(use.card for _, use in self.p.indexed("cards")):  # each card is played once
             card = self.tables.cards[cid]
-            if any(e["kind"] in ROLLS_MAY_CHANGE and e["kind"] != "control_city" for e in card.effects):
-                sure = False  # a leader (and its skill) gained or lost before the rolls
+            if any(e["kind"] == "leader_gained" for e in card.effects):
+                more.append(f"if {card.name} brings a leader with a diplomacy skill")
             adds = sum(int(e.get("value", 0)) for e in card.effects
                        if e["kind"] == "diplomacy_rolls" and e.get("side") == "own" and int(e.get("value", 0)) > 0)
             if not adds:
                 continue
             if cid not in self.hand:
-                sure = False  # played only if drawn this turn; the card's own warning says so
+                more.append(f"if you draw {card.name} this turn")  # played only if drawn; its own warning says so
                 continue
             n += adds
-            why.append(card.name)
+            why.append(f"+{adds} {card.name} (card)")
         for e in st.effects:
             if e.kind == "diplomacy_rolls" and e.target == self.me and e.value < 0:
                 n += e.value
-                why.append(f"{e.source} against you")
-        return max(n, 0), why, sure, maybe
+                why.append(f"{e.value:+d} {self.card_name(e.source)} played against you")
+        return max(n, 0), why, more, maybe
+
+    def source_words(self, src) -> str:
+        """A trait or a leader's skill as the diplomacy count names it: "High Culture (trait of Athens)",
+        "Intrigue (Pericles' skill)"."""
+        if src.kind == "skill":
+            leader = self.state.units.get(src.unit or "")
+            who = leader.name if leader is not None and leader.name else src.unit
+            return f"{src.name} ({who}' skill)" if who and who.endswith("s") else f"{src.name} ({who}'s skill)"
+        if src.kind == "trait":
+            st, home = self.state, self.state.players[self.me].home
+            where = home if src.id in st.players[self.me].traits else next(
+                (cid for cid in sorted(st.controlled_cities(self.me)) if st.cities[cid].trait == src.id), None)
+            if where in self.map.cities:
+                return f"{src.name} (trait of {self.map.cities[where].name})"
+            return f"{src.name} (trait)"
+        return src.name
+
+    @staticmethod
+    def rolls_sum(n: int, why: list[str]) -> str:
+        """The diplomacy rolls as a sum that adds up: "1 free +1 High Culture (trait of Athens) -1 Atrocities
+        played against you = 1" (never below 0, as the Diplomacy phase counts them)."""
+        total = " ".join(why)
+        return f"{total} = {n}" + (" (never below 0)" if len(why) > 1 and n == 0 and "-" in total else "")
+
+    def experience_possible(self) -> bool:
+        """May the home city make its experience roll in this player-turn's Recruit phase (R-PH-REC), before the
+        Diplomacy phase?  Only while the player controls it and it may recruit then: a last razed counter goes
+        in the Revenue phase before; a siege may be lifted by players before you in turn order."""
+        home = self.state.players[self.me].home
+        if home not in self.state.cities:
+            return False
+        why = board.may_recruit(self.state, self.map, home, self.me)
+        return why is None or (why == "it is razed" and self.state.cities[home].razed == 1
+                               and not self.state.cities[home].hostile
+                               and not board.under_siege(self.state, self.map, home)) or \
+            (why == "it is under siege" and self.later == WARNING)
 
     def rolls_lost(self) -> int:
         """Diplomacy rolls the own-turn cards may take away before the rolls: the skills of your leaders they
@@ -1114,8 +1206,9 @@ class RuleCheck:
             card = self.tables.cards[use.card]
             if use.target and any(e["kind"] == "control_city" for e in card.effects):
                 won_by_card.setdefault(use.target, card.name)
-        n, why, sure_n, maybe = self.diplomacy_rolls()
+        n, why, more, maybe = self.diplomacy_rolls()
         extra = sum(r for r, _, _ in maybe)  # rolls the trait of a city a card may win adds
+        count = f"{n} diplomacy roll{'s' if n != 1 else ''}"
 
         def if_won() -> str:
             rolls, win, trait = maybe[0]
@@ -1148,17 +1241,25 @@ class RuleCheck:
             if any(f.severity == ERROR for f in self.findings[before:]):
                 continue
             if rolled[True] >= n + extra or rolled[False] >= n + extra:
-                sure = sure_n and rolled[True] >= n + extra
-                more = f"; {n + extra} if {if_won()}" if extra else ""
-                self.add(ERROR if sure else WARNING, path,
-                         f"you have {n} diplomacy roll{'s' if n != 1 else ''} this turn ({', '.join(why)}{more}), "
-                         f"{'used' if sure else 'which may be used'} by the targets before this one: it is not "
-                         f"rolled for", "cards like intrigue or bribes in cards: add rolls")
+                # R-PH-DIP: the targets beyond the rolls fail.  Sure only when the targets before use every roll
+                # and nothing can add one before the Diplomacy phase; else it may still be rolled for
+                used = rolled[True] >= n + extra
+                sure = used and not more
+                sums = self.rolls_sum(n, why) + (f"; {n + extra} if {if_won()}" if extra else "")
                 if sure:
+                    self.error(path, f"you have {count} this turn ({sums}), used by the targets before this one: "
+                                     f"this target is never rolled for (targets beyond the rolls fail, R-PH-DIP)",
+                               "cards like intrigue or bribes in cards: add rolls")
                     continue
+                gets = ("" if used else "a target before it fails" + (" or " if more else "")) + \
+                    (f"you get more rolls ({'; or '.join(more)})" if more else "")
+                self.warn(path, f"you have {count} this turn as far as the checker knows ({sums}), "
+                                f"{'used' if used else 'which may be used'} by the targets before this one: this "
+                                f"target is rolled for only if {gets}; targets beyond the rolls fail (R-PH-DIP)",
+                          "cards like intrigue or bribes in cards: add rolls")
             elif rolled[True] >= n or rolled[False] >= n:
-                self.warn(path, f"you have {n} diplomacy roll{'s' if n != 1 else ''} this turn ({', '.join(why)}); "
-                                f"this target is rolled for only if {if_won()}")
+                self.warn(path, f"you have {count} this turn ({self.rolls_sum(n, why)}); this target is rolled for "
+                                f"only if {if_won()}")
             elif rolled[False] >= n - self.rolls_lost():
                 self.warn(path, "the cards you play first may remove a leader of yours and a diplomacy roll with "
                                 "it: then this target is not rolled for")
@@ -1358,10 +1459,19 @@ class RuleCheck:
             n, limit = stack_at(sim.state, m, self.me, g, end), board.stack_limit(m, end)
             if n > limit:
                 last = base + (("path", len(mv.path) - 1) if mv.path else ("unload",) if mv.unload else ("units",))
+                # units an order with an error would have taken out of the hex stay (R-TURN-4): say so, as the
+                # other knock-on findings do (a new player's ships leaving 1313 had an error of their own)
+                stay = [u for u in sim.at(end) if u in self.skipped and u not in g.group
+                        and sim.carrier[u] is None and sim.units[u].type.counts_for_stacking]
+                hint = "Leaders, Baggage and a Fleet's Rowers do not count; an Army aboard a Transport does"
+                if stay:
+                    order = self.skipped[stay[0]]
+                    ids = [u for u in stay if self.skipped[u] == order]
+                    hint = (f"{order}, which would move {', '.join(ids)} out of {end}, has an error: it is skipped "
+                            f"and {'it stays' if len(ids) == 1 else 'they stay'} in {end}; {hint}")
                 self.add(WARNING if mv.partial else ERROR, last,
                          f"{n} of your Armies, Fleets and Transports would stand in {end} "
-                         f"({m.terrain[end].name}); the stacking limit there is {limit}",
-                         "Leaders, Baggage and a Fleet's Rowers do not count; an Army aboard a Transport does")
+                         f"({m.terrain[end].name}); the stacking limit there is {limit}", hint)
         # where the orders leave the units (an order with an error is skipped whole, R-TURN-4), as
         # ``pbem.phases.move.move`` leaves them (captures are not foreseen)
         if any(f.severity == ERROR for f in self.findings[first:]):
@@ -1379,8 +1489,9 @@ class RuleCheck:
             self.disembarked[uid] = i
         for uid in g.group:
             self.moved.setdefault(uid, i)
-        if section == "second_move" and mv.path:
-            self.warn_out_of_supply(base + ("path", len(mv.path) - 1), end, g.members)
+        for u in g.members:  # where a supply warning about it goes (``warn_out_of_supply``): its last move
+            if u.id in sim.units and (mv.path or u.id in unloaded):
+                self.last_moves[u.id] = base + (("path", len(mv.path) - 1) if mv.path else ("unload",))
 
     def warn_navigation(self) -> None:
         """R-PH-SECOND, as a heads-up: every Fleet and Transport of the player that the orders leave out of a City,
@@ -1415,22 +1526,47 @@ class RuleCheck:
             return f"any roll sinks it{with_}"
         return f"{low if low == 6 else f'{low}-6'} sinks it{with_}"
 
-    def warn_out_of_supply(self, path: tuple, end: str, members: Iterable[Unit]) -> None:
-        """R-PH-UPK, as a heads-up: Armies and Rowers (a Fleet's too) that end the turn with no friendly city in
-        or next to their hex and no Baggage there for each make upkeep rolls at the next Upkeep."""
-        eaters = [u for u in members if u.type.needs_upkeep]
-        if not eaters:
-            return
-        # the Upkeep phase's own reason, asked against the simulated state (a city of the player's that is
-        # besieged or razed feeds no one: it says which)
-        st = self.sim.state
-        problem = upkeep_phase.supply_problem(SimpleNamespace(state=st, game_map=self.map, player=self.me), end,
-                                              st.controlled_cities(self.me), {})
-        if problem is None:
-            return
-        bags = sum(1 for uid in self.sim.at(end) if self.sim.units[uid].type is UnitType.BAGGAGE)
-        if bags >= len(eaters):
-            return
+    def warn_out_of_supply(self) -> None:
+        """R-PH-UPK, as a heads-up: every Army and Rowers of the player (aboard a ship or not) that the orders move
+        or carry, by the first move or the second, and leave with no friendly city in or next to its hex and no
+        Baggage there for each makes an upkeep roll at the next Upkeep (a new player's Rowers aboard a Fleet left
+        on a beach by a first move starved two turns later with no word: only second moves were looked at).
+        Units no order moves are not said: they were said when the orders that took them there were checked,
+        and a stack kept on purpose in a siege or far from home would be said in every file.  Said once per hex
+        (the Baggage there feeds any of them), at the last move order that takes any of them there."""
+        st, sim = self.sim.state, self.sim
+        ctx = SimpleNamespace(state=st, game_map=self.map, player=self.me)
+        # a city a card in hand wins for sure feeds them; one the file may win (a card that may fail, a diplomacy
+        # roll, a land attack) is said as a condition
+        sure = [c for c, w in self.card_wins.items() if w.sure]
+        cities = st.controlled_cities(self.me) + [c for c in sure if c not in st.controlled_cities(self.me)]
+        friendly = {c: st.cities[c].razed == 0 for c in sure}
+        maybe = {c: w.by for c, w in self.gains.items() if not w.sure}
+        for c in sorted(self.cities_attacked):
+            maybe.setdefault(c, f"your attack at land_battle[{self.land_targets[self.map.cities[c].hex]}]")
+        by_hex: dict[str, list[Unit]] = {}
+        for uid in sorted_ids(sim.units):
+            u = sim.units[uid]
+            if u.type.needs_upkeep and u.away_until is None and uid in self.last_moves:
+                by_hex.setdefault(u.hex, []).append(u)
+        for h, eaters in by_hex.items():
+            # the Upkeep phase's own reason, asked against the simulated state (a city of the player's that is
+            # besieged or razed feeds no one: it says which)
+            problem = upkeep_phase.supply_problem(ctx, h, cities, friendly)
+            if problem is None:
+                continue
+            bags = sum(1 for uid in sim.at(h) if sim.units[uid].type is UnitType.BAGGAGE)
+            if bags >= len(eaters):
+                continue
+            feeders = [c for c in maybe if h in self.map.around_city[c] and st.cities[c].razed == 0]
+            unless = "" if not feeders else f", unless {maybe[feeders[0]]} wins {self.map.cities[feeders[0]].name} " \
+                                            f"for you"
+            moves = [self.last_moves[u.id] for u in eaters]
+            path = max(moves, key=lambda p: (p[0] == "second_move", p[1]))
+            self.warn_unfed(path, h, eaters, problem, bags, unless)
+
+    def warn_unfed(self, path: tuple, end: str, eaters: list[Unit], problem: tuple[str, str | None], bags: int,
+                   unless: str = "") -> None:
         names = ", ".join(u.id for u in eaters)
         kind, own = problem
         if kind == "no_city":  # "(Pylos is under siege)": a city of yours there feeds no one
@@ -1439,6 +1575,7 @@ class RuleCheck:
             why = "completely surrounded by enemy units"
         self.warn(path, f"{names} end{'s' if len(eaters) == 1 else ''} the turn in {end} {why}"
                         + (f" and Baggage for {bags} only" if bags else "")
+                        + unless
                         + ": at your next Upkeep each without Baggage makes an upkeep roll (6 or more disbands it)",
                   "end next to a city of yours that is neither besieged nor razed, or bring Baggage (R-PH-UPK)")
 
@@ -1468,6 +1605,9 @@ class RuleCheck:
         elif r.kind == "load_elsewhere":
             msg = f"{uid} is in {sim.hex[uid]}, not in {sim.hex[mv.units[0]] if mv.units[0] in sim.units else ''} " \
                   f"where the ships start" if mv.units[0] in sim.units else r.reason
+            if uid in self.skipped:
+                hint = f"{self.skipped[uid]}, which would move {uid}, has an error: it is skipped and {uid} stays in " \
+                       f"{sim.hex[uid]}"
         elif r.kind == "load_ship":
             msg = f"{uid} is a ship: ships are not loaded; name it in units to move it"
         elif r.kind == "board_at_sea":
@@ -1488,10 +1628,44 @@ class RuleCheck:
                 path = base + ("units",)
         elif r.kind == "unmanned":
             msg, hint = (f"{uid} has no Rowers aboard: an unmanned Fleet cannot move (R-UNIT-3)",
-                         "take a Rowers unit aboard with load:")
+                         "take a Rowers unit aboard with load: in this move" + (
+                             f", or {self.how_to_man(uid, None)}" if section == "first_move" else ""))
         elif r.kind == "unload_not_aboard":
             msg = f"{uid} is not aboard a ship"
         self.error(path, msg, hint)
+
+    def how_to_man(self, fleet: str, move: str | None) -> str:
+        """How a player mans an unmanned Fleet (R-UNIT-3) before ``move`` (first_move: before the Sea Battle):
+        new Rowers go aboard an unmanned Fleet of the player in their city (R-PH-REC); Rowers go aboard in a move
+        with load:."""
+        h = self.sim.hex[fleet]
+        city = self.map.city_at.get(h)
+        ways = []
+        if city is not None and self.state.cities[city.id].controller == self.me:
+            ways.append(f"recruit Rowers in {city.name}, where it is docked (new Rowers go aboard an unmanned Fleet "
+                        f"there)")
+        else:
+            ways.append("bring it into a coastal city of yours and recruit Rowers there (new Rowers go aboard an "
+                        "unmanned Fleet in their city)")
+        if move is not None:
+            ways.append(f"move it in {move} with Rowers taken aboard by load:")
+        return "man it first: " + ", or ".join(ways)
+
+    def warn_unmanned_recruits(self) -> None:
+        """A Fleet these orders recruit that no Rowers man by the end of the orders (R-UNIT-3: it cannot move or
+        fight; a new player's recruited Fleet got no word)."""
+        for uid, path in self.recruit_paths.items():
+            u = self.sim.units.get(uid)
+            if u is None or u.type is not UnitType.FLEET:
+                continue
+            if any(self.sim.units[c].type is UnitType.ROWERS for c in self.sim.cargo(uid)):
+                continue
+            city = self.map.city_at.get(u.hex)
+            where = city.name if city is not None else u.hex
+            self.warn(path, f"{uid}, the Fleet recruited here, will have no Rowers aboard: an unmanned Fleet cannot "
+                            f"move or fight (R-UNIT-3)",
+                      f"recruit Rowers in {where} next turn (new Rowers go aboard an unmanned Fleet there), or take "
+                      f"Rowers aboard with load: in a move")
 
     def unit_path(self, base: tuple, mv, uid: str) -> tuple:
         try:
@@ -1694,7 +1868,8 @@ class RuleCheck:
                     self.error(upath, f"{uid} is {what}: only Armies and Rowers on land attack in a land battle",
                                "ships attack in sea_battle")
                 elif u.type is UnitType.FLEET:
-                    self.error(upath, f"{uid} has no Rowers aboard: an unmanned Fleet cannot fight (R-UNIT-3)")
+                    self.error(upath, f"{uid} has no Rowers aboard: an unmanned Fleet cannot fight (R-UNIT-3)",
+                               self.how_to_man(uid, "first_move"))
                 elif u.type is UnitType.TRANSPORT:
                     self.error(upath, f"{uid} carries no Army: only Transports with an Army fight in a sea battle")
                 else:
@@ -1705,7 +1880,8 @@ class RuleCheck:
             if target_ok:
                 here = sim.hex[uid]
                 if here == h:
-                    self.error(upath, f"{uid} is in {h} itself: attack a hex next to your units")
+                    self.error(upath, f"{uid} is in {h} itself: attack a hex next to your units",
+                               self.own_hex_hint(uid, h, land))
                 elif not m.adjacent(here, h):
                     why = self.skipped.get(uid)
                     self.error(upath, f"{uid} is in {here}, not next to the target {h}",
@@ -1772,6 +1948,20 @@ class RuleCheck:
             if why:
                 self.add(severity, cpath, f"{self.tables.cards[use.card].name} does nothing in this battle ({why}), "
                                           f"so the attack would fail", "leave it out")
+
+    def own_hex_hint(self, uid: str, h: str, land: bool) -> str:
+        """What a player who names the attackers' own hex as the target most likely meant: the enemy next to it
+        (a battle is fought for the hex attacked, from the hexes next to it), or to stop next to it, not in it."""
+        m = self.map
+        enemy = [n for n in m.neighbours[h] if (self.enemy_fighters_seen(n) if land else self.enemy_ships_seen(n))]
+        moved = self.last_moves.get(uid)
+        into = f"{json_path(moved[:2])} moves {uid} into {h}: " if moved and moved[0] == "first_move" else ""
+        if enemy:
+            return (f"{into}the target is the enemy's hex, next to your units: did you mean "
+                    f"{' or '.join(enemy[:3])} (enemy units in your sight next to {h})?")
+        if into:
+            return f"{into}end that move next to the hex you attack, and name that hex as the target"
+        return f"the target is the enemy's hex, next to your units; you see no enemy units next to {h} now"
 
     def attack_on_a_city_won_first(self, tpath: tuple, h: str, city) -> None:
         """A land attack on a neutral city a card of the file's own wins before the battles fails: a city of yours
@@ -1930,6 +2120,19 @@ class RuleCheck:
         return reasons[0] + " (nor recruit any in these orders)" if reasons else None
 
     # -- standing orders ----------------------------------------------------------------------------
+    def check_kept_reactions(self) -> None:
+        """The standing reactions kept from an earlier file (this one has no standing:) that need a target and have
+        none: the adjudicator never plays them (Failure: "Target Leader that lost a battle", a referee's finding)."""
+        kept = Standing.from_dict(self.state.players[self.me].standing)
+        for use in kept.reactions:
+            card = self.tables.cards.get(use.card)
+            if card is None or use.target is not None or card.target == "none" \
+                    or card.timing.get("trigger") in ("attack", "none"):
+                continue
+            self.warn((), f"your standing reactions, kept from an earlier file, hold {card.name} with no target: it "
+                          f"is never played", f"write standing: {{reactions: [{{card: {card.id}, target: ...}}]}} "
+                                              f"({TARGET_WORDS.get(card.target, card.target)})")
+
     def check_retreat_terrain(self, path: tuple, frm: str, h: str) -> None:
         """A retreat preference no unit of the player could ever use: units retreat only into hexes they may
         stand in (``pbem.battle.retreat_hex``, ``movement.may_stand``): land units over land, ships into Water or
@@ -1951,6 +2154,8 @@ class RuleCheck:
 
     def check_standing(self) -> None:
         data = self.p.data
+        if "standing" not in data:
+            self.check_kept_reactions()
         if "standing" not in data or self.o.standing is None:
             return
         st = self.o.standing

@@ -119,7 +119,8 @@ def test_failure_without_a_target_asks_for_an_enemy_leaders_name_from_sight(demo
     r = check_text(ATHENS + "standing:\n  reactions: [failure]\n", "o.yaml", camp)
     [f] = [f for f in r.errors if "needs a target" in f.message]
     assert f.message == ("Failure needs a target: the name of an enemy leader in sight (e.g. Epaminondas), which it "
-                         "removes if that leader's side loses"), f.message
+                         "removes if that leader's side loses; in standing reactions without one it is never played"), \
+        f.message
     r = check_text(ATHENS + "standing:\n  reactions: [failure]\n", "o.yaml", demo)
     [f] = [f for f in r.errors if "needs a target" in f.message]
     assert "the name of an enemy leader in sight (you see none now)" in f.message
