@@ -273,6 +273,13 @@ def holds_ground(state: GameState, u: Unit) -> bool:
     return bool(land_defence_die(state, u)) or any(is_combat_unit(state, c) for c in cargo_tree(state, u))
 
 
+def holds_sea(state: GameState, u: Unit) -> bool:
+    """Is ship ``u`` one a sea attack may be made against?  As on land (``holds_ground``): it fights (a manned
+    Fleet, a Transport with an Army) or carries a unit that blocks entry (Rowers aboard a Transport).  Decision:
+    the rest (unmanned Fleets, Transports without an Army or Rowers) are taken by moving in (R-UNIT-3)."""
+    return bool(sea_die(state, u)) or any(is_combat_unit(state, c) for c in cargo_tree(state, u))
+
+
 def unit_fighter(u: Unit, sides: int, fixed: list[tuple[str, int]] | None = None) -> Fighter:
     return Fighter(u.id, u.type.value, u.hex, sides, u, list(fixed or []))
 
@@ -741,8 +748,7 @@ def resolve_attack(ctx: "TurnContext", section: str, atk: Attack, arena: str) ->
         # as on land (holds_ground): a ship that fights or carries a unit that blocks entry may be attacked; the
         # rest (unmanned Fleets, Transports without an Army or Rowers) are taken by moving in (R-UNIT-3), or
         # with the city they are docked in
-        holders = [u for u in ships if sea_die(state, u) or any(is_combat_unit(state, c)
-                                                                for c in cargo_tree(state, u))]
+        holders = [u for u in ships if holds_sea(state, u)]
         if not holders:
             return fail(f"no enemy ship in {target} fights or blocks the way (only unmanned Fleets and Transports "
                         f"without an Army or Rowers): " + ("they are taken with the city they are docked in"

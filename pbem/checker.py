@@ -423,6 +423,7 @@ class RuleCheck:
         self.move_cards: list[tuple[int, CardUse]] = []  # movement cards of ``cards``, naming a unit
         self.move_cards_used: dict[int, tuple] = {}
         self.skipped: dict[str, str] = {}  # unit id -> the move order with an error that would have moved it
+        self.lasting: dict[str, list[tuple[str, dict]]] = {}  # unit id -> movement cards of its First Move "this turn"
         self.ship_moves: dict[str, tuple] = {}  # own ship id -> the last move order that moves it (its last hex)
         self.last_moves: dict[str, tuple] = {}  # own unit id -> the last move order that moves it (its last hex)
         blocked = cannot_move_or_attack(st, self.me)  # Political Rivalry, Social Division
@@ -732,6 +733,15 @@ class RuleCheck:
                            f"did you mean {guess}?" if guess else f"players: {', '.join(st.turn_order)}")
             elif st.players[target].eliminated_turn is not None:
                 self.error(tpath, f"{target} is out of the game")
+            elif any(e["kind"] == "razed_counters" for e in card.effects) \
+                    and st.cities[st.players[target].home].controller != target:  # Coup (cards._check_razed_counters)
+                home_city = m.cities[st.players[target].home]
+                held = st.cities[home_city.id].controller
+                self.add(self.later, tpath, f"the {st.players[target].name} do not hold their home city "
+                                            f"{home_city.name} now ("
+                                            + ("you hold it" if held == self.me else "nobody holds it" if held is None
+                                               else f"the {st.players[held].name} hold it")
+                                            + f"), so {card.name} would fail and stay in your hand")
             return
         city = self.city(tpath, target)
         if city is None:
@@ -1071,7 +1081,7 @@ class RuleCheck:
             inc = c.income
             if cid == st.players[self.me].home:
                 inc += sum(int(e.get("value", 0)) for _, e in player_effects(st, self.tables, self.me, "income"))
-            val = -(-inc // 2) if c.hostile else inc
+            val = -(-inc // 2) if c.hostile and c.home_of is None else inc  # hostile *minor* cities (R-PH-REV)
             best += val
             if cid not in blocked and not board.under_siege(st, m, cid):
                 expect += val
@@ -1361,10 +1371,14 @@ class RuleCheck:
         self.disembarked: dict[str, int] = {}
         for i, mv in self.p.indexed(section):
             before = len(self.findings)
+            self.lasting_now: list[tuple[str, str, dict]] = []  # what ``allowance`` found for this move
             self.check_move(section, i, mv)
             if any(f.severity == ERROR for f in self.findings[before:]):
                 for uid in self.listed_units(mv.units):
                     self.skipped.setdefault(uid, f"{section}[{i}]")
+            elif section == "first_move":  # Forced March, Marathon: "+2 this turn", into the Second Move too
+                for uid, card, e in self.lasting_now:
+                    self.lasting.setdefault(uid, []).append((card, e))
         if section == "second_move":
             for k, use in self.move_cards:
                 if k not in self.move_cards_used:
@@ -1700,8 +1714,14 @@ class RuleCheck:
                                                 f"city of yours under siege; there is none now, so the move fails")
                     continue
                 cards.append((use.card, e))
-        allow = movement_allowance(self.sim.state, tb, g.movers, g.group, cards)
-        slowest = min(g.movers, key=lambda u: allow.per_unit[u.id])
+        first = base[0] == "first_move"
+        allow = movement_allowance(self.sim.state, tb, g.movers, g.group, cards,
+                                   None if first else self.lasting)
+        if first:
+            self.lasting_now = [(m.id, card, e) for card, e in cards if e.get("duration") == "this_turn"
+                                for m in g.movers if unit_matches(e, m)]
+        pace = [u for u in g.movers if u.type is not UnitType.LEADER] or g.movers  # "Leaders alone 6"
+        slowest = min(pace, key=lambda u: allow.per_unit[u.id])
         what = "Leaders alone" if slowest.type is UnitType.LEADER else slowest.type.value.capitalize()
         why = ", ".join([f"{what} {BASE_MP[slowest.type]}", *allow.bonuses[slowest.id]])
         return allow.points, why
@@ -1913,6 +1933,11 @@ class RuleCheck:
                 self.error(tpath, f"{h} is {t.name}: sea battles are fought in {SHIP_HEXES}")
             elif h in self.seen and not self.enemy_ships_seen(h):
                 self.add(self.later, tpath, f"there are no enemy ships in {h} now, so the attack would fail")
+            elif h in self.seen and not self.enemy_sea_fighters_seen(h):
+                self.add(self.later, tpath, f"no enemy ship in {h} fights or blocks the way now (only unmanned Fleets "
+                                            f"and Transports without an Army or Rowers), so the attack would fail",
+                         "they are taken with the city they are docked in" if h in self.map.city_at
+                         else "enter the hex in a move to capture them")
         for key in ("plunder", "destroy"):
             if not getattr(a, key):
                 continue
@@ -1999,7 +2024,8 @@ class RuleCheck:
         if not land:
             ships = [u for u in st.units_at(h) if u.owner is not None and board.hostile_to(u, me) and u.type.is_ship
                      and u.carried_by is None]
-            return (ships[0].owner, [u for u in ships if u.owner == ships[0].owner]) if ships else (None, [])
+            holders = [u for u in ships if battle.holds_sea(st, u)]
+            return (holders[0].owner, [u for u in ships if u.owner == holders[0].owner]) if holders else (None, [])
         city = foreign_city(st, self.map, h, me)
         defenders = battle.land_defenders(st, h, me)
         holders = [u for u in defenders if battle.holds_ground(st, u)]
@@ -2072,6 +2098,12 @@ class RuleCheck:
     def enemy_ships_seen(self, h: str) -> bool:
         return h in self.seen and any(u.owner != self.me and u.owner is not None and u.type.is_ship
                                       and u.carried_by is None for u in self.state.units_at(h))
+
+    def enemy_sea_fighters_seen(self, h: str) -> bool:
+        """An enemy ship in sight in ``h`` that a sea attack is made against (``pbem.battle.holds_sea``)."""
+        return h in self.seen and any(u.owner != self.me and u.owner is not None and u.type.is_ship
+                                      and u.carried_by is None and battle.holds_sea(self.state, u)
+                                      for u in self.state.units_at(h))
 
     def never_counts(self, card: Card, h: str) -> str | None:
         """Why a battle card can never act in a battle fought for hex ``h`` (its terrain decides), else None."""

@@ -454,6 +454,9 @@ def seat(
             if seat_now == "bot":
                 typer.echo(f"{pid}'s file for turn {done.turn}, sent by the former player, is set aside: kept as "
                            f"{where}; the computer player writes {pid}'s orders when the turn runs")
+            elif done.before == seat_now:  # a new secret: the stored file was sent with the old one, maybe a thief's
+                typer.echo(f"{pid}'s file for turn {done.turn}, sent with the former secret, is set aside: kept as "
+                           f"{where}; the player sends it again with the new secret, or {pid} has no orders (NMR)")
             else:
                 then = (f"the turn is held after a rollback: take the new player's file with `pbem submit "
                         f"{camp.root} FILE --fix --force`" if held else

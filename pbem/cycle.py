@@ -292,10 +292,11 @@ def set_seat(camp: Campaign, player: str, seat: str, reason: str = "") -> str:
 
 def change_seat(camp: Campaign, player: str, seat: str, reason: str = "") -> SeatChange:
     """Hand a faction to the computer player or to a (new) human.  The faction's secret is replaced, so whoever
-    played it before can no longer send orders for it.  When the seat changes hands (human to bot or back), a
-    file the former holder stored for the current turn is set aside, kept as ``PLAYER.set-aside-K.yaml`` beside
-    it and named in the audit line: the computer player writes the seat's orders when the turn runs, or the new
-    player sends a file; `run-turn`, `status` and `verify` all read the folder that way."""
+    played it before can no longer send orders for it.  When the seat changes hands (human to bot or back), or a
+    human seat is given a new secret (one that leaked: a file sent with it may be a thief's), a file stored for
+    the current turn is set aside, kept as ``PLAYER.set-aside-K.yaml`` beside it and named in the audit line: the
+    computer player writes the seat's orders when the turn runs, or the player sends a file with the new secret;
+    `run-turn`, `status` and `verify` all read the folder that way."""
     import secrets as pysecrets
     state = camp.load_state()
     if player not in state.players:
@@ -316,13 +317,14 @@ def change_seat(camp: Campaign, player: str, seat: str, reason: str = "") -> Sea
     stored = folder / f"{player}.yaml"
     aside = None
     line = f"seat of {player} set to {seat}; the faction's secret was replaced"
-    if before != seat and not state.finished and stored.is_file() and not stored.is_symlink():
+    if (before != seat or seat == "human") and not state.finished and stored.is_file() and not stored.is_symlink():
         k = 1
         while (folder / f"{player}.{SET_ASIDE}-{k}.yaml").exists():
             k += 1
         aside = folder / f"{player}.{SET_ASIDE}-{k}.yaml"
         digest = hashlib.sha256(stored.read_bytes()).hexdigest()
-        whose = "sent by the former player" if before == "human" else "stored for the computer player's seat"
+        whose = ("sent with the former secret" if before == seat == "human" else
+                 "sent by the former player" if before == "human" else "stored for the computer player's seat")
         line += (f"; {player}'s file for turn {state.turn} (sha256 {digest[:16]}), {whose}, set aside as "
                  f"{aside.relative_to(camp.root).as_posix()}")
     if reason.strip():

@@ -761,6 +761,28 @@ def kept_name(dest: Path, who: str, name: str) -> Path:
 MAX_KEPT_NAME = 240  # bytes: most file systems take 255
 
 
+def _defuse_folder(camp: Campaign, folder: Path) -> None:
+    """A folder found in the drop folder, before it is kept in refused/: every link in it (symbolic, or a file with
+    other names) removed, and every player's secret withheld in the files small enough to be order files."""
+    for root, dirs, files in os.walk(folder, followlinks=False):
+        for name in dirs + files:
+            q = Path(root) / name
+            try:
+                st = q.lstat()
+            except OSError:
+                continue
+            if stat.S_ISLNK(st.st_mode) or stat.S_ISREG(st.st_mode) and st.st_nlink > 1:
+                q.unlink()
+            elif stat.S_ISREG(st.st_mode) and st.st_size <= MAX_ORDER_BYTES:
+                raw = read_sent(q)
+                if isinstance(raw, bytes):
+                    kept = raw
+                    for secret in camp.player_secrets().values():
+                        kept = withhold(kept, secret)
+                    if kept != raw:
+                        atomic_write(q, kept, mode=0o600)
+
+
 def sorting_folder(dest: Path) -> Path:
     """``DROP/accepted`` or ``DROP/refused``, made if need be, readable by the moderator only (0700): the files
     in it are the players' own."""
@@ -773,16 +795,19 @@ def keep_sent(camp: Campaign, p: Path, target: Path) -> Path | None:
     """Move a file ingest answered out of the drop folder to ``target`` (in accepted/ or refused/), with every
     player's secret in it withheld as in a stored order file (``withhold``), mode 0600: a player's file kept there
     holds no secret for whoever reads the drop folder later.  A file too large to have been read is moved as it
-    is (0600); a hard link is not moved (its other name keeps the file: a link to a campaign file must not land
-    among files the moderator sends back); a link, a folder or anything else is moved as it is.  Returns where the
-    file went (None: it was not kept)."""
+    is (0600); a hard link or a symbolic link is not moved (the other name keeps the file, and a link moved
+    deeper could come to name a campaign file, say ``secret/players.yaml``: neither may land among files the
+    moderator sends back); a folder is moved once the links in it are removed and the secrets in its files
+    withheld; anything else is moved as it is.  Returns where the file went (None: it was not kept)."""
     try:
         st = p.lstat()
     except OSError:
         return None  # gone already: nothing to move
-    if stat.S_ISREG(st.st_mode) and st.st_nlink > 1:
+    if stat.S_ISLNK(st.st_mode) or stat.S_ISREG(st.st_mode) and st.st_nlink > 1:
         p.unlink()
         return None
+    if stat.S_ISDIR(st.st_mode):
+        _defuse_folder(camp, p)
     if stat.S_ISREG(st.st_mode) and st.st_size <= MAX_ORDER_BYTES:
         raw = read_sent(p)
         if isinstance(raw, bytes):

@@ -93,12 +93,17 @@ def test_a_seat_handed_back_to_a_human_sets_the_computer_players_file_aside_and_
     assert camp.load_state().players["troy"].nmr_streak == 1
 
 
-def test_a_seat_given_again_keeps_the_players_file(camp):
-    """The same seat again only gives a new secret (say one that leaked): the seat does not change hands."""
+def test_a_human_seat_given_a_new_secret_sets_aside_the_file_sent_with_the_old_one(camp):
+    """The same seat again gives a new secret, say one that leaked: a file stored with the old secret may be the
+    thief's, so it is set aside too (a red-teamer: re-keying left the forged file in force, unsaid); the player
+    sends theirs again with the new secret."""
     assert submit_bytes(camp, orders(camp, "troy"), "troy.yaml", NOW).accepted
     r = pbem("seat", camp.root, "troy", "human", "--reason", "secret leaked")
-    assert r.exit_code == 0 and "set aside" not in r.output, r.output
-    assert (camp.orders_dir(1) / "troy.yaml").is_file()
+    assert r.exit_code == 0 and ("troy's file for turn 1, sent with the former secret, is set aside: kept as "
+                                 "orders/turn-001/troy.set-aside-1.yaml; the player sends it again") in r.output
+    assert not (camp.orders_dir(1) / "troy.yaml").exists()
+    assert (camp.orders_dir(1) / "troy.set-aside-1.yaml").is_file()
+    assert "troy" not in status(camp).submitted
 
 
 def test_seat_takes_a_reason_like_adjust(camp):

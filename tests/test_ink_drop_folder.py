@@ -165,3 +165,33 @@ def test_a_file_for_a_turn_held_after_a_rollback_tells_the_player_the_moderator_
     args = command_in(r.output, "to take it in place of")
     assert args[-2:] == ["--fix", "--force"], r.output
     assert pbem(*args).exit_code == 0
+
+
+def test_links_are_removed_from_the_drop_folder_never_kept_and_a_folder_keeps_no_link_nor_secret(tmp_path):
+    """A red-teamer: a relative link that names nothing in the drop folder came to name the campaign's
+    secret/players.yaml once moved two folders deeper into refused/turn-001/; a folder kept as it came held a
+    file with a live secret.  Links (at the top or in a folder) are answered and removed; a folder is kept with
+    its links removed and every player's secret in its files withheld."""
+    from pbem.campaign import create
+    from pbem.intake import ingest
+    from datetime import datetime, timezone
+    camp = create(tmp_path / "c", ["athens", "sparta"], seed="7").campaign
+    secrets = camp.player_secrets()
+    drop = tmp_path / "d"
+    (drop / "sub").mkdir(parents=True)
+    (drop / "rel.yaml").symlink_to("../../../c/secret/players.yaml")  # dangling here, live two levels down
+    (drop / "abs.yaml").symlink_to(camp.root / "secret" / "players.yaml")
+    (drop / "sub" / "inner.yaml").symlink_to(camp.root / "secret" / "players.yaml")
+    (drop / "sub" / "orders.yaml").write_text(f"campaign: c\nturn: 1\nplayer: athens\nsecret: {secrets['athens']}\n")
+    answers = ingest(camp, drop, datetime(2026, 11, 23, tzinfo=timezone.utc))
+    assert len(answers) == 3 and not any(a.accepted for a in answers)
+    kept = [p for p in (drop / "refused").rglob("*")]
+    assert not [p for p in kept if p.is_symlink()], kept
+    assert [p.name for p in kept if p.is_dir() and p.parent.name == "turn-001"] == ["unknown-003_sub"]
+    for p in kept:
+        if p.is_file():
+            text = p.read_text()
+            assert not any(s in text for s in secrets.values()), p
+    assert sorted(p.name for p in drop.iterdir()) == ["accepted", "refused"] or sorted(
+        p.name for p in drop.iterdir()) == ["refused"]
+    assert (camp.root / "secret" / "players.yaml").is_file()

@@ -114,8 +114,10 @@ def test_ingest_takes_the_drop_folder_and_sorts_files_out(camp, tmp_path):
     # kept by turn, named after the reply (a moderator's review: flat names showed neither turn nor player)
     assert sorted(p.name for p in (drop / "accepted" / "turn-001").iterdir()) == ["athens-001_athens.yaml"]
     kept = sorted(p.name for p in (drop / "refused" / "turn-001").iterdir())  # numbered in the order taken
-    assert [n[:12] for n in kept] == ["unknown-001_", "unknown-002_", "unknown-003_"]
-    assert sorted(n[12:] for n in kept) == ["broken.yaml", "link.yaml", "spoof.yaml"]
+    assert [n[:12] for n in kept] == ["unknown-001_", "unknown-002_"] and len(answers) == 4
+    # the link is answered, then removed, never kept (a red-teamer: moved deeper, a relative link came to name
+    # the campaign's secret/players.yaml)
+    assert sorted(n[12:] for n in kept) == ["broken.yaml", "spoof.yaml"]
     assert sorted(p.name for p in camp.orders_dir(1).iterdir()) == ["athens.yaml"]
     assert len(list((camp.root / "replies" / "turn-001").iterdir())) == 4
     assert ingest(camp, drop, NOW) == []  # nothing left to take
@@ -227,11 +229,11 @@ def test_a_file_where_a_sorting_folder_goes_is_refused_and_moved_aside_and_intak
     assert (drop / "accepted").is_dir() and not (drop / "accepted").is_symlink()
     assert (drop / "refused").is_dir() and not (drop / "refused").is_symlink()
     assert sorted(p.name for p in (drop / "refused" / "turn-001").iterdir()) == sorted(
-        [f"unknown-001_{blocked}", "unknown-002_broken.yaml"])
+        ([] if link else [f"unknown-001_{blocked}"]) + ["unknown-002_broken.yaml"])  # a link is removed, not kept
     assert sorted(p.name for p in drop.iterdir()) == ["accepted", "refused"]
     assert (camp.orders_dir(1) / "athens.yaml").is_file()
     assert len(list((camp.root / "replies" / "turn-001").iterdir())) == 3  # each has its answer
-    assert tmp_path.is_dir() and (tmp_path / "drop").is_dir()  # a link is moved, not what it points to
+    assert tmp_path.is_dir() and (tmp_path / "drop").is_dir()  # a link is removed, not what it points to
 
 
 @pytest.mark.parametrize("name", ["Athens orders (turn 5).yaml", "orders.txt", "Ἀθῆναι, τάξεις.yml",

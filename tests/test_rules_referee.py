@@ -104,3 +104,96 @@ def test_R_PH_DIP_coup_fails_when_the_opponent_does_not_hold_their_home_city():
     assert s.cities["sparta"].razed == 0 and "coup" in s.players["athens"].hand
     assert events(ctx, "order_failed")[0]["reason"] == (
         "Coup cannot be played: the Spartans do not hold their home city Sparta")
+
+
+# -- the order checker agrees (on the demo campaign: the Aegean map; 0703..1104 are Clear and Farms hexes) -------
+
+import pytest  # noqa: E402
+
+from pbem.checker import check_text  # noqa: E402
+from demo_campaign import ATHENS, create_demo, edited, first, said  # noqa: E402
+
+NORTH = ["0802", "0902", "1001", "1002", "1102", "1103", "1104"]  # from 0703, seven hexes of 1 point each
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory):
+    return create_demo(tmp_path_factory.mktemp("campaigns") / "demo")
+
+
+def errors(report):
+    return [x for x in said(report) if x[0] == "error"]
+
+
+def north(cards=(), traits=(), leader=False):
+    """Athens first in turn order, ATH-A1 and ATH-A2 (and ATH-L1) moved to 0703, with these cards in hand and
+    traits."""
+    def change(s):
+        first(s, "athens")
+        s.units["ATH-A1"].hex = s.units["ATH-A2"].hex = "0703"
+        if leader:
+            s.units["ATH-L1"].hex = "0703"
+        s.players["athens"].hand += list(cards)
+        s.players["athens"].traits = list(traits)
+    return change
+
+
+def test_R_PH_MOVE_the_checker_carries_forced_march_into_the_second_move(demo, tmp_path):
+    """ATH-A1 goes 6 hexes with Forced March and 6 back; ATH-A2, which the card was not played for, has its 4."""
+    text = ATHENS + (f"first_move:\n  - {{units: [ATH-A1], path: {NORTH[:6]}, cards: [forced_march]}}\n"
+                     f"second_move:\n  - {{units: [ATH-A1], path: {['1102', '1002', '1001', '0902', '0802', '0703']}}}\n"
+                     f"  - {{units: [ATH-A2], path: {NORTH[:6]}}}\n")
+    r = check_text(text, "o.yaml", edited(demo, tmp_path, north(cards=["forced_march"])))
+    assert [x[1] for x in errors(r)] == ["second_move[1].path[4]"], said(r)
+
+
+def test_R_PH_MOVE_the_checker_lets_a_leader_go_at_the_armys_pace(demo, tmp_path):
+    text = ATHENS + f"first_move:\n  - {{units: [ATH-A1, ATH-L1], path: {NORTH}, cards: [forced_march]}}\n"
+    camp = edited(demo, tmp_path, north(cards=["forced_march"], traits=["athletic"], leader=True))
+    assert not errors(check_text(text, "o.yaml", camp)), said(check_text(text, "o.yaml", camp))
+
+
+def test_R_PH_DIP_the_checker_warns_of_a_coup_on_a_home_city_its_people_do_not_hold(demo, tmp_path):
+    def change(s):
+        first(s, "athens")
+        s.cities["sparta"].controller, s.cities["sparta"].hostile = "athens", True
+        s.players["athens"].hand.append("coup")
+    r = check_text(ATHENS + "cards: [{card: coup, target: sparta}]\n", "o.yaml", edited(demo, tmp_path, change))
+    assert ("error", "cards[0].target", "the Spartans do not hold their home city Sparta now (you hold it), so Coup "
+            "would fail and stay in your hand") in said(r)
+
+
+def test_R_PH_SEA_the_checker_refuses_a_sea_attack_on_ships_that_neither_fight_nor_block(demo, tmp_path):
+    def with_ships(manned):
+        def change(s):
+            first(s, "athens")
+            f = s.units["ATH-F1"]
+            f.hex = "1314"
+            for u in s.units.values():
+                if u.carried_by == f.id:
+                    u.hex = "1314"
+            from pbem.model import Unit, UnitType
+            s.units["SPA-F9"] = Unit("SPA-F9", UnitType.FLEET, "sparta", "1315")
+            s.next_id["SPA-F"] = s.next_id["SPA-R"] = 9
+            if manned:
+                s.units["SPA-R9"] = Unit("SPA-R9", UnitType.ROWERS, "sparta", "1315", carried_by="SPA-F9")
+        return change
+    text = ATHENS + "sea_battle:\n  - {units: [ATH-F1], target: \"1315\"}\n"
+    r = check_text(text, "o.yaml", edited(demo, tmp_path, with_ships(False)))
+    assert [(x[0], x[1]) for x in said(r) if "fights or blocks" in x[2]] == [("error", "sea_battle[0].target")], said(r)
+    r = check_text(text, "o.yaml", edited(demo, tmp_path / "b", with_ships(True)))
+    assert not [x for x in said(r) if x[1].startswith("sea_battle")], said(r)
+
+
+def test_R_PH_REV_the_checker_counts_a_captured_home_city_in_full(demo, tmp_path):
+    """Athens razed (no income), Megara at 2 and captured Sparta at 7 (not halved): 9 gold pays an Army and 6
+    Baggage in Megara (8); with Sparta halved (4) the checker said it could not be paid."""
+    def change(s):
+        first(s, "athens")
+        s.players["athens"].gold = 0
+        s.cities["athens"].razed = 3
+        s.cities["megara"].controller, s.cities["megara"].income = "athens", 2
+        s.cities["sparta"].controller, s.cities["sparta"].hostile = "athens", True
+    r = check_text(ATHENS + "recruit:\n  - {city: megara, unit: army, baggage: 6}\n", "o.yaml",
+                   edited(demo, tmp_path, change))
+    assert not [x for x in said(r) if "this costs" in x[2] and x[0] == "error"], said(r)
