@@ -623,6 +623,14 @@ def adjust(
         with camp.lock():
             done = do_adjust(camp, reason, _pairs(gold, "gold", number=True), _pairs(move, "move"), remove or [], ctl)
         typer.echo("Adjusted: " + "; ".join(done))
+        from .report import campaign_corrections
+        state = camp.load_state()
+        last = [c for c in campaign_corrections(camp, state.turn, state) if c.turn == state.turn][-1:]
+        touched = sorted(set().union(*last[0].owners)) if last and last[0].owners else []
+        if len(touched) > 1:
+            typer.echo(f"note: this correction touches {', '.join(touched)}: each sees their own part in their "
+                       f"report, but not your --reason, which might tell of the others; to tell each player why, "
+                       f"correct each one in an adjust of its own")
         reports_reminder(camp, "the state as it was before this adjustment (and their kits check orders against "
                                "it)")
     guarded(body)

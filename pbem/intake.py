@@ -657,10 +657,20 @@ def read_sent(path: Path) -> bytes | str:
         os.close(fd)
 
 
+def withheld_name(camp: Campaign, name: str) -> str:
+    """A file's name as answers, audit.log and the drop folder's kept copies show it: a player's secret in it
+    replaced by ``withheld`` (a red-teamer named a file after his secret: it stood in audit.log, which the
+    archive carries, and in the kept copy's name)."""
+    for secret in camp.player_secrets().values():
+        if secret and secret in name:
+            name = name.replace(secret, "withheld")
+    return name
+
+
 def submit_path(camp: Campaign, path: Path, now: datetime, late_ok: bool = False,
                 moderator_fix: bool = False, force: bool = False) -> Answer:
     path = Path(path)
-    source = path.name
+    source = withheld_name(camp, path.name)
     if path.is_symlink():
         return _refuse(camp, source, "is a link, not a file; send the file itself")
     if not path.is_file():
@@ -727,7 +737,7 @@ def ingest(camp: Campaign, drop: Path, now: datetime, late_ok: bool = False) -> 
             p.rename(aside)  # out of the way of the folder of the same name
             p = aside
         elif p.is_dir() and not p.is_symlink():
-            answer = _refuse(camp, p.name, "is a folder; send each order file as a file of its own")
+            answer = _refuse(camp, withheld_name(camp, p.name), "is a folder; send each order file as a file of its own")
         else:
             answer = submit_path(camp, p, now, late_ok)
         answer.campaign = camp.root
@@ -737,7 +747,8 @@ def ingest(camp: Campaign, drop: Path, now: datetime, late_ok: bool = False) -> 
         turn = answer.turn or camp.current_turn
         sorted_to = sorting_folder(drop / ("accepted" if answer.accepted else "refused"))
         dest = sorting_folder(sorted_to / f"turn-{turn:03d}")
-        answer.kept = keep_sent(camp, p, kept_name(dest, replied.stem if replied else reply_name(answer), name))
+        answer.kept = keep_sent(camp, p, kept_name(dest, replied.stem if replied else reply_name(answer),
+                                                    withheld_name(camp, name)))
     return answers
 
 
@@ -746,10 +757,19 @@ def kept_name(dest: Path, who: str, name: str) -> Path:
     ``DROP/refused/turn-NNN``, the turn the reply is filed under): named after its reply (``athens-002``, or
     ``unknown-001`` for a sender not authenticated) and the name it came with, ``athens-002_Athens orders.yaml``,
     so each kept file shows turn and player and goes with its answer in ``replies/turn-NNN/``.  A name taken
-    already gets ``.2``, ``.3``...; a name too long for the file system is cut short."""
-    base = f"{who}_{name}"
-    while len(os.fsencode(base)) > MAX_KEPT_NAME:
-        base = base[:-1]
+    already gets ``.2``, ``.3``...  The kept name is one `pbem submit` takes as it is printed (a red-teamer: the
+    command printed for a refused file failed on it): a character that does not print (a no-break space, a
+    control) becomes ``_``, and a name over the length intake takes is cut short in its middle, its extension
+    kept."""
+    name = "".join(ch if ch.isprintable() else "_" for ch in name)
+    stem, dot, ext = name.rpartition(".")
+    if not dot or len(ext) > 4:
+        stem, ext = name, ""
+    ext = f".{ext}" if ext else ""
+    base = f"{who}_{stem}{ext}"
+    while stem and (len(base) > MAX_NAME - 4 or len(os.fsencode(base)) > MAX_KEPT_NAME):  # room for ".2"
+        stem = stem[:-1]
+        base = f"{who}_{stem}{ext}"
     target, n = dest / base, 2
     while target.exists() or target.is_symlink():
         stem, dot, ext = base.rpartition(".")

@@ -1485,7 +1485,12 @@ def correction_lines(corrections: Sequence[Correction], turn: int, nm: Namer, vi
             continue
         when = ("before this turn was run" if c.turn == turn else
                 "after this turn was run (this report was written again since)")
-        out.append({"when": when, "before": c.turn == turn, "text": "; ".join(said), "reason": c.reason,
+        # the reason is one text for the whole command: told to a player only when the correction touched them
+        # alone (a red-teamer: one `adjust` for three players showed each the others' reason, "athens bribe")
+        alone = viewer is None or all(who <= {viewer} for who in (c.owners or [set()]))
+        reason = c.reason if alone else ("not shown to you: this correction touched other players too (ask the "
+                                         "moderator)")
+        out.append({"when": when, "before": c.turn == turn, "text": "; ".join(said), "reason": reason,
                     "gold": sum(i[2] for i, w in zip(c.items, c.owners) if i[0] == "gold" and viewer in w)
                     if viewer is not None else 0})
     return out

@@ -172,9 +172,6 @@ def test_links_are_removed_from_the_drop_folder_never_kept_and_a_folder_keeps_no
     secret/players.yaml once moved two folders deeper into refused/turn-001/; a folder kept as it came held a
     file with a live secret.  Links (at the top or in a folder) are answered and removed; a folder is kept with
     its links removed and every player's secret in its files withheld."""
-    from pbem.campaign import create
-    from pbem.intake import ingest
-    from datetime import datetime, timezone
     camp = create(tmp_path / "c", ["athens", "sparta"], seed="7").campaign
     secrets = camp.player_secrets()
     drop = tmp_path / "d"
@@ -195,3 +192,38 @@ def test_links_are_removed_from_the_drop_folder_never_kept_and_a_folder_keeps_no
     assert sorted(p.name for p in drop.iterdir()) == ["accepted", "refused"] or sorted(
         p.name for p in drop.iterdir()) == ["refused"]
     assert (camp.root / "secret" / "players.yaml").is_file()
+
+
+@pytest.mark.parametrize("name", ["t" * 195 + ".yaml", "é" * 120 + ".yaml", "troy\u00a0nbsp.yaml"])
+def test_the_command_printed_for_a_late_file_takes_it_as_printed(tmp_path, name):
+    """A red-teamer: for names intake accepts, the kept copy's name broke the printed command (over the 200-character
+    limit, cut at 240 bytes without its .yaml, a no-break space printed as \\xa0)."""
+    camp = create(tmp_path / "c", ["athens", "troy"], seed="7").campaign
+    set_deadline(camp, "2026-01-01", datetime(2025, 12, 1, tzinfo=timezone.utc))
+    drop = tmp_path / "d"
+    drop.mkdir()
+    secret = camp.player_secrets()["troy"]
+    (drop / name).write_text(f"campaign: {camp.config['name']}\nturn: 1\nplayer: troy\nsecret: {secret}\n")
+    [a] = ingest(camp, drop, datetime(2026, 1, 2, tzinfo=timezone.utc))
+    assert not a.accepted and "late" in a.text()
+    [line] = [x for x in a.text().splitlines() if "--late-ok" in x and "`pbem submit" in x]
+    command = shlex.split(line.split("`")[1])
+    assert command[:2] == ["pbem", "submit"] and command[-2:] == ["--fix", "--late-ok"], line
+    r = CliRunner().invoke(app, command[1:])
+    assert r.exit_code == 0 and "ACCEPTED" in r.output, r.output
+
+
+def test_a_secret_in_a_file_name_is_withheld_everywhere_the_name_is_shown(tmp_path):
+    """A red-teamer named a file after Sparta's secret: it stood in audit.log (which the archive carries), in the
+    kept copy's name and in the answer."""
+    camp = create(tmp_path / "c", ["athens", "sparta"], seed="7").campaign
+    secret = camp.player_secrets()["sparta"]
+    drop = tmp_path / "d"
+    drop.mkdir()
+    (drop / f"{secret}.yaml").write_text(f"campaign: {camp.config['name']}\nturn: 1\nplayer: sparta\n"
+                                         f"secret: {secret}\n")
+    [a] = ingest(camp, drop, datetime(2026, 1, 2, tzinfo=timezone.utc))
+    assert a.accepted and secret not in a.text() and "withheld.yaml" in a.text()
+    assert secret not in (camp.root / "audit.log").read_text()
+    assert not [p for p in drop.rglob("*") if secret in p.name]
+    assert not [p for p in (camp.root / "replies").rglob("*") if p.is_file() and secret in p.read_text()]

@@ -73,6 +73,26 @@ def test_a_unit_placed_by_the_moderator_is_told_to_its_owner_alone(camp):
     assert f"Spartans' {army.id} placed at {to}" in text(camp, 1, "moderator")
 
 
+def test_one_correction_of_several_players_keeps_its_reason_from_them(camp):
+    """A red-teamer: one `adjust` for both players ("SECRETREASON athens bribe") showed the reason in both reports;
+    each sees their own part, the reason only when the correction touched them alone; the command says so."""
+    from typer.testing import CliRunner
+    from pbem.cli import app
+    run_turn(camp, NOW, force=True, reports=False)
+    army = some_army(camp, "sparta")
+    r = CliRunner().invoke(app, ["adjust", str(camp.root), "--reason", "SECRETREASON athens bribe",
+                                 "--gold", "athens=+5", "--remove", army.id])
+    assert r.exit_code == 0 and "note: this correction touches athens, sparta: each sees their own part" in r.output
+    adjust(camp, "a refund for Sparta alone", gold={"sparta": 1})
+    report.write_reports(camp, 1, formats=("txt", "html"), workers=1)
+    for who in ("athens", "sparta"):
+        for page in (text(camp, 1, who), html(camp, 1, who)):
+            assert "SECRETREASON" not in page and "not shown to you: this correction touched other players" in page
+    assert f"your {army.id} removed from play" in text(camp, 1, "sparta") and "gold +5" not in text(camp, 1, "sparta")
+    assert "a refund for Sparta alone" in text(camp, 1, "sparta") and "refund" not in text(camp, 1, "athens")
+    assert "SECRETREASON athens bribe" in text(camp, 1, "moderator")
+
+
 def test_corrections_undone_by_a_rollback_are_not_told(camp):
     run_turn(camp, NOW, force=True, reports=False)  # turn 1
     run_turn(camp, NOW, force=True, reports=False)  # turn 2
