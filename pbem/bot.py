@@ -1391,6 +1391,9 @@ class Bot:
             strike = self.island(th)
             wait = 0  # a strike: turns until the attack beyond this one's
             if strike:
+                most = max(pairs, armies)
+                if self.strike_chance(start, th, spots, most, most, sail=False) < odds:
+                    continue
                 if self.strike_chance(start, th, spots, pairs) >= odds:
                     pass
                 elif pairs and armies > pairs and self.strike_chance(start, th, spots, pairs, armies) >= odds:
@@ -1419,11 +1422,12 @@ class Bot:
         return bool(spots) and all(lc == 0 for lc in spots.values())
 
     def strike_chance(self, start: str, th: str, spots: list[tuple[int, int, str]], n: int,
-                      avail: int | None = None) -> float:
+                      avail: int | None = None, sail: bool = True) -> float:
         """The chance that Armies from ``start``, landed on the ``spots`` (as ``plan_sea`` lands them: a
         Transport with each Army, ``n`` at a time) with ours already next to ``th``, attack it and win, with our
         attack cards.  With ``avail`` (the Armies that may sail in all), a build-up: they land in two voyages,
-        this turn's and the next turn's (the Transports are back in port in between), and attack then."""
+        this turn's and the next turn's (the Transports are back in port in between), and attack then.  Without
+        ``sail``, every landing place is taken as in reach (an upper bound, quick)."""
         smp = self.ship_mp("transport")
         groups: dict[str, int] = {}
         for x in self.m.neighbours[th]:
@@ -1440,7 +1444,7 @@ class Bot:
                 # this turn the Transports stand with their Armies; the next, the first voyage's have sailed home
                 room = self.room(L) if voyage == 0 else self.limit(L) - self.stack(L) - landed.get(L, 0)
                 k = min(boats, max(0, room) // 2, 4)
-                if k and self.voyage(start, L, 2 * k, smp):
+                if k and (not sail or self.voyage(start, L, 2 * k, smp)):
                     groups[L] = groups.get(L, 0) + k
                     landed[L] = landed.get(L, 0) + k
                     boats -= k
@@ -1532,7 +1536,7 @@ class Bot:
                 if not pairs:
                     break
                 k = min(len(pairs), max(0, self.room(L)) // 2, 4)
-                fed = strike or self.supplied(L) or (need is not None and near + k >= need - LANDING_SHORT)
+                fed = strike or self.supplied(L) or (need is not None and near + k >= need)
                 if not fed and not spare_ships and k >= 2 and (bags or self.carried_baggage([pairs[0][1]])) \
                         and pairs[-1][0] not in dict(loaded):
                     ship, waits = pairs.pop()  # its Transport carries the Baggage instead: its Army waits in port
@@ -1546,7 +1550,7 @@ class Bot:
                     carry = bool(bags or carried)
                 if not k:
                     continue
-                if not (fed or carry):
+                if not (fed or carry) and (need is None or near + k < need - LANDING_SHORT):
                     if self.m.city_at.get(h) and self.room(h) > 0:
                         self.transport_wants[h] = 1  # a Transport for the Baggage
                     continue
@@ -1627,7 +1631,8 @@ class Bot:
         if beach is None:
             if self.room(h) > 0:
                 self.transport_wants[h] = 1
-                self.shipped.update(armies)
+                if h in self.strike_wants:  # (Armies for a landing elsewhere march meanwhile)
+                    self.shipped.update(armies)
             return
         for t in empties:  # each Transport carries a spare Army to the beach
             if not armies or self.room(beach) < 2:
