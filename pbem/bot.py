@@ -45,9 +45,18 @@ The plan, each turn:
    end the turn out of supply go back into it in the second move.
 6. **The sea.** A port (our coastal city) whose spare Armies have no land target as good as an overseas one
    (a target with a beach or port of ours at most two moves' walk away, LAND_WALK) recruits a Transport
-   (no upkeep) when it holds two or more such Armies and no empty Transport.  Armies board there, sail
-   within the Transports' movement points and land (``load``/``unload``) on that beach; a stack lands two
-   Armies a beach at most (Transports count for stacking).  A voyage is either one move (land, attack in the
+   (no upkeep) when two or more such Armies lack one; a full port's spare Armies (and its empty Transports,
+   each carrying one) wait on the beach next to it, in supply, so that the city may recruit (R-PH-REC,
+   R-UNIT-2), and sail from there.  Armies board, sail within the Transports' movement points and land
+   (``load``/``unload``) on that beach; a stack lands two Armies a beach at most (Transports count for
+   stacking).  An island city (its only landing places are next to it: Aegina, Melos, Samos, Doria's and
+   Halicarnassus's fishing village...) is a strike: landed Armies can do nothing but attack, so it is a target
+   only when the Armies that can land next to it (with ours already there, our attack cards) win at the odds,
+   this turn or, landing the rest next turn, the next; a port that could with more Transports recruits them,
+   its Armies waiting.  Elsewhere a landing out of supply takes Baggage along (a Transport carrying what the
+   Armies set down on boarding and the port's loose Baggage, instead of one more Army) or sails with the
+   force the target needs, less LANDING_SHORT, counting ours near it: Armies ashore unfed make an upkeep
+   roll each turn (R-PH-UPK).  A voyage is either one move (land, attack in the
    same turn when next to the target, Transports back to port in the second move) or two moves through a
    hex where ships are safe (city, Sandy Coast, Fishing Village), so a failed second move never leaves them
    at sea; no plan ends a Second Move at sea.  Beaches with other factions' land forces in sight in or next
@@ -97,6 +106,7 @@ REINFORCE_REACH = 2  # a city short of its garrison draws spare Armies from this
 REVOLT_NEAR = 4  # an enemy minor city farther than this from our units ranks lower as a diplomacy target
 FAR_REVOLT = 2  # ... by this much for each hex beyond
 BAGGAGE_PER_ARMY = 4  # all an Army carries (R-UNIT-1): four Upkeep phases away from our cities
+LANDING_SHORT = 2  # a landing without Baggage out of supply sails with the force its target needs, less this
 
 
 def cheapest(start: str, steps: Callable[[str], Iterable[tuple[str, int]]],
@@ -179,7 +189,9 @@ class Bot:
         self._hops: dict[tuple[str, int], list[str]] = {}
         self.foreign = {c.hex for c in game_map.cities.values() if self.cities[c.id]["controller"] != self.pid}
         self._walks: list[tuple[list[str], str, str]] = []  # Armies landed in the first move: walk on
+        self.bag_shipped: set[str] = set()  # loose Baggage that sails with a landing this turn
         self.transport_wants: dict[str, int] = {}  # port hex -> Transports it lacks
+        self.strike_wants: dict[str, float] = {}  # port hex -> score of an island strike it lacks Transports for
         self.sea_battles: list[dict] = []
         self.truce = False  # a Truce in force at our player-turn (``orders``): no battle, no Fleet sortie
         self.shipped: set[str] = set()  # Armies that go by sea this turn
@@ -932,15 +944,16 @@ class Bot:
         self.hand = hand
         self.back_to_supply(after_first, busy, second, mp)
         # 4. Armies landed in the first move walk on towards their target
-        for arm, L, th in self._walks:
-            arm = [a for a in arm if a not in busy]
+        for arm, L, th in self._walks:  # (with the Baggage landed with them: Armies pick it up, R-PH-MOVE)
+            food = [a for a in arm if self.units[a]["type"] == "baggage"]
+            arm = [a for a in arm if a not in busy and self.units[a]["type"] == "army"]
             dist, _ = self.paths_from(L)
             goals = sorted((dist[n], n) for n in self.m.neighbours[th] if n in dist and self.room(n) >= len(arm))
             if not arm or not goals:
                 continue
             leg1, _ = self.legs(L, self.path_to(L, goals[0][1]), len(arm), mp)
             if leg1:
-                second.append({"units": arm, "path": leg1, "partial": True})
+                second.append({"units": arm + food[:BAGGAGE_PER_ARMY * len(arm)], "path": leg1, "partial": True})
                 self.planned[leg1[-1]] = self.planned.get(leg1[-1], 0) + len(arm)
         # 5. leaders that would end the turn with no Army or Rowers of ours walk to safety
         self.lone_leaders(first, second, busy)
@@ -1201,11 +1214,21 @@ class Bot:
         keep = {u["id"] for u in sorted(bags, key=lambda u: id_order(u["id"]))[:self.siege_stock(h)]}
         for u in sorted(self.at(h), key=lambda u: id_order(u["id"])):
             if u["type"] == "baggage":
-                if u["id"] not in keep:
+                if u["id"] not in keep and u["id"] not in self.bag_shipped:
                     out.append(u["id"])
             elif u["type"] == "leader" and self.fighter(u):
                 out.append(u["id"])
         return out
+
+    def carried_baggage(self, armies: list[str]) -> list[str]:
+        """The Baggage ``armies`` carry (by id)."""
+        mine = set(armies)
+        return sorted((u["id"] for u in self.units.values() if u["type"] == "baggage" and u.get("carried_by") in mine),
+                      key=id_order)
+
+    def loose_baggage(self, h: str) -> list[str]:
+        """The loose Baggage in ``h`` that may go with a stack leaving it (``companions``)."""
+        return [u for u in self.companions(h) if self.units[u]["type"] == "baggage"]
 
     def fighter(self, leader: dict) -> bool:
         """The leader has a skill for battles."""
@@ -1341,8 +1364,17 @@ class Bot:
         own_home = OWN_HOME_VALUE if c["home_of"] == self.pid else 0  # ours, held by an enemy: first of all
         return 1 + c["income"] / 4 + (1.5 if c["home_of"] else 0) + own_home
 
-    def sea_option(self, start: str, targets: list[str], odds: float, mp: int) -> tuple | None:
-        """The best target to carry Armies to from ``start`` by Transport: (score, city, [(landing, walk)])."""
+    def sea_option(self, start: str, targets: list[str], odds: float, mp: int, pairs: int = 0,
+                   armies: int = 0) -> tuple | None:
+        """The best target to carry Armies to from ``start`` by Transport: (score, city, [(landing, walk)],
+        strike).  ``pairs`` Armies can sail now (a Transport each), ``armies`` could with Transports enough.
+
+        An island city (``island``) is a strike: its beach is the only ground next to it, Armies put ashore there
+        can only attack, and they are fed only once the city is ours (R-PH-UPK).  It is a target only when the
+        Armies that can land next to it (the beach's stacking limit counts the Transports, R-UNIT-2) with ours
+        already there win at the odds, with our attack cards (``strike_chance``); a port that could strike with
+        more Transports wants one (``strike_wants``).  A strike takes the city this turn or the next, so it is
+        not handicapped against a march as a landing that still has to walk is (SEA_PENALTY)."""
         smp = self.ship_mp("transport")
         sd, _ = self.sea_paths_from(start)
         best = None
@@ -1356,14 +1388,71 @@ class Bot:
             if not spots:
                 continue
             lc, d, L = spots[0]
+            strike = self.island(th)
+            wait = 0  # a strike: turns until the attack beyond this one's
+            if strike:
+                most = max(pairs, armies)
+                if self.strike_chance(start, th, spots, most, most, sail=False) < odds:
+                    continue
+                if self.strike_chance(start, th, spots, pairs) >= odds:
+                    pass
+                elif pairs and armies > pairs and self.strike_chance(start, th, spots, pairs, armies) >= odds:
+                    wait = 1  # land now, the rest next turn, then attack
+                elif armies > pairs and max(self.strike_chance(start, th, spots, armies),
+                                            self.strike_chance(start, th, spots, armies, armies)) >= odds:
+                    wait = 2  # only with more Transports
+                else:
+                    continue
             need = self.force_needed(th, L, odds)
             if need is None:
                 continue
             eta = (0.5 if d <= smp and lc == 0 else 1) + lc / (2 * mp)
-            score = eta + 1 + need * 0.3 - self.value(cid) * 1.5
+            score = eta + wait + (0 if strike else 1) + need * 0.3 - self.value(cid) * 1.5
+            if wait == 2:
+                self.strike_wants[start] = min(score, self.strike_wants.get(start, score))
+                continue
             if best is None or score < best[0]:
-                best = (score, cid, [(L2, lc2) for lc2, _, L2 in spots])
+                best = (score, cid, [(L2, lc2) for lc2, _, L2 in spots], strike)
         return best
+
+    def island(self, th: str) -> bool:
+        """Every landing place for ``th`` is next to it (Aegina, Melos, Samos, ...): landed Armies cannot walk
+        anywhere but into the attack."""
+        spots = self.landings(th)
+        return bool(spots) and all(lc == 0 for lc in spots.values())
+
+    def strike_chance(self, start: str, th: str, spots: list[tuple[int, int, str]], n: int,
+                      avail: int | None = None, sail: bool = True) -> float:
+        """The chance that Armies from ``start``, landed on the ``spots`` (as ``plan_sea`` lands them: a
+        Transport with each Army, ``n`` at a time) with ours already next to ``th``, attack it and win, with our
+        attack cards.  With ``avail`` (the Armies that may sail in all), a build-up: they land in two voyages,
+        this turn's and the next turn's (the Transports are back in port in between), and attack then.  Without
+        ``sail``, every landing place is taken as in reach (an upper bound, quick)."""
+        smp = self.ship_mp("transport")
+        groups: dict[str, int] = {}
+        for x in self.m.neighbours[th]:
+            k = len(self.armies_at(x)) if self.m.terrain[x].land else 0
+            if k:
+                groups[x] = k
+        left = n if avail is None else avail
+        landed: dict[str, int] = {}
+        for voyage in range(1 if avail is None else 2):
+            boats = min(n, left)
+            for _, d, L in spots:
+                if avail is not None and d > smp:
+                    continue  # a build-up sails one move there and back
+                # this turn the Transports stand with their Armies; the next, the first voyage's have sailed home
+                room = self.room(L) if voyage == 0 else self.limit(L) - self.stack(L) - landed.get(L, 0)
+                k = min(boats, max(0, room) // 2, 4)
+                if k and (not sail or self.voyage(start, L, 2 * k, smp)):
+                    groups[L] = groups.get(L, 0) + k
+                    landed[L] = landed.get(L, 0) + k
+                    boats -= k
+                    left -= k
+        if not groups:
+            return 0.0
+        cards = self.attack_cards(th)[:2]
+        return win_chance(self.attack_stats(groups, th, cards), self.defence_stats(th))
 
     def sea_ports(self) -> list[str]:
         """Our coastal cities that may recruit ships and load Armies."""
@@ -1395,43 +1484,100 @@ class Bot:
         for h in self.sea_ports():
             if spare.get(h):
                 sources.setdefault(h, ([], []))[1].extend(spare[h])
+        stages = {self.staging_beach(p): p for p in self.sea_ports()}
+        stages.pop(None, None)
         used_t: set[str] = set()
+        sailing: dict[str, int] = {}  # target hex -> Armies sailing for it this turn
+        for h, armies in sorted(spare.items()):  # a strike force gathering on a beach next to its port
+            if h not in stages:
+                continue
+            port = stages[h]
+            ships = self.empty_transports(h)
+            for t in self.empty_transports(port)[:max(0, len(armies) - len(ships))]:
+                if self.room(h) < 1:
+                    break
+                first.append({"units": [t], "path": [h]})  # the port's new Transport joins them
+                self.planned[h] = self.planned.get(h, 0) + 1
+                used_t.add(t)
+            sources.setdefault(h, ([], []))[1].extend(armies)
         for h in sorted(sources):
             loaded, armies = sources[h]
-            opt = self.sea_option(h, targets, odds, mp)
-            if armies and opt is not None and not loaded:
-                if opt[0] + SEA_PENALTY >= self.land_score(h, targets, odds, mp):
+            empties = [t for t in self.empty_transports(h) if t not in used_t] if self.safe(h) else []
+            opt = self.sea_option(h, targets, odds, mp, len(loaded) + min(len(empties), len(armies)),
+                                  len(loaded) + len(armies))
+            land = self.land_score(h, targets, odds, mp) if armies and not loaded else None
+            if land is not None and opt is not None and opt[0] + (0 if opt[3] else SEA_PENALTY) >= land:
+                opt = None
+            boats = len(loaded) + min(len(empties), len(armies))
+            if h in self.strike_wants and (land is None or self.strike_wants[h] < land) \
+                    and (opt is None or self.strike_wants[h] < opt[0]) \
+                    or opt is not None and not boats and len(armies) >= 2:
+                self.gather(h, stages.get(h), [a for a in armies if a not in self.shipped], empties, first, after,
+                            used_t)
+                if not boats:
                     opt = None
             if opt is None:
                 if loaded and not self.m.city_at.get(h):  # put them ashore in the nearest port
                     self.send_home([t for t, _ in loaded], first, second, unload=[a for _, a in loaded])
                     used_t.update(t for t, _ in loaded)
                 continue
-            _, cid, spots = opt
-            empties = [t for t in self.empty_transports(h) if t not in used_t] if self.safe(h) else []
+            _, cid, spots, strike = opt
             pairs = list(loaded) + list(zip(empties, armies))
-            if len(armies) >= 2 and not empties and not loaded and self.m.city_at.get(h):
-                self.transport_wants[h] = 1
             th = self.m.cities[cid].hex
+            # Armies going aboard set their Baggage down (R-PH-MOVE), and ashore away from our cities each makes an
+            # upkeep roll a turn (R-PH-UPK): a landing out of supply takes a Transport of the port's loose Baggage
+            # along, or else sails only with the force to take the city soon (with ours already near it)
+            spare_ships = [t for t in empties[len(armies):] if t not in used_t]
+            bags = [] if strike else self.loose_baggage(h)
+            need = None if strike else self.force_needed(th, spots[0][0], odds)
+            near = sailing.get(th, 0) + sum(1 for u in self.mine("army") if not u.get("carried_by")
+                                            and u["id"] not in self.shipped and self.m.distance(u["hex"], th) <= 2)
             for L, lc in spots:
                 if not pairs:
                     break
                 k = min(len(pairs), max(0, self.room(L)) // 2, 4)
-                legs = self.voyage(h, L, 2 * k, smp) if k else None  # each Transport with its Army
+                fed = strike or self.supplied(L) or (need is not None and near + k >= need)
+                if not fed and not spare_ships and k >= 2 and (bags or self.carried_baggage([pairs[0][1]])) \
+                        and pairs[-1][0] not in dict(loaded):
+                    ship, waits = pairs.pop()  # its Transport carries the Baggage instead: its Army waits in port
+                    spare_ships.append(ship)
+                    k = min(k, len(pairs))
+                carried = [b for b in self.carried_baggage([a for _, a in pairs[:k]])]
+                carry = bool(not fed and spare_ships and (bags or carried))
+                if carry and 2 * k + 1 > self.room(L):
+                    k -= 1
+                    carried = [b for b in self.carried_baggage([a for _, a in pairs[:k]])]
+                    carry = bool(bags or carried)
+                if not k:
+                    continue
+                if not (fed or carry) and (need is None or near + k < need - LANDING_SHORT):
+                    if self.m.city_at.get(h) and self.room(h) > 0:
+                        self.transport_wants[h] = 1  # a Transport for the Baggage
+                    continue
+                legs = self.voyage(h, L, 2 * k + carry, smp)  # each Transport with its Army
                 if not legs:
                     continue
                 chunk, pairs = pairs[:k], pairs[k:]
                 ts = [t for t, _ in chunk]
                 arm = [a for _, a in chunk]
+                food: list[str] = []
+                if carry:  # what the Armies carried (set down as they go aboard) and loose Baggage, 8 at most
+                    ts.append(spare_ships.pop(0))
+                    room = min(8, BAGGAGE_PER_ARMY * k)
+                    food = carried[:room]
+                    food, bags = food + bags[:room - len(food)], bags[room - len(food):]
+                    self.bag_shipped.update(food)
                 self.shipped.update(arm)
-                new = [a for a in arm if self.units[a].get("carried_by") is None]
+                sailing[th] = sailing.get(th, 0) + k
+                near += k
+                new = [a for a in arm if self.units[a].get("carried_by") is None] + food
                 order: dict[str, Any] = {"units": ts, "path": legs[0]}
                 if new:
                     order["load"] = new
                 used_t.update(ts)
-                self.planned[L] = self.planned.get(L, 0) + 2 * k
+                self.planned[L] = self.planned.get(L, 0) + 2 * k + carry
                 if not legs[1]:
-                    order["unload"] = arm
+                    order["unload"] = arm + food
                     first.append(order)
                     for a in arm:
                         after[a] = L
@@ -1439,20 +1585,74 @@ class Bot:
                     if back:
                         second.append({"units": ts, "path": back})
                     if lc > 0:
-                        self._walks.append((arm, L, th))
+                        self._walks.append((arm + food, L, th))
                 else:
                     first.append(order)
-                    self.planned[legs[0][-1]] = self.planned.get(legs[0][-1], 0) + 2 * k
-                    second.append({"units": ts, "path": legs[1], "unload": arm})
-        # 2. empty Transports away from our ports go home
+                    self.planned[legs[0][-1]] = self.planned.get(legs[0][-1], 0) + 2 * k + carry
+                    second.append({"units": ts, "path": legs[1], "unload": arm + food})
+        # 2. empty Transports away from our ports go home (but those gathering a strike force on a beach)
         for u in sorted(self.mine("transport"), key=lambda u: id_order(u["id"])):
             if u["id"] in used_t or u.get("carried_by") or self.cargo(u["id"]):
+                continue
+            if u["hex"] in stages and self.armies_at(u["hex"]):
                 continue
             c = self.m.city_at.get(u["hex"])
             if c is not None and self.cities[c.id]["controller"] == self.pid:
                 continue
             self.send_home([u["id"]], first, second)
         return first, second, after
+
+    def staging_beach(self, port: str) -> str | None:
+        """The beach or fishing village next to our port ``port`` where a strike force gathers (``gather``): in
+        supply, where ships may stop, out of the enemy's reach as far as we see; the roomiest (by id)."""
+        best = None
+        for n in sorted(self.m.neighbours[port]):
+            t = self.m.terrain[n]
+            if t.land and t.move_cost is not None and self.m.ship_may_stop(n) and n not in self.m.city_at \
+                    and n not in self.blocked and self.supplied(n) and self.quiet(n) \
+                    and (best is None or self.limit(n) > self.limit(best)):
+                best = n
+        return best
+
+    def gather(self, h: str, port: str | None, armies: list[str], empties: list[str], first: list[dict],
+               after: dict[str, str], used_t: set[str]) -> None:
+        """A strike on an island from ``h`` wants more Transports (``sea_option``): our port recruits one
+        (R-PH-REC: one unit a turn, in a city with room) and the spare Armies wait for it.  A port's spare
+        Armies and empty Transports gather on its beach (``staging_beach``, in supply): a city keeps most of its
+        four stacking places for its garrison, and a full city recruits nothing (R-UNIT-2)."""
+        if port is not None:  # ``h`` is the beach: its port recruits the Transports
+            if self.room(port) > 0:
+                self.transport_wants[port] = 1
+            self.shipped.update(armies)
+            return
+        if not self.m.city_at.get(h):
+            return
+        beach = self.staging_beach(h)
+        if beach is None:
+            if self.room(h) > 0:
+                self.transport_wants[h] = 1
+                if h in self.strike_wants:  # (Armies for a landing elsewhere march meanwhile)
+                    self.shipped.update(armies)
+            return
+        for t in empties:  # each Transport carries a spare Army to the beach
+            if not armies or self.room(beach) < 2:
+                break
+            a = armies.pop(0)
+            first.append({"units": [t], "path": [beach], "load": [a], "unload": [a]})
+            self.planned[beach] = self.planned.get(beach, 0) + 2
+            used_t.add(t)
+            self.shipped.add(a)
+            after[a] = beach
+        gathered = len(self.armies_at(beach)) + sum(1 for a, x in after.items() if x == beach)
+        walk = armies[:max(0, min(self.room(beach), self.limit(beach) // 2 - gathered))]  # each to sail with a ship
+        if walk:
+            first.append({"units": walk, "path": [beach]})
+            self.planned[beach] = self.planned.get(beach, 0) + len(walk)
+            self.shipped.update(walk)
+            after.update((a, beach) for a in walk)
+        if self.room(h) > 0:  # the Recruit phase comes before the moves
+            self.transport_wants[h] = 1
+        self.shipped.update(armies)
 
     def send_home(self, ships: list[str], first: list[dict], second: list[dict], unload: list[str] = ()) -> None:
         """Ships (one stack) to the nearest of our ports within two moves, else to a safe hex within one."""

@@ -327,6 +327,39 @@ def test_a_collection_of_islands_one_with_a_beach(m):
     assert sum(1 for s in islands if any(m.t(h) == CITY for h in s)) >= 6
 
 
+
+def _invaded(m: MapData) -> set:
+    """The cities an invader coming by sea can take one by one (R-PH-MOVE, R-PH-LAND, R-BAT-4): its Armies land
+    where a ship may end a move (Sandy Coast, Fishing Village; never a foreign city), march over passable land
+    but never into a city they do not hold, and attack a city from a hex next to it; a city taken opens its hex."""
+    cities = {m.hex_of(c) for c in m.cities}
+    taken: set = set()
+    while True:
+        open_land = {h for h in m.grid if m.passable_land(h) and (h not in cities or h in taken)}
+        beaches = {h for h in open_land if m.t(h) in (SANDY, VILLAGE) and m.coastal(h)}
+        reached: set = set()
+        for b in beaches - reached:
+            reached |= m.reachable(b, lambda a, n: n in open_land)
+        more = {c for c in cities - taken if any(n in reached for n in m.nbs(c))}
+        if not more:
+            return taken
+        taken |= more
+
+
+def test_every_city_can_be_invaded_from_the_sea(m):
+    """No city is out of reach of an army that lands from the sea: an island city with no beach could be won
+    only by diplomacy, and a land mass without one (Ionia's, Doria's) could never be attacked at all."""
+    cities = {m.hex_of(c): c["id"] for c in m.cities}
+    missing = sorted(cid for h, cid in cities.items() if h not in _invaded(m))
+    assert not missing, missing
+
+
+def test_an_island_city_with_no_beach_cannot_be_invaded(m):
+    aegina = m.grid.parse("1215")
+    assert m.t((12, 16)) == SANDY  # Aegina's beach
+    assert aegina not in _invaded(_edited(m, {(12, 16): WATER}))
+
+
 # --- the checks themselves catch broken maps ------------------------------------------------------------------
 
 def _edited(m: MapData, changes: dict) -> MapData:
