@@ -7,7 +7,7 @@ turn and player (``bot_dice``), and everything it iterates over is sorted, so a 
 The plan, each turn:
 
 1. **Money.** Income is estimated from the cities it holds (home 7 plus income traits, minor cities their
-   income, halved when hostile, nothing when razed or besieged); upkeep is 1 gold per Army and Rowers
+   income, halved when a hostile minor city, nothing when razed or besieged); upkeep is 1 gold per Army and Rowers
    (R-PH-UPK).  The force it keeps is proportionate to income: it recruits while the upkeep stays within the
    income plus a share of the treasury spread over the turns left, keeping a small reserve.
 2. **Recruit** one Army in every controlled city that may recruit (not razed, hostile or besieged, with
@@ -650,7 +650,7 @@ class Bot:
             if c["razed"] or self.besieged(h):
                 continue
             inc = c["income"] + (self.effect_total("income") if cid == self.home else 0)
-            total += (inc + 1) // 2 if c["hostile"] else inc
+            total += (inc + 1) // 2 if c["hostile"] and c["home_of"] is None else inc  # hostile minor cities (R-PH-REV)
         return total
 
     def garrison(self, h: str) -> int:
