@@ -47,3 +47,23 @@ def said(report) -> list[tuple[str, str, str]]:
 def first(state, player: str) -> None:
     """Make ``player`` first in turn order (nothing moves before them: the checker's findings are errors)."""
     state.turn_order = [player] + [p for p in state.turn_order if p != player]
+
+
+def athens_human_sparta_bot(tmp_path: Path, now, current_file: bool = True, **body):
+    """A 2-player campaign ("mod", seed 4, 5 turns) run to turn 3: athens human, with a file each turn (``body``
+    its orders; with ``current_file``, turn 3's too), sparta the computer player.  Returns (campaign,
+    athens(turn, **body) -> the bytes of an athens file)."""
+    from pbem.cycle import run_turn, set_seat
+    from pbem.intake import submit_bytes
+    c = create(tmp_path / "c", ["athens", "sparta"], seed="4", name="mod", options=["last_turn=5"]).campaign
+    set_seat(c, "sparta", "bot")
+
+    def athens(turn, **more):
+        data = {"campaign": "mod", "turn": turn, "player": "athens", "secret": c.player_secrets()["athens"], **more}
+        return yamlio.dump(data).encode()
+    for turn in (1, 2):
+        assert submit_bytes(c, athens(turn, **body), "a.yaml", now).accepted
+        run_turn(c, now, reports=False)
+    if current_file:
+        assert submit_bytes(c, athens(3), "a.yaml", now).accepted
+    return c, athens

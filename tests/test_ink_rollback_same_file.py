@@ -3,28 +3,18 @@
 would choose new ones".  It is taken with --fix alone, audited as that file, and `verify` finds nothing to flag."""
 from datetime import datetime, timezone
 
-from pbem import yamlio
-from pbem.campaign import create
-from pbem.cycle import run_turn, set_seat
+from pbem.cycle import run_turn
 from pbem.intake import PLAYED_BY_UNDONE_RUN, submit_bytes, submit_path
 from pbem.moderation import rollback
 from pbem.verify import verify
+from demo_campaign import athens_human_sparta_bot
 
 NOW = datetime(2026, 1, 1, tzinfo=timezone.utc)
 
 
 def two_turns_run(tmp_path):
     """A campaign at turn 3: athens human (a file each turn), sparta the computer player."""
-    c = create(tmp_path / "c", ["athens", "sparta"], seed="4", name="mod", options=["last_turn=5"]).campaign
-    set_seat(c, "sparta", "bot")
-
-    def athens(turn, **body):
-        data = {"campaign": "mod", "turn": turn, "player": "athens", "secret": c.player_secrets()["athens"], **body}
-        return yamlio.dump(data).encode()
-    for turn in (1, 2):
-        assert submit_bytes(c, athens(turn, diplomacy=["megara"]), "a.yaml", NOW).accepted
-        run_turn(c, NOW, reports=False)
-    return c, athens
+    return athens_human_sparta_bot(tmp_path, NOW, current_file=False, diplomacy=["megara"])
 
 
 def last_audit(c):

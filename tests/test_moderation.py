@@ -11,6 +11,7 @@ from pbem.campaign import create
 from pbem.cycle import run_turn, set_seat
 from pbem.errors import PbemError, UsageError
 from pbem.moderation import adjust, archive, rollback
+from demo_campaign import athens_human_sparta_bot
 
 NOW = datetime(2026, 1, 1, tzinfo=timezone.utc)
 
@@ -176,19 +177,7 @@ def test_a_rollback_whose_audit_line_cannot_be_written_is_undone(camp, monkeypat
 
 def _two_turns_run(tmp_path):
     """A campaign at turn 3: athens human (a file each turn), sparta the computer player."""
-    from pbem.intake import submit_bytes
-    from pbem import yamlio
-    c = create(tmp_path / "c", ["athens", "sparta"], seed="4", name="mod", options=["last_turn=5"]).campaign
-    set_seat(c, "sparta", "bot")
-
-    def athens(turn, **body):
-        data = {"campaign": "mod", "turn": turn, "player": "athens", "secret": c.player_secrets()["athens"], **body}
-        return yamlio.dump(data).encode()
-    for turn in (1, 2):
-        assert submit_bytes(c, athens(turn), "a.yaml", NOW).accepted
-        run_turn(c, NOW, reports=False)
-    assert submit_bytes(c, athens(3), "a.yaml", NOW).accepted  # the current turn's file
-    return c, athens
+    return athens_human_sparta_bot(tmp_path, NOW)
 
 
 def test_a_rollback_moves_later_order_folders_so_players_and_bots_write_them_anew(tmp_path):
