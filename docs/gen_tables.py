@@ -98,8 +98,8 @@ def effect_text(e: dict[str, Any], source: str) -> str:
     if k == "victory_cities":
         return f"counts as {e['value']} city in the standings (R-WIN-1) while the leader is in play"
     if k == "extra_recruit":
-        return (f"the friendly city nearest the leader (ties by city id) may recruit {e['value']} more unit "
-                "each turn")
+        return (f"the city nearest the leader that may recruit (not razed, hostile or under siege; ties by city "
+                f"id) may recruit {e['value']} more unit each turn")
     return {
         "control_city": "the player controls the target city (not hostile)",
         "revolt": "the target city revolts (R-PH-DIP-REVOLT: 1D3 rebels attack the units there)",
@@ -133,7 +133,8 @@ def _dice_effect(e: dict[str, Any]) -> str:
     if k == "leader_gained":
         return f"{e['value']} new leader (R-SET-3) in the player's home city"
     if k == "razed_counters":
-        return f"{e['dice']} razed counters on the target player's home city (6 at most in all)"
+        return (f"{e['dice']} razed counters on the target player's home city (6 at most in all), only while they "
+                f"hold it (else the card fails and stays in hand)")
     if k == "upkeep_roll":
         at = f" at {signed(e['modifier'])}" if e["modifier"] else ""
         return f"every Army and Rowers in the target makes the upkeep roll{at} (R-PH-UPK)"

@@ -26,4 +26,7 @@ SEAT_SET_ASIDE = re.compile(r"^\S+ seat of (\S+) set to (?:bot|human); the facti
 # `pbem adjust`: "<time> adjust turn N (<item>; <item>...), previous kept as turn-00N.fix-K.json: <reason>";
 # (time stamp, turn, items, the kept state's file name, reason); each item one of "<player> gold +2 -> 32",
 # "<unit> moved to <hex>", "<unit> removed", "<city> controlled by <player or nobody>"
-ADJUSTED = re.compile(r"^(\S+) adjust turn (\d+) \((.*)\), previous kept as (turn-\d{3}\.fix-\d+\.json): (.*)$")
+ADJUSTED = re.compile(r"^(\S+) adjust turn (\d+) \((.*?)\), previous kept as (turn-\d{3}\.fix-\d+\.json): (.*)$")
+# `pbem seat`: player, the seat (bot | human); `run-turn`: the turn, the computer players (comma-separated)
+SEAT = re.compile(r"^\S+ seat of (\S+) set to (bot|human)")
+RUN_TURN = re.compile(r"^\S+ run-turn (\d+)(?: \(forced\))?(?:; computer players: (\S+))?")

@@ -280,6 +280,16 @@ def holds_sea(state: GameState, u: Unit) -> bool:
     return bool(sea_die(state, u)) or any(is_combat_unit(state, c) for c in cargo_tree(state, u))
 
 
+def unfought_ships_hint(state: GameState, gm: GameMap, h: str, me: str) -> str:
+    """How ships a sea attack may not be made against (``holds_sea``) are taken instead: with the city they are
+    docked in, by a land attack on the hex when enemy units ashore bar the way in, else by moving in."""
+    if h in gm.city_at:
+        return "they are taken with the city they are docked in"
+    if any(hostile_to(u, me) and is_combat_unit(state, u) for u in state.units_at(h)):
+        return "units ashore bar the way in: attack the hex by land (a land battle takes the ships along)"
+    return "move in to capture them"
+
+
 def unit_fighter(u: Unit, sides: int, fixed: list[tuple[str, int]] | None = None) -> Fighter:
     return Fighter(u.id, u.type.value, u.hex, sides, u, list(fixed or []))
 
@@ -751,8 +761,7 @@ def resolve_attack(ctx: "TurnContext", section: str, atk: Attack, arena: str) ->
         holders = [u for u in ships if holds_sea(state, u)]
         if not holders:
             return fail(f"no enemy ship in {target} fights or blocks the way (only unmanned Fleets and Transports "
-                        f"without an Army or Rowers): " + ("they are taken with the city they are docked in"
-                                                           if target in gm.city_at else "move in to capture them"))
+                        f"without an Army or Rowers): " + unfought_ships_hint(state, gm, target, me))
         defender: str | None = holders[0].owner
         def_units = [u for u in ships if u.owner == defender]
         fighters = [unit_fighter(u, sea_die(state, u)) for u in def_units if sea_die(state, u)]

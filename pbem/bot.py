@@ -443,14 +443,14 @@ class Bot:
     def blockade_target(self) -> str | None:
         """The city an income block (Economic Blockade, Raids) costs a rival most: one that would pay its
         controller this turn (not razed, not besieged as far as we see, not blocked already), highest income
-        first (halved when hostile, R-PH-REV); a rival's city, in ``rival_order``."""
+        first (a hostile minor city halved, R-PH-REV: a home city never); a rival's city, in ``rival_order``."""
         blocked = {e.get("target") for e in self.v.get("effects", ()) if e["kind"] == "income_block"}
         for p in self.rival_order():
             best = None
             for cid, c in sorted(self.cities.items()):
                 if c["controller"] != p or c["razed"] or cid in blocked or self.besieged(self.m.cities[cid].hex):
                     continue
-                pays = 7 if c["home_of"] == p else (c["income"] + 1) // 2 if c["hostile"] else c["income"]
+                pays = (c["income"] + 1) // 2 if c["hostile"] and c["home_of"] is None else c["income"]
                 if pays >= 2 and (best is None or pays > best[0]):
                     best = (pays, cid)
             if best is not None:
@@ -458,10 +458,12 @@ class Bot:
         return None
 
     def coup_target(self) -> str | None:
-        """A rival whose home city a Coup (1D6 razed counters, 6 at most) still hurts: under 4 counters."""
+        """A rival whose home city a Coup (1D6 razed counters, 6 at most) still hurts: under 4 counters, and held
+        by that rival (a Coup fails on a home city its people do not hold, docs/rules.md)."""
         for p in self.rival_order():
             home = self.players[p].get("home", p)
-            if self.cities.get(home, {}).get("razed", 0) < COUP_MAX_RAZED:
+            city = self.cities.get(home, {})
+            if city.get("controller") == p and city.get("razed", 0) < COUP_MAX_RAZED:
                 return p
         return None
 
@@ -1539,7 +1541,7 @@ class Bot:
                 fed = strike or self.supplied(L) or (need is not None and near + k >= need)
                 if not fed and not spare_ships and k >= 2 and (bags or self.carried_baggage([pairs[0][1]])) \
                         and pairs[-1][0] not in dict(loaded):
-                    ship, waits = pairs.pop()  # its Transport carries the Baggage instead: its Army waits in port
+                    ship, _ = pairs.pop()  # its Transport carries the Baggage instead: its Army waits in port
                     spare_ships.append(ship)
                     k = min(k, len(pairs))
                 carried = [b for b in self.carried_baggage([a for _, a in pairs[:k]])]

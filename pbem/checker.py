@@ -1713,6 +1713,11 @@ class RuleCheck:
                     self.add(self.later, cpath, f"{card.name} needs a stack that ends its move in or next to a "
                                                 f"city of yours under siege; there is none now, so the move fails")
                     continue
+                if not any(unit_matches(e, m) for m in g.movers):  # pbem.phases.move: the move fails
+                    self.error(cpath, f"{card.name} gives its points to marching Armies and Rowers, and none moves "
+                                      f"in this move, so the move fails",
+                               "play it for a land move of Armies or Rowers (cargo aboard a ship gets nothing)")
+                    continue
                 cards.append((use.card, e))
         first = base[0] == "first_move"
         allow = movement_allowance(self.sim.state, tb, g.movers, g.group, cards,
@@ -1936,8 +1941,7 @@ class RuleCheck:
             elif h in self.seen and not self.enemy_sea_fighters_seen(h):
                 self.add(self.later, tpath, f"no enemy ship in {h} fights or blocks the way now (only unmanned Fleets "
                                             f"and Transports without an Army or Rowers), so the attack would fail",
-                         "they are taken with the city they are docked in" if h in self.map.city_at
-                         else "enter the hex in a move to capture them")
+                         battle.unfought_ships_hint(st, self.map, h, self.me))
         for key in ("plunder", "destroy"):
             if not getattr(a, key):
                 continue

@@ -447,6 +447,10 @@ def seat(
             held = frozen(camp, camp.current_turn)
         if done.before == seat_now:  # a way to give a faction a new secret (say one that leaked): said, not silent
             typer.echo(f"{pid} was already played by: {seat_now}; its secret was replaced all the same")
+            if held and done.set_aside is None and (camp.orders_dir(done.turn) / f"{pid}.yaml").is_file():
+                typer.echo(f"{pid}'s file for turn {done.turn} stays: the turn is held after a rollback and its files "
+                           f"are fixed; if it is not the player's, replace it with `pbem submit {camp.root} FILE "
+                           f"--fix --force`")
         else:
             typer.echo(f"{pid} is now played by: {seat_now}")
         if done.set_aside is not None:

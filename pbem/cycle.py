@@ -105,7 +105,10 @@ def set_deadline(camp: Campaign, text: str, now: datetime) -> NewDeadline:
     """Set the current turn's deadline (the caller warns when it is already past: the turn is then due, and
     when it is earlier than the one it replaces).  ``+N`` (days or hours) counts from the deadline in force when
     the current turn has one still to come ("two more days"), else from ``now``."""
-    before = deadline(camp)
+    try:
+        before = deadline(camp)
+    except CampaignError:  # a damaged deadline in campaign.yaml: this command is how it is mended
+        before = None
     rel = _RELATIVE.fullmatch(str(text).strip())
     ahead = before is not None and before > now  # a deadline passed already: "two more days" are from now
     when = parse_when(text, before if rel and ahead else now)
@@ -156,11 +159,6 @@ class Status:
     held: bool = False  # rolled back: waits for the moderator's `run-turn --force`
     closed: bool = False  # `archive --reveal-seed --abandon`: no more files, no more turns
     received: dict[str, datetime] = field(default_factory=dict)  # when each stored file was written (its mtime)
-
-    def orders_in(self) -> str:
-        """The players whose files are in, each with when its latest version was stored."""
-        return ", ".join(f"{p} ({fmt(self.received[p])})" if p in self.received else p
-                         for p in self.submitted) or "none"
 
     def player_lines(self) -> list[str]:
         """One line per player, in turn order, readable at 12 players: the player, the seat (human or bot),
@@ -317,7 +315,11 @@ def change_seat(camp: Campaign, player: str, seat: str, reason: str = "") -> Sea
     stored = folder / f"{player}.yaml"
     aside = None
     line = f"seat of {player} set to {seat}; the faction's secret was replaced"
-    if (before != seat or seat == "human") and not state.finished and stored.is_file() and not stored.is_symlink():
+    from .intake import frozen
+    # a new secret for the same human: the file sent with the old one is set aside, unless the turn is held after
+    # a rollback (its files are fixed: only the moderator replaces one, and the re-run must have the seen run's)
+    rekey = seat == "human" and before == "human" and not frozen(camp, state.turn)
+    if (before != seat or rekey) and not state.finished and stored.is_file() and not stored.is_symlink():
         k = 1
         while (folder / f"{player}.{SET_ASIDE}-{k}.yaml").exists():
             k += 1

@@ -98,7 +98,8 @@ class Answer:
 
 
 MAX_FINDINGS = 50  # findings printed in one answer; the rest are counted
-MAX_FINDING = 400  # characters of one finding in an answer
+MAX_FINDING = 1000  # characters of one finding in an answer (the checker's longest, with its hint, fit: a
+# player found a diplomacy warning's hint cut off at 400)
 
 
 def clip(text: str, limit: int = MAX_FINDING) -> str:

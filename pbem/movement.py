@@ -293,7 +293,7 @@ def movement_allowance(state: GameState, tables: Tables, movers: list[Unit], gro
     (Logistics; a leader left behind gives nothing), the cards played for this move (Forced March,
     Marathon, Relieving Force) and, by unit id in ``earlier``, the cards played for that unit's First Move
     whose +2 lasts the turn (Forced March, Marathon: "this turn"), each where ``units`` matches the unit.
-    Leaders move 6 alone (R-PH-MOVE); with Armies or Rowers they go at their pace, so only a group of leaders
+    Leaders move 6 alone (R-PH-MOVE); with any other mover they go at its pace, so only a group of leaders
     alone is held to a leader's allowance.  The order checker asks the same.
     """
     cards = list(cards)

@@ -17,7 +17,7 @@ from datetime import datetime
 from pathlib import Path
 
 from .adjudicator import adjudicate
-from .auditlog import ACCEPTED, ADJUDICATED, DEADLINE, ROLLBACK, SEAT_SET_ASIDE
+from .auditlog import ACCEPTED, ADJUDICATED, DEADLINE, ROLLBACK, RUN_TURN, SEAT, SEAT_SET_ASIDE
 from .campaign import KEYS_FILE
 from .dice import Dice, key_commitment, seed_fingerprint, seed_from_key, turn_key
 from .errors import CampaignError, PbemError, UsageError
@@ -80,10 +80,7 @@ def stored_text(path) -> str:
         raise Damaged(f"{path}: cannot be read ({exc.strerror or exc})") from None
 
 
-SEAT = re.compile(r"^\S+ seat of (\S+) set to (bot|human)")
-RUN_TURN = re.compile(r"^\S+ run-turn (\d+)(?: \(forced\))?(?:; computer players: (\S+))?")
-# `pbem deadline` (cycle.set_deadline): the deadline a file accepted later for the turn was taken after
-STAMP = "%Y-%m-%dT%H:%M:%SZ"
+STAMP = "%Y-%m-%dT%H:%M:%SZ"  # an audit line's time stamp
 
 
 def _late(stamp: str, due: str | None) -> bool:

@@ -267,6 +267,16 @@ class _Knowledge:
                 if u.name:
                     self.leader_names[u.id] = u.name
 
+    def knows_effect(self, rec: dict[str, Any]) -> bool:
+        """Is a lasting effect's start or end (``effect_starts``, ``effect_ends``) the player's business: played by
+        them, acting on them, a city or unit of theirs, or a hex where a unit of theirs stood, or public
+        (``PUBLIC_EFFECTS``)?  Another player's card on a third player's stack is not (its end came in the
+        player's own Draw phase and named the stack's hex out of their sight: a player's review)."""
+        if rec.get("effect") in PUBLIC_EFFECTS or self.touches(rec):
+            return True
+        target = rec.get("target")
+        return isinstance(target, str) and any(target in self.unit_hexes.get(u, ()) for u in self.mine)
+
     def names_player(self, rec: dict[str, Any]) -> bool:
         """Is the player named in a player-valued key (not merely their home city's name in ``city``)?"""
         for k in PLAYER_KEYS:
@@ -642,6 +652,8 @@ def events_for(records: Sequence[dict[str, Any]], player: str | None, game_map: 
             decisions[i] = "whole"
         elif player in (_private_to(r) or ()):
             decisions[i] = "whole"
+        elif kind in ("effect_starts", "effect_ends") and not know.knows_effect(r):
+            continue  # another player's card on a third player: its start or end is not this player's to read
         elif r.get("player") == player and kind in ("order_done", "order_failed"):
             # the player's own order result, even one that closes the zone of a battle they did not fight (the
             # diplomacy roll or card that started a revolt): it says what their order did, nothing of the battle

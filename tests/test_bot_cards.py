@@ -119,3 +119,33 @@ def test_harassment_goes_to_the_rival_that_holds_our_home_not_to_the_one_with_mo
         state.cities[cid].controller = "thebes"
     data = write_orders(view(state, AEGEAN, me), AEGEAN, T, "selfplay", 1, "s")
     assert [c["target"] for c in _played(data, "threatened")] == ["sparta"], data.get("cards")
+
+
+def test_no_coup_on_a_home_city_its_people_do_not_hold():
+    """A Coup fails on a home city its people do not hold (docs/rules.md, R-PH-DIP table; a rules referee): the
+    bot aimed it at Corinth, which Athens held."""
+    state, me = _state(["coup"])
+    for p in ("sparta", "thebes"):
+        state.cities[p].razed = 4
+    state.cities["corinth"].controller = me
+    data = write_orders(view(state, AEGEAN, me), AEGEAN, T, "selfplay", 1, "s")
+    assert not _played(data, "coup"), data.get("cards")
+    state.cities["corinth"].controller = "corinth"
+    data = write_orders(view(state, AEGEAN, me), AEGEAN, T, "selfplay", 1, "s")
+    assert [c["target"] for c in _played(data, "coup")] == ["corinth"], data.get("cards")
+
+
+def test_economic_blockade_counts_a_captured_home_city_in_full():
+    """A captured home city pays its full 7 (only hostile minor cities give half, R-PH-REV): Sparta holds Thebes
+    (hostile) and Chalcis (6): the blockade goes to Thebes (the bot counted it 4 and picked Chalcis)."""
+    state, me = _state(["economic_blockade"])
+    for p in ("sparta", "thebes", "corinth"):
+        state.cities[p].razed = 2
+    state.cities["thebes"].razed = 0
+    state.cities["thebes"].controller, state.cities["thebes"].hostile = "sparta", True
+    state.cities["chalcis"].controller = "sparta"
+    state.cities["chalcis"].income = 6
+    for u in [u for u in state.units.values() if u.hex == AEGEAN.cities["thebes"].hex]:
+        u.owner = "sparta"
+    data = write_orders(view(state, AEGEAN, me), AEGEAN, T, "selfplay", 1, "s")
+    assert [c["target"] for c in _played(data, "economic_blockade")] == ["thebes"], data.get("cards")

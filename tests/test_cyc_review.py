@@ -235,3 +235,39 @@ def test_archive_without_reports_leaves_out_reports_a_rollback_moved_aside(camp,
         names = tar.getnames()
     assert not [n for n in names if "/reports" in n], [n for n in names if "/reports" in n][:3]
     assert any(n.endswith("archive/rollback-1/state") or "/archive/rollback-1/" in n for n in names)
+
+
+# -- a code review of the day's change -----------------------------------------------------------------------
+
+def test_a_new_secret_on_a_held_turn_keeps_the_file_the_seen_run_played(tmp_path):
+    """Set aside on a held turn, the file could not be sent again (intake refuses players' files there), the
+    re-run had athens NMR and verify flagged it: on a held turn the file stays, and `seat` says how to replace it."""
+    from demo_campaign import athens_human_sparta_bot
+    from pbem.verify import verify
+    c, _ = athens_human_sparta_bot(tmp_path, NOW, current_file=False)
+    rollback(c, 2, "run too early")
+    r = pbem("seat", c.root, "athens", "human", "--reason", "secret leaked")
+    assert r.exit_code == 0 and "athens's file for turn 2 stays: the turn is held after a rollback" in r.output
+    assert (c.orders_dir(2) / "athens.yaml").is_file() and not list(c.orders_dir(2).glob("*.set-aside-*"))
+    run_turn(c, NOW, force=True, reports=False)
+    assert [v.word for v in verify(c)] == ["OK"] * len(verify(c))
+
+
+def test_pbem_deadline_mends_a_damaged_deadline(camp):
+    """`status` says "fix it with `pbem deadline`" of a deadline campaign.yaml cannot read; the command then read
+    the old deadline first and failed the same way."""
+    config = yamlio.load(camp.config_path).data
+    config["deadline"] = "next friday"
+    camp.write_config(config)
+    r = pbem("deadline", camp.root, "2031-01-01")
+    assert r.exit_code == 0 and "2031-01-01" in r.output, r.output
+    assert deadline(fresh(camp)).year == 2031
+
+
+def test_a_reason_quoting_an_adjust_line_cannot_change_how_the_adjustment_reads():
+    from pbem.report import read_corrections
+    line = ("2026-11-22T12:00:00Z adjust turn 3 (athens gold +2 -> 32; sparta gold -1 -> 9), previous kept as "
+            "turn-003.fix-1.json: undo 'adjust turn 3 (x), previous kept as turn-003.fix-9.json: old)'")
+    [c] = read_corrections(line)
+    assert c.items == [("gold", "athens", 2, 32), ("gold", "sparta", -1, 9)] and c.kept == "turn-003.fix-1.json"
+    assert c.reason.startswith("undo 'adjust turn 3 (x)")

@@ -197,3 +197,54 @@ def test_R_PH_REV_the_checker_counts_a_captured_home_city_in_full(demo, tmp_path
     r = check_text(ATHENS + "recruit:\n  - {city: megara, unit: army, baggage: 6}\n", "o.yaml",
                    edited(demo, tmp_path, change))
     assert not [x for x in said(r) if "this costs" in x[2] and x[0] == "error"], said(r)
+
+
+def test_R_PH_MOVE_a_movement_card_with_no_marching_army_or_rowers_fails_the_move_and_stays_in_hand():
+    """A referee: Forced March played for a lone leader (or a ship carrying an Army) was discarded for nothing.
+    As a battle card that can do nothing in its battle, the order fails whole (R-TURN-4) and the card stays."""
+    s = make_state()
+    give(s, "athens", "forced_march")
+    lone = add(s, "athens", "leader", "0302")
+    ctx = run_phase("first_move", s, "athens", orders=orders("athens", first_move=[
+        {"units": [lone.id], "path": PATH7[:2], "cards": ["forced_march"]}]))
+    assert lone.hex == "0302" and "forced_march" in s.players["athens"].hand
+    assert events(ctx, "order_failed")[0]["reason"] == ("Forced March gives its points to marching Armies and "
+                                                        "Rowers, and none moves in this move")
+
+
+def test_R_PH_MOVE_the_checker_refuses_a_movement_card_no_mover_takes(demo, tmp_path):
+    text = ATHENS + f"first_move:\n  - {{units: [ATH-L1], path: {NORTH[:2]}, cards: [forced_march]}}\n"
+    r = check_text(text, "o.yaml", edited(demo, tmp_path, north(cards=["forced_march"], leader=True)))
+    assert [(x[1], x[2]) for x in errors(r)] == [("first_move[0].cards[0]", "Forced March gives its points to "
+                                                  "marching Armies and Rowers, and none moves in this move, so "
+                                                  "the move fails")], said(r)
+
+
+def test_R_PH_SEA_ships_beside_their_owners_army_ashore_are_taken_by_a_land_attack():
+    """A referee: the hint "move in to capture them" could not be followed where the owner's Army stands in the
+    beach hex (no unit may enter it): a land attack there takes the ships along."""
+    from test_battle_sea import manned, sea
+    s = make_state()
+    f, _ = manned(s, "athens", "0201")
+    add(s, "sparta", "transport", "0202"), add(s, "sparta", "army", "0202")
+    ctx = run_phase("sea_battle", s, "athens", orders=sea("athens", {"units": [f.id], "target": "0202"}))
+    assert events(ctx, "order_failed")[0]["reason"].endswith(
+        "units ashore bar the way in: attack the hex by land (a land battle takes the ships along)")
+
+
+def test_the_end_of_another_players_card_on_a_third_players_stack_is_not_told():
+    """A player's review: Athens' Hesitation on a Spartan stack ended in the Trojans' Draw phase, and the Trojans'
+    report said "No longer in force (expired): Hesitation (played by the Athenians): the stack in 1113 Hills may
+    not attack", a hex far out of their sight.  It is Athens' business (who played it), not the Trojans'."""
+    from pbem.model import Effect
+    from pbem.visibility import events_for
+    s = make_state(players=("athens", "sparta", "troy"))
+    add(s, "sparta", "army", "0505")
+    add(s, "troy", "army", "0903")
+    s.effects.append(Effect("cannot_attack", "hesitation", "athens", "0505", 0, 1, "athens"))
+    before = s.copy()
+    ctx = run_phase("draw", s, "troy")
+    assert [e["target"] for e in events(ctx, "effect_ends")] == ["0505"] and not s.effects
+    told = {p: [r for r in events_for(ctx.log.records, p, None, [before, s]) if r.get("event") == "effect_ends"]
+            for p in ("athens", "troy")}
+    assert told["troy"] == [] and len(told["athens"]) == 1

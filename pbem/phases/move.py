@@ -330,6 +330,8 @@ def _move(ctx: "TurnContext", phase: _Phase, mv: Move) -> str | None:
         for e in found:
             if e.get("condition") == "aid_of_city" and not aid_of_city(state, gm, me, planned_end):
                 return f"{c.name}: the stack does not end its move in or next to a friendly city under siege"
+            if not any(unit_matches(e, m) for m in movers):  # as a battle card that can do nothing (card_fits)
+                return f"{c.name} gives its points to marching Armies and Rowers, and none moves in this move"
             card_fx.append((cu.card, e))
     # "+2 Movement points this turn" (Forced March, Marathon): played in the First Move, it lasts into the same
     # units' Second Move (each move phase has its own allowance, R-PH-MOVE)
