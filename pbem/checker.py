@@ -1211,6 +1211,7 @@ class RuleCheck:
         """R-PH-DIP, target by target as ``pbem.phases.diplomacy`` rolls them: a target that is no target uses no
         roll; the targets beyond the rolls are not rolled for."""
         st = self.state
+        self.dip_targets: dict[str, int] = {}  # city -> the first diplomacy target naming it that may be rolled for
         won_by_card = {}
         for _, use in self.p.indexed("cards"):
             card = self.tables.cards[use.card]
@@ -1274,6 +1275,7 @@ class RuleCheck:
                 self.warn(path, "the cards you play first may remove a leader of yours and a diplomacy roll with "
                                 "it: then this target is not rolled for")
             earlier.setdefault(city.id, i)
+            self.dip_targets.setdefault(city.id, i)
             rolled[False] += 1
             if len(self.findings) == before:
                 rolled[True] += 1
@@ -1368,6 +1370,10 @@ class RuleCheck:
     # -- moves --------------------------------------------------------------------------------------
     def check_moves(self, section: str) -> None:
         self.moved: dict[str, int] = {}
+        # own unit id -> (the last move of this section that leaves it aboard a ship, how it came aboard: "load",
+        # "listed" (by id in units), "hex" (a hex id in units), "aboard" (it was aboard the ship already), the
+        # move's last hex, the hex id its units name if any)
+        self.carried_in: dict[str, tuple[tuple, str, str, str]] = {}
         self.disembarked: dict[str, int] = {}
         for i, mv in self.p.indexed(section):
             before = len(self.findings)
@@ -1426,6 +1432,7 @@ class RuleCheck:
             self.refused(base, mv, g, section)
             return
         start, sea = g.start, g.sea
+        self.warn_boarding_by_hex(base, mv, g)
         points, why = self.allowance(g, mv, base)
         # the path: every problem of each hex; with partial: true the move stops before the first one
         prev, cost = start, 0
@@ -1490,6 +1497,12 @@ class RuleCheck:
         # ``pbem.phases.move.move`` leaves them (captures are not foreseen)
         if any(f.severity == ERROR for f in self.findings[first:]):
             return
+        for u in g.members:  # where an Army or Rowers left aboard came from (``aboard_hint``)
+            if not u.type.is_ship and g.carrier.get(u.id) is not None and u.id not in unloaded:
+                how = "load" if u.id in mv.load else "listed" if u.id in mv.units else \
+                    "hex" if u in g.to_board else "aboard"
+                named = next((x for x in mv.units if is_hex_id(x)), "")
+                self.carried_in[u.id] = (base, how, end, named)
         for x, c in g.carrier.items():
             if x in sim.units:
                 sim.carrier[x] = c
@@ -1506,6 +1519,51 @@ class RuleCheck:
         for u in g.members:  # where a supply warning about it goes (``warn_out_of_supply``): its last move
             if u.id in sim.units and (mv.path or u.id in unloaded):
                 self.last_moves[u.id] = base + (("path", len(mv.path) - 1) if mv.path else ("unload",))
+
+    def warn_boarding_by_hex(self, base: tuple, mv: Move, g: Stack) -> None:
+        """A hex id in a ship move's units names every unit of the player's there (not aboard a ship): its Armies
+        and Rowers go aboard the moving ships (``gather``), which a player listing "the ships in 2315" may not
+        mean (a player's Army sailed off that way and could not attack).  Those named in load or unload are
+        meant."""
+        hexes = [(k, x) for k, x in enumerate(mv.units) if is_hex_id(x)]
+        if not g.sea or not hexes:
+            return
+        took = [u.id for u in g.to_board if u.type in (UnitType.ARMY, UnitType.ROWERS) and u.id not in mv.units
+                and u.id not in mv.load and u.id not in mv.unload]
+        if not took:
+            return
+        k, h = hexes[0]
+        ships = [u.id for u in g.units if u.type.is_ship]
+        self.warn(base + ("units", k), f'"{h}" in units moves every unit of yours in {h}: {", ".join(took)} '
+                                       f'{"goes" if len(took) == 1 else "go"} aboard the moving ships and '
+                                       f'{"sails" if len(took) == 1 else "sail"} with them',
+                  f"to leave {'it' if len(took) == 1 else 'them'} ashore, list the ships by id (units: "
+                  f"[{', '.join(ships)}]); to take {'it' if len(took) == 1 else 'them'} along, name "
+                  f"{'it' if len(took) == 1 else 'them'} in load: [{', '.join(took)}]")
+
+    def aboard_hint(self, uid: str, carrier: str) -> str:
+        """How to put an Army or Rowers aboard a ship ashore before the Land Battle: the first move that left it
+        aboard, and how it came aboard; else a move of its ship with unload."""
+        m, sim = self.map, self.sim
+        docks = "units go ashore only where the ship is docked or beached (a coastal City, Sandy Coast or Fishing " \
+                "Village hex)"
+        rec = self.carried_in.get(uid)
+        if rec is None:
+            h = sim.hex[uid]
+            if m.ship_may_stop(h):
+                return f"put it ashore first: a first_move {{units: [{carrier}], unload: [{uid}]}} lands it in {h}"
+            return f"{h} is {m.terrain[h].name}: move {carrier} in first_move to a hex next to the target where it " \
+                   f"docks or beaches and add unload: [{uid}] to that move ({docks})"
+        base, how, end, h = rec
+        where = json_path(base)
+        land = (f"add unload: [{uid}] to {where} to put it ashore in {end}" if m.ship_may_stop(end) else
+                f"{where} leaves it aboard in {end} ({m.terrain[end].name}), and {docks}: end that move in one "
+                f"and add unload: [{uid}]")
+        if how == "hex":
+            return (f'{where} names the hex "{h}" in units, which takes every Army and Rowers of yours there '
+                    f"aboard the departing ships, {uid} too: list the ships by id in {where} to leave it ashore"
+                    + (f"; or {land}" if m.ship_may_stop(end) else ""))
+        return (f"{where} carries it aboard {carrier}: " + land) if m.ship_may_stop(end) else land
 
     def warn_navigation(self) -> None:
         """R-PH-SECOND, as a heads-up: every Fleet and Transport of the player that the orders leave out of a City,
@@ -1891,7 +1949,7 @@ class RuleCheck:
                 if land:
                     what = f"aboard {carrier}" if carrier else a_unit(u.type)
                     self.error(upath, f"{uid} is {what}: only Armies and Rowers on land attack in a land battle",
-                               "ships attack in sea_battle")
+                               self.aboard_hint(uid, carrier) if carrier else "ships attack in sea_battle")
                 elif u.type is UnitType.FLEET:
                     self.error(upath, f"{uid} has no Rowers aboard: an unmanned Fleet cannot fight (R-UNIT-3)",
                                self.how_to_man(uid, "first_move"))
@@ -1994,9 +2052,13 @@ class RuleCheck:
 
     def attack_on_a_city_won_first(self, tpath: tuple, h: str, city) -> None:
         """A land attack on a neutral city a card of the file's own wins before the battles fails: a city of yours
-        with no enemy Army or Rowers in it is no target (``pbem.battle``: "is yours now").  Not said of a
-        diplomacy target: attacking the city in case the roll fails is a plan (examples/orders/athens-turn-1)."""
+        with no enemy Army or Rowers in it is no target (``pbem.battle``: "is yours now").  A diplomacy roll of the
+        file's own on the city comes before the battles too (R-PH-DIP): said as what it may do (a player's
+        attack on Miletus failed after his roll for it came up 6, and nothing had told him)."""
         win = self.card_wins.get(city.id)
+        if win is None and city.id in self.dip_targets:
+            self.attack_on_a_diplomacy_target(tpath, h, city)
+            return
         if win is None or self.state.cities[city.id].controller is not None or self.enemy_fighters_seen(h):
             return
         if win.sure:
@@ -2006,6 +2068,30 @@ class RuleCheck:
             unless = " (unless a player before you takes it first)" if win.unless.startswith(",") else win.unless
             self.warn(tpath, f"if {win.by} wins {city.name} for you before the battles{unless}, this attack on it "
                              f"fails (a city of yours is no target)")
+
+    def attack_on_a_diplomacy_target(self, tpath: tuple, h: str, city) -> None:
+        """R-PH-DIP, R-PH-DIP-REVOLT: the file's own diplomacy roll on the city attacked is made in the Diplomacy
+        phase, before the battles, on 1D6 (+1 if the city is hostile), 6 or more succeeding.  A neutral city won
+        is the player's: the attack fails (``pbem.battle``: "is yours now").  An enemy city revolts: the rebels
+        fight its controller's units there and it goes neutral if they win (or if no unit of the controller is
+        in it); the attack then fights the neutral city's defenders, not the controller's."""
+        st = self.state
+        c = st.cities[city.id]
+        k = self.dip_targets[city.id]
+        chance = ("a 6 on one die: 1 chance in 6" if not c.hostile else
+                  "5 or 6 on one die, +1 as the city is hostile: 2 chances in 6")
+        roll = f"diplomacy[{k}] rolls for {city.name} in the Diplomacy phase, before the battles"
+        if c.controller is None:
+            self.warn(tpath, f"{roll}: if that roll succeeds ({chance}), {city.name} is yours and this attack on it "
+                             f"fails (a city of yours is no target)",
+                      f"keep both only if you mean to attack {city.name} in case the roll fails")
+        elif c.controller != self.me:
+            who = f"the {st.players[c.controller].name}" if c.controller in st.players else "its controller"
+            who += "'" if who.endswith("s") else "'s"
+            self.warn(tpath, f"{roll}: if that roll succeeds ({chance}), {city.name} revolts: it goes neutral before "
+                             f"this attack if the rebels beat {who} units there (or none are there), and this attack "
+                             f"then fights the neutral city's own defenders instead (R-PH-DIP-REVOLT)",
+                      f"keep both only if you mean to attack {city.name} whatever the roll does")
 
     def fights_on_land(self, uid) -> bool:
         u = self.sim.units[uid] if isinstance(uid, str) else uid
