@@ -345,7 +345,7 @@ def _static_layer(cols: int, rows: int, codes: str, cities: tuple) -> str:
     city_cells = {grid.parse(h) for h in city_hexes}
     for cr in cells:
         hex_id = grid.id(*cr)
-        if hex_id not in city_hexes:  # a city's id is drawn after its name
+        if hex_id not in with_id:  # a city's id is drawn after its name where it fits, else at the top as any other
             x, y = _hex_id_place(lay, *cr, _id_shift(city_cells, *cr))
             ids.append(f'<text x="{_f(x)}" y="{_f(y)}">{hex_id}</text>')
     out.append(f'<g id="hex-ids" font-family="{FONT}" font-size="{_f(HEXID_SIZE)}" text-anchor="middle" '
@@ -473,7 +473,7 @@ def _text_box(x: float, y: float, s: str, size: float, weight: str = "normal", a
 # Hex ids, printed on every hex (they are public, fog or not), small and grey: centred at the top of the hex,
 # above the place of a stack's badge, on every hex alike (an id at the bottom of its hex sat on the id of the
 # hex below: "1410" over "1411"), moved 3 px away from a city above it beside it (``_id_shift``); a city's hex has it after the city's name (the city's badge sits at the top
-# of its hex).  They are in the static layer, and the placer takes their boxes before any label; an id a label
+# of its hex), or at its top where it does not fit there (``_names_with_ids``).  They are in the static layer, and the placer takes their boxes before any label; an id a label
 # must cover all the same is drawn again at a free place in its hex (``_moved_ids``).
 HEXID_SIZE = 7.0
 HEXID_FILL = "#666666"
@@ -511,11 +511,13 @@ def _hex_id_box(lay: Layout, col: int, row: int, hex_id: str, shift: float = 0.0
 
 @lru_cache(maxsize=8)
 def _id_boxes(cols: int, rows: int, codes: str, cities: tuple) -> dict[str, Box]:
-    """The box of every hex id the static layer draws (all but the cities' hexes'), by hex."""
+    """The box of every hex id the static layer draws at the top of its hex (all but those of the cities whose
+    id follows their name), by hex."""
     lay, grid = Layout(cols, rows), Grid(cols, rows)
     city_cells = {grid.parse(h) for h, _ in cities}
+    after_name = _names_with_ids(cols, rows, cities)
     return {grid.id(*cr): _hex_id_box(lay, *cr, grid.id(*cr), _id_shift(city_cells, *cr)) for cr in grid
-            if cr not in city_cells}
+            if grid.id(*cr) not in after_name}
 
 
 def hex_id_boxes(game_map: GameMap) -> dict[str, Box]:
@@ -568,8 +570,9 @@ def _city_name_box(cx: float, cy: float, name: str, hex_id: str | None) -> Box:
 @lru_cache(maxsize=8)
 def _names_with_ids(cols: int, rows: int, cities: tuple) -> frozenset[str]:
     """The cities (by hex) whose id fits after their name: not where it would run into another city's name.
-    Elsewhere the name stands alone (the report's city table gives every city's hex).  ``cities``: (hex, name)
-    pairs, as ``_static_key`` gives them."""
+    Elsewhere the name stands alone and the id is at the top of the city's hex, as on any other hex (it was left
+    out, and a player found no "2417" for Halicarnassus anywhere on his maps).  ``cities``: (hex, name) pairs,
+    as ``_static_key`` gives them."""
     lay, grid = Layout(cols, rows), Grid(cols, rows)
     plain = []
     for h, name in cities:
