@@ -350,8 +350,11 @@ def test_the_svg_draws_the_labels_where_they_were_placed():
                        for r in rects)
         wanted = sorted((b[0], b[1], b[2] - b[0], b[3] - b[1]) for b in (lab.box for lab in placed))
         assert len(drawn) == len(wanted)
-        for d, w in zip(drawn, wanted):
-            assert all(abs(a - b) <= 0.06 for a, b in zip(d, w)), (d, w)
+        for w in wanted:  # each placed box drawn once (matched, not zipped: two boxes whose x differ by less
+            # than the SVG's rounding may sort either way)
+            d = next((d for d in drawn if all(abs(a - b) <= 0.06 for a, b in zip(d, w))), None)
+            assert d is not None, (w, v["viewer"])
+            drawn.remove(d)
 
 
 def test_label_placement_is_deterministic():
