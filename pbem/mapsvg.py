@@ -10,10 +10,12 @@ Crowded fronts stay readable: every stack has a chip (a dot in its owner's colou
 ``place_labels`` puts the stacks' badges, the cities' controller tags and the viewer's unit ids one by one
 where they overlap nothing placed before (city names and marks, battle marks, other labels, hex ids, other
 stacks' chips): a badge wholly inside its own hex (on two or three lines or in a smaller font if it must),
-else on its chip reaching at most a sliver into a next hex with a stack or a city of its own (a reader
-takes a label for the hex it sits in: a new player's 1111 label drawn over the sea hex 1211, Megara's
-inside 1111), covering a hex id there rather than going further (the id is drawn again at a free place
-in its hex), else away with a line from its chip (``_place_badge``).  Greedy and in a fixed order: the
+else on its chip reaching at most a little (REACH_EPS px) over its hex's edge (a reader takes a label for
+the hex it sits in: a new player's 1111 label drawn over the sea hex 1211, Megara's inside 1111; Ionia's
+two-line badge mostly over the sea hex 2510), covering a hex id there rather than going further (the id is
+drawn again at a free place in its hex), else away with a line from its chip (``_place_badge``); the
+viewer's unit ids touch their badge where they stay in the stack's hex (or a little over it), else they
+too have a line.  Greedy and in a fixed order: the
 same view gives the same map, byte for byte.  A city's tag: its holder in their colour, "!" (hostile)
 in red, "razed N" (``_city_mark_parts``).
 
@@ -345,7 +347,7 @@ def _static_layer(cols: int, rows: int, codes: str, cities: tuple) -> str:
     city_cells = {grid.parse(h) for h in city_hexes}
     for cr in cells:
         hex_id = grid.id(*cr)
-        if hex_id not in city_hexes:  # a city's id is drawn after its name
+        if hex_id not in with_id:  # a city's id is drawn after its name where it fits, else at the top as any other
             x, y = _hex_id_place(lay, *cr, _id_shift(city_cells, *cr))
             ids.append(f'<text x="{_f(x)}" y="{_f(y)}">{hex_id}</text>')
     out.append(f'<g id="hex-ids" font-family="{FONT}" font-size="{_f(HEXID_SIZE)}" text-anchor="middle" '
@@ -472,9 +474,10 @@ def _text_box(x: float, y: float, s: str, size: float, weight: str = "normal", a
 
 # Hex ids, printed on every hex (they are public, fog or not), small and grey: centred at the top of the hex,
 # above the place of a stack's badge, on every hex alike (an id at the bottom of its hex sat on the id of the
-# hex below: "1410" over "1411"), moved 3 px away from a city above it beside it (``_id_shift``); a city's hex has it after the city's name (the city's badge sits at the top
-# of its hex).  They are in the static layer, and the placer takes their boxes before any label; an id a label
-# must cover all the same is drawn again at a free place in its hex (``_moved_ids``).
+# hex below: "1410" over "1411"), moved 3 px away from a city above it beside it (``_id_shift``); a city's hex
+# has it after the city's name (the city's badge sits at the top of its hex), or at its top where it does not
+# fit there (``_names_with_ids``).  They are in the static layer, and the placer takes their boxes before any
+# label; an id a label must cover all the same is drawn again at a free place in its hex (``_moved_ids``).
 HEXID_SIZE = 7.0
 HEXID_FILL = "#666666"
 HEXID_LEGEND = ("Hex ids: the small grey numbers in each hex;",
@@ -511,11 +514,13 @@ def _hex_id_box(lay: Layout, col: int, row: int, hex_id: str, shift: float = 0.0
 
 @lru_cache(maxsize=8)
 def _id_boxes(cols: int, rows: int, codes: str, cities: tuple) -> dict[str, Box]:
-    """The box of every hex id the static layer draws (all but the cities' hexes'), by hex."""
+    """The box of every hex id the static layer draws at the top of its hex (all but those of the cities whose
+    id follows their name), by hex."""
     lay, grid = Layout(cols, rows), Grid(cols, rows)
     city_cells = {grid.parse(h) for h, _ in cities}
+    after_name = _names_with_ids(cols, rows, cities)
     return {grid.id(*cr): _hex_id_box(lay, *cr, grid.id(*cr), _id_shift(city_cells, *cr)) for cr in grid
-            if cr not in city_cells}
+            if grid.id(*cr) not in after_name}
 
 
 def hex_id_boxes(game_map: GameMap) -> dict[str, Box]:
@@ -568,8 +573,9 @@ def _city_name_box(cx: float, cy: float, name: str, hex_id: str | None) -> Box:
 @lru_cache(maxsize=8)
 def _names_with_ids(cols: int, rows: int, cities: tuple) -> frozenset[str]:
     """The cities (by hex) whose id fits after their name: not where it would run into another city's name.
-    Elsewhere the name stands alone (the report's city table gives every city's hex).  ``cities``: (hex, name)
-    pairs, as ``_static_key`` gives them."""
+    Elsewhere the name stands alone and the id is at the top of the city's hex, as on any other hex (it was left
+    out, and a player found no "2417" for Halicarnassus anywhere on his maps).  ``cities``: (hex, name) pairs,
+    as ``_static_key`` gives them."""
     lay, grid = Layout(cols, rows), Grid(cols, rows)
     plain = []
     for h, name in cities:
@@ -890,7 +896,7 @@ HOME_PAD = 0.5  # a badge "in its hex" keeps this far inside the hex's edges
 HOME_STEP = 3.0  # the grid of the places tried for a badge in its hex, in px
 SPILL = 4.0  # a badge reaching into an empty next hex is no more than this wider than its hex
 ON_IDS_EACH = 12  # of each form's places wholly in its hex, the nearest so many may cover hex ids
-REACH_EPS = 8.0  # a badge reaching less than this (px) into the next hex (its centre in its own) is not over it
+REACH_EPS = 8.0  # a label reaching less than this (px) over its hex's edge, into a next hex, is "a little" over
 
 
 def _fits(size: float, w: float, h: float, want: tuple[float, float], dx: float, dy: float,
@@ -981,6 +987,15 @@ def _box_hits_hex(box: Box, centre: tuple[float, float], size: float = HEX, eps:
     return True
 
 
+def _reaches_out(box: Box, centre: tuple[float, float], size: float = HEX) -> bool:
+    """Whether ``box`` reaches more than a little (REACH_EPS px) over the edges of the hex around ``centre``,
+    whatever lies beyond them (players.md: "a label that reaches a little over the hex's edge")."""
+    cx, cy = centre
+    inner, wide = size * SQ3 / 2 + REACH_EPS, size + REACH_EPS * 2 / SQ3
+    return not all(abs(y - cy) <= inner and abs(x - cx) <= wide - abs(y - cy) / SQ3
+                   for x in (box[0], box[2]) for y in (box[1], box[3]))
+
+
 def _place_badge(placer: Placer, lay: Layout, centre: tuple[float, float], want: tuple[float, float],
                  bottom: bool, chip: tuple[float, float], text: str, own: str, others: list[tuple[float, float]],
                  floor: float = math.inf) -> tuple[Box, tuple[tuple[str, ...], float], bool]:
@@ -992,8 +1007,8 @@ def _place_badge(placer: Placer, lay: Layout, centre: tuple[float, float], want:
 
     In this order: (1) wholly inside its hex, in its first form, else in a smaller one (two or three lines,
     the smaller font), nearest its preferred place first; else (2) on its chip, reaching no more than
-    REACH_EPS px into a next hex with a stack or a city (only into an empty one, as a city's badge above its
-    mark does), on one or two lines little wider than the hex, the form that reaches least out of its hex;
+    REACH_EPS px over its hex's edge (into any next hex, empty or not: ``_reaches_out``), on one or two lines
+    little wider than the hex, the form that reaches least out of its hex;
     else (3) one of those places where it covers only hex ids (drawn again elsewhere in their hex); else (4)
     away from its hex, 10 px from its chip or more (as near as it can, covering a hex id rather than going
     further than NEAR_REACH), with a line to it, over no other stack's or city's hex first.  Places are
@@ -1010,6 +1025,9 @@ def _place_badge(placer: Placer, lay: Layout, centre: tuple[float, float], want:
 
     def clear(box: Box) -> bool:
         return not any(_box_hits_hex(box, o, lay.size) for o in others)
+
+    def little(box: Box) -> bool:  # over its hex's edge a little at most: into no next hex, busy or not
+        return not _reaches_out(box, centre, lay.size)
 
     for form, w, h, at in sized:  # (1) wholly in its hex
         for dx, dy in _home_offsets(lay.size, w, h, at, None, floor):
@@ -1028,13 +1046,13 @@ def _place_badge(placer: Placer, lay: Layout, centre: tuple[float, float], want:
                 box = box_at(w, h, dx, dy)
                 if placer.free(box, own):
                     return box, form, False
-    # (2) on its chip, over no busy next hex: the form least out of its hex
+    # (2) on its chip, a little over its hex's edge at most: the form least out of its hex
     spill = [(f, w, h, at) for f, w, h, at in sized if w <= 2 * lay.size + SPILL and len(f[0]) <= 2] or sized[-1:]
     best = None
     for form, w, h, at in spill:
         for dx, dy in _snapped(lay.size, w, h, at, at_chip, math.inf, edges):
             box = box_at(w, h, dx, dy)
-            if clear(box) and placer.free(box, own):
+            if little(box) and placer.free(box, own):
                 out = _outside(box, centre, lay.size)
                 if best is None or out < best[0]:
                     best = (out, box, form)
@@ -1047,7 +1065,7 @@ def _place_badge(placer: Placer, lay: Layout, centre: tuple[float, float], want:
     on_chip = ((box_at(w, h, dx, dy), f) for f, w, h, at in spill
                for dx, dy in _snapped(lay.size, w, h, at, at_chip, math.inf, edges))
     on_ids = list(islice(((b, f) for b, f in chain(home, on_chip)
-                          if clear(b) and placer.free(b, own, but="hexid")), Placer.ON_IDS))
+                          if little(b) and placer.free(b, own, but="hexid")), Placer.ON_IDS))
     if on_ids:
         box, form = min(on_ids, key=lambda bf: placer.cost(bf[0], own))
         return box, form, False
@@ -1129,12 +1147,13 @@ def place_labels(game_map: GameMap, view: dict[str, Any], events: Iterable[dict[
     First the fixed marks are taken: the city names (the static layer's), the hex ids, the cities' marks,
     the battle marks and every stack's chip (``_chips``: no other hex's label may hide it).  Then every
     stack's badge, the cities' hexes first (their mark and name leave the least room), then the widest: in
-    its hex, else on its chip, else away (``_place_badge``; preferred: on the hex's centre, above the city's
-    mark in a city); a badge that does not touch its chip has a line to it (Label.leader); a hex's further
-    stacks go above the first.  Then the cities' controller tags, right of the mark (over a hex id, drawn
-    again, rather than further), else around it with a line.  Then
-    the viewer's unit ids, above their badge, else beside or below it, else further out with a line to the
-    badge.  Last the hex ids a label covers, drawn again at a free place in their hex (``_moved_ids``).
+    its hex, else on its chip a little over its edge, else away (``_place_badge``; preferred: on the hex's
+    centre, above the city's mark in a city); a badge that does not touch its chip has a line to it
+    (Label.leader); a hex's further stacks go above the first.  Then the cities' controller tags, right of
+    the mark (over a hex id, drawn again, rather than further), else around it with a line.  Then the
+    viewer's unit ids, above their badge, else beside or below it (where they stay in the stack's hex or a
+    little over its edge), else further out with a line to the badge.  Last the hex ids a label covers, drawn
+    again at a free place in their hex (``_moved_ids``).
     Badges go first because the stack's place is the map's main news; long id lines last because they can
     go anywhere a line can point from.
     """
@@ -1230,7 +1249,12 @@ def place_labels(game_map: GameMap, view: dict[str, Any], events: Iterable[dict[
     for h, text, badge in id_lines:
         x0, y0, x1, y1 = _text_box(0, 0, text, IDS_SIZE)
         cands = _around(badge, x1 - x0, y1 - y0, _RINGS)
-        box, away = placer.place(((b, i >= 12) for i, b in enumerate(cands)), "ids")
+        # touching its badge (no line) only where it stays in the stack's hex, or but a little over its edge;
+        # else further out, joined to the badge by a line (an id line ran from Ionia over the sea hex 2610 into
+        # 2710 with none; beside a badge that is itself away from its hex it would run on over further hexes)
+        touching = [b for b in cands[:12] if not _reaches_out(b, centre(h), lay.size)]
+        cands = touching + cands[12:]
+        box, away = placer.place(((b, i >= len(touching)) for i, b in enumerate(cands)), "ids")
         bx, by = (badge[0] + badge[2]) / 2, (badge[1] + badge[3]) / 2
         labels.append(Label("ids", h, text, box, _leader((bx, by), box) if away else None))
     labels += _moved_ids(game_map, key, lay, placer, labels)

@@ -350,8 +350,11 @@ def test_the_svg_draws_the_labels_where_they_were_placed():
                        for r in rects)
         wanted = sorted((b[0], b[1], b[2] - b[0], b[3] - b[1]) for b in (lab.box for lab in placed))
         assert len(drawn) == len(wanted)
-        for d, w in zip(drawn, wanted):
-            assert all(abs(a - b) <= 0.06 for a, b in zip(d, w)), (d, w)
+        for w in wanted:  # each placed box drawn once (matched, not zipped: two boxes whose x differ by less
+            # than the SVG's rounding may sort either way)
+            d = next((d for d in drawn if all(abs(a - b) <= 0.06 for a, b in zip(d, w))), None)
+            assert d is not None, (w, v["viewer"])
+            drawn.remove(d)
 
 
 def test_label_placement_is_deterministic():
@@ -413,20 +416,20 @@ def test_every_hex_shows_its_id_inside_it_fog_or_not():
     static = mapsvg.static_layer(aegean)
     root = ET.fromstring(mapsvg._document(mapsvg.layout_of(aegean), static, []))
     group = next(el for el in root.iter(SVG + "g") if el.get("id") == "hex-ids")
-    texts = [el.text for el in group.iter(SVG + "text")] + [c.hex for c in aegean.cities.values()]
-    assert sorted(texts) == sorted(aegean.offsets)  # every hex once: a city's hex by its name (below)
+    with_id = mapsvg.names_with_ids(aegean)
+    texts = [el.text for el in group.iter(SVG + "text")] + sorted(with_id)
+    assert sorted(texts) == sorted(aegean.offsets)  # every hex once: a city's hex by its name where it fits (below)
     lay = mapsvg.layout_of(aegean)
-    cities = {aegean.offsets[c.hex] for c in aegean.cities.values()}
     for h, cr in aegean.offsets.items():
-        if cr not in cities:
+        if h not in with_id:
             assert _in_hex(lay, cr, mapsvg.hex_id_boxes(aegean)[h]), h
     names = next(el for el in root.iter(SVG + "g") if el.get("id") == "city-names")
     texts = ["".join(el.itertext()) for el in names.iter(SVG + "text")]
-    with_id = mapsvg.names_with_ids(aegean)
     for c in aegean.cities.values():  # a city's hex id comes right after its name, where it fits
         after = texts[texts.index(c.name) + 1] if texts.index(c.name) + 1 < len(texts) else None
         assert (after == c.hex) == (c.hex in with_id), c.name
-    # Halicarnassus 2418's id would run into Doria's name two hexes east: left out, and only there
+    # Halicarnassus' id would run into Doria's name two hexes east: not after its name, only there; it is at
+    # the top of its hex instead (a player found it nowhere on his maps: test_mpx2_hex_ids)
     assert {c.name for c in aegean.cities.values() if c.hex not in with_id} == {"Halicarnassus"}
     # the ids are in the static layer, under the fog: the same on every player's map
     assert "Hex ids: the small grey numbers in each hex;" in static
@@ -437,7 +440,7 @@ def test_no_label_covers_a_hex_id_or_a_city_name():
     for v in views:
         placed, placer = mapsvg.place_labels(aegean, v, v["events"])
         moved = {lab.hex for lab in placed if lab.kind == "hexid"}
-        n_ids = len(aegean.offsets) - len(aegean.cities)
+        n_ids = len(aegean.offsets) - len(mapsvg.names_with_ids(aegean))
         assert len([k for k, _ in placer.taken if k == "hexid"]) == n_ids + len(moved)
         ids = mapsvg.hex_id_boxes(aegean)
         names = [box for kind, box in placer.taken if kind == "name"]

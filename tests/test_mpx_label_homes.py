@@ -94,7 +94,7 @@ def _dist(p, box):
 def test_every_badge_is_in_its_own_hex_or_on_its_chip_or_joined_to_it_by_a_line():
     aegean, views = every_view()
     lay = mapsvg.layout_of(aegean)
-    away = at_home = 0
+    away = at_home = on_chip = 0
     for v in views:
         placed, _ = mapsvg.place_labels(aegean, v, v["events"])
         stacks = mapsvg._stacks(aegean, v)
@@ -110,14 +110,19 @@ def test_every_badge_is_in_its_own_hex_or_on_its_chip_or_joined_to_it_by_a_line(
                 assert lab.leader[:2] == lab.chip and _dist(lab.chip, lab.box) >= 9, (v["viewer"], lab)
                 continue
             # else on its own chip (covering it or a sliver of it), its middle in its hex or over its chip ...
+            on_chip += 1
             assert _dist(lab.chip, lab.box) <= mapsvg.CHIP_R, (v["viewer"], lab)
+            # ... reaching a little over its hex's edge at most (test_mpx2_label_reach) ...
+            assert not mapsvg._reaches_out(lab.box, lay.centre(*aegean.offsets[lab.hex])), (v["viewer"], lab)
             covers = lab.box[0] <= lab.chip[0] <= lab.box[2] and lab.box[1] <= lab.chip[1] <= lab.box[3]
             assert covers or _in(lay, aegean, lab.hex, _centre_of(lab.box)), (v["viewer"], lab)
             # ... and no further than a sliver into a next hex with a stack or a city of its own
             for n in aegean.neighbours[lab.hex]:
                 if n in busy and n in aegean.offsets:
                     assert not mapsvg._box_hits_hex(lab.box, lay.centre(*aegean.offsets[n])), (v["viewer"], lab, n)
-    assert at_home > 3 * away  # most badges sit wholly in their hex, few need a line
+    # most badges sit in their hex (wholly, or on their chip a little over its edge), few need a line; on these
+    # fronts, crowded on purpose, a badge that would sit mostly over a next hex has one (a player's review)
+    assert at_home + on_chip > 3 * away and at_home > away
 
 
 def test_no_two_labels_overlap_and_each_stays_near_what_it_labels():
@@ -150,6 +155,9 @@ def test_the_review_s_stacks_at_1111_and_megara_are_each_labelled_in_their_own_h
         badge = {lab.hex: lab for lab in placed if lab.kind == "badge"}
         for h in ("1111", "1112", "1114", "1212"):
             lab = badge[h]
+            if h == "1114" and lab.leader:  # too wide for its crowded hex (it sat half over the sea, no line):
+                assert lab.leader[:2] == lab.chip, (v["viewer"], lab)  # joined to its chip (test_mpx2_label_reach)
+                continue
             assert not lab.leader and _in(lay, aegean, h, _centre_of(lab.box)), (v["viewer"], lab)
             for other in ("1111", "1112", "1211", "1214", "1113"):  # not over the sea, nor over its neighbour
                 if other != h:
