@@ -1282,8 +1282,11 @@ def _moved_ids(game_map: GameMap, key: tuple, lay: Layout, placer: Placer, label
 
         free = [b for b in spots if placer.free(b, but="hexid") and not near(b, "hexid")]
         halo = next((b for b in free if not near(b, "name")), free[0] if free else None)
-        if halo is None:  # the least covering place, never by another id
-            halo = min(spots, key=lambda b: placer.cost(b) + 1000 * near(b, "hexid"))
+        if halo is None:  # the least covering place, never by another id, over a stack's label last (Halicarnassus'
+            # id, at the top of its crowded hex, was drawn over the "2A 2B" badge there): over a city's tag or mark
+            # first, which the holder's colour says again
+            halo = min(spots, key=lambda b: placer.cost(b) + 1000 * near(b, "hexid")
+                       + 2000 * (placer.hits(b, "badge") or placer.hits(b, "ids")) + 300 * placer.hits(b, "name"))
         placer.take(halo, "hexid")
         out.append(Label("hexid", h, h, halo))
     return out

@@ -72,3 +72,25 @@ def test_reaching_a_little_over_is_at_most_reach_eps_px_over_the_hex_s_edge():
     assert not mapsvg._reaches_out((cx - 15, cy - inner - 7, cx + 15, cy - 8), (cx, cy))  # 7 px over the top
     assert mapsvg._reaches_out((cx - 15, cy - inner - 9, cx + 15, cy - 8), (cx, cy))  # 9 px over it
     assert mapsvg._reaches_out((cx + 10, cy - 50, cx + 100, cy - 41), (cx, cy))  # in hexes further away
+
+
+def test_a_crowded_city_s_id_is_drawn_again_off_its_stack_s_badge():
+    """Halicarnassus' id, at the top of its hex (its name leaves no room after it), is covered by the badge of a
+    stack in the city; drawn again where no place in the hex is free, it went over the badge ("2A 2417 2B" in
+    the README's picture): a city's tag or name may take it, a stack's label not."""
+    aegean = load_map()
+    s = make_state(["sparta", "athens", "troy", "doria"], game_map=aegean)
+    s.cities["halicarnassus"].controller = "sparta"
+    for ch in "AABB":
+        add(s, "sparta", LETTER_TYPES[ch], "2417")
+    for ch in "AABB":
+        add(s, "troy", LETTER_TYPES[ch], "2517")
+    for viewer in ("sparta", None):
+        v = view(s, aegean, viewer, records=[], before=s)
+        placed, _ = mapsvg.place_labels(aegean, v, v["events"])
+        [moved] = [lab for lab in placed if lab.kind == "hexid" and lab.hex == "2417"] or [None]
+        if moved is None:
+            continue  # its id was not covered in this view
+        for lab in placed:
+            if lab.kind in ("badge", "ids"):
+                assert mapsvg._overlap(moved.box, lab.box) == 0, (viewer, lab)
