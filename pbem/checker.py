@@ -1956,9 +1956,12 @@ class RuleCheck:
                 elif u.type is UnitType.TRANSPORT:
                     self.error(upath, f"{uid} carries no Army: only Transports with an Army fight in a sea battle")
                 else:
+                    ship = self.sim.state.units.get(carrier) if carrier else None
                     self.error(upath, f"{uid} is {a_unit(u.type) if not carrier else 'aboard ' + carrier}: only "
                                       f"manned Fleets and Transports with an Army fight in a sea battle",
-                               "Armies and Rowers attack in land_battle")
+                               f"name its ship {carrier} instead: a Transport with an Army aboard fights at sea"
+                               if ship is not None and ship.type is UnitType.TRANSPORT and u.type is UnitType.ARMY
+                               else "Armies and Rowers attack in land_battle")
                 continue
             if target_ok:
                 here = sim.hex[uid]

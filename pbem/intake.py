@@ -297,7 +297,7 @@ def submit_bytes(camp: Campaign, raw: bytes, source: str, now: datetime, late_ok
     moderator's own attempt: its answer is printed, not kept among the replies the players get."""
     answer = _submit_bytes(camp, raw, source, now, late_ok, moderator_fix, force)
     answer.campaign = camp.root
-    answer.moderators = moderator_fix and not answer.accepted
+    answer.moderators = answer.moderators or (moderator_fix and not answer.accepted)
     return answer
 
 
@@ -332,10 +332,20 @@ def _submit_bytes(camp: Campaign, raw: bytes, source: str, now: datetime, late_o
                             or not hmac.compare_digest(given.encode("utf-8"), stored.encode("utf-8"))):
         if given == WITHHELD:  # the moderator resubmitting a copy pbem kept (stored, or in the drop folder)
             due = campaign_deadline(camp)
-            take = flags("--fix", *(["--late-ok"] if due is not None and now > due else []))
-            return _refuse(camp, source, f"a stored copy (its secret is withheld) for {player}: pbem takes such a "
-                                         f"copy only as the moderator's fix (submit {' '.join(take)})", player,
-                           authenticated=False, retry=take, hint="if it is a copy pbem kept")
+            # the flags that take it, --force among them where the turn's dice were seen (as for any fix below), so
+            # the command printed works as printed (a code review: on a held turn it was refused again)
+            digest = hashlib.sha256(raw).hexdigest()
+            is_frozen = frozen(camp, state.turn)
+            forced = (bool(dry_runs(camp, state.turn)) or is_frozen) \
+                and not as_recorded(camp, state, player, digest, if_none=False) \
+                and not (is_frozen and played_by_undone_runs(camp, state, player, digest))
+            take = flags("--fix", *(["--force"] if forced else []),
+                         *(["--late-ok"] if due is not None and now > due else []))
+            answer = _refuse(camp, source, f"a stored copy (its secret is withheld) for {player}: pbem takes such a "
+                                           f"copy only as the moderator's fix (submit {' '.join(take)})", player,
+                             authenticated=False, retry=take, hint="if it is a copy pbem kept")
+            answer.moderators = True  # only the moderator holds such a copy: no reply is kept for a player
+            return answer
         if not given:  # the template's `# secret:` line left commented out, say: the hint `pbem check` gives
             return _refuse(camp, source, f"no secret for {player}: add a line  secret: <the secret the moderator "
                                          f"gave you>  to the header (in the order template, remove the '# ' in "

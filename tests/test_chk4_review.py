@@ -148,3 +148,13 @@ def test_a_hex_id_in_a_ship_move_that_takes_an_army_aboard_is_warned_and_named_i
     r = check_text(ATHENS + 'first_move:\n  - units: [ATH-F1, ATH-T1]\n    path: ["1314"]\n' + ATTACK, "o.yaml",
                    edited(demo, tmp_path / "c", transport()))
     assert not [f for f in r.findings if f.path.startswith(("first_move[0].units", "land_battle"))], said(r)
+
+
+def test_an_army_aboard_named_in_a_sea_battle_is_told_to_name_its_transport(demo, tmp_path):
+    """An engineer's note: the hint said "Armies and Rowers attack in land_battle", where naming its Transport
+    (which fights at sea with its Army aboard) is what the player meant."""
+    r = check_text(ATHENS + 'sea_battle:\n  - units: [ATH-A1]\n    target: "1314"\n', "o.yaml",
+                   edited(demo, tmp_path, transport(aboard=True)))
+    [f] = [f for f in r.findings if f.path == "sea_battle[0].units[0]"]
+    assert f.severity == "error" and f.hint == ("name its ship ATH-T1 instead: a Transport with an Army aboard "
+                                                "fights at sea"), said(r)

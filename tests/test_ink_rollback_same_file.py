@@ -60,3 +60,26 @@ def test_the_run_s_file_given_back_after_a_forced_fix_of_the_same_turn_needs_no_
     run_turn(c, NOW, force=True, reports=False)
     verdicts = {v.turn: v for v in verify(c)}
     assert verdicts[2].ok and not verdicts[2].flags, verdicts[2].flags
+
+
+def test_a_kept_copy_given_without_fix_on_a_held_turn_prints_the_flags_that_take_it_and_keeps_no_reply(tmp_path):
+    """A code review: a stored copy (secret withheld) given without --fix was told `--fix` only, which a held
+    turn refused again; and a reply was kept for a player, though only the moderator holds such copies."""
+    import shlex
+    c, _ = two_turns_run(tmp_path)
+    rollback(c, 2, "run too early")  # turn 2 held: its files stay, fixed
+    same = tmp_path / "same.yaml"
+    same.write_bytes((c.orders_dir(2) / "athens.yaml").read_bytes())
+    changed = tmp_path / "changed.yaml"
+    changed.write_bytes(same.read_bytes() + b"# changed\n")
+    replies = sorted((c.root / "replies").rglob("*.txt"))
+    for path, flags in ((same, ["--fix"]), (changed, ["--fix", "--force"])):
+        with c.lock():
+            a = submit_path(c, path, NOW)
+        assert not a.accepted, a.text()
+        [line] = [x for x in a.text().splitlines() if "`pbem submit" in x]
+        command = shlex.split(line.split("`")[1])
+        assert command[-len(flags):] == flags, line
+    assert sorted((c.root / "replies").rglob("*.txt")) == replies
+    with c.lock():  # the flags printed take it (at the test's clock: the CLI's would find the deadline past)
+        assert submit_path(c, changed, NOW, moderator_fix="--fix" in command, force="--force" in command).accepted
