@@ -30,3 +30,6 @@ ADJUSTED = re.compile(r"^(\S+) adjust turn (\d+) \((.*?)\), previous kept as (tu
 # `pbem seat`: player, the seat (bot | human); `run-turn`: the turn, the computer players (comma-separated)
 SEAT = re.compile(r"^\S+ seat of (\S+) set to (bot|human)")
 RUN_TURN = re.compile(r"^\S+ run-turn (\d+)(?: \(forced\))?(?:; computer players: (\S+))?")
+# in an `intake accepted NAME (...) for P turn T` line: a moderator's fix that is the very file every rolled-back run
+# of the turn played (the same dice: it needed no --force)
+PLAYED_BY_UNDONE_RUN = "the file the rolled-back run played"

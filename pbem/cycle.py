@@ -579,6 +579,21 @@ def _forced_warning(st: Status, force: bool, now: datetime) -> str:
     return ""
 
 
+def held_again_line(camp: Campaign, turn: int) -> str:
+    """Said when the run reached a turn that is held (after a deeper rollback, from the position its seen run
+    started from): players may not send files for it, and the files its seen run played wait in the archive (a
+    moderator's review: the run said only the new deadline, and a second `run-turn --force` made every human NMR)."""
+    from .intake import frozen
+    if not frozen(camp, turn):
+        return ""
+    kept = sorted((camp.root / "archive").glob(f"rollback-*/orders/turn-{turn:03d}"),
+                  key=lambda p: int(p.parent.parent.name.rsplit("-", 1)[1]))
+    where = (f"the files its seen run played are in {kept[-1].relative_to(camp.root).as_posix()}/: give them back "
+             f"with `pbem submit {camp.root} FILE --fix` (the same files need no --force), then ") if kept else ""
+    return (f"Game turn {turn} is held: it was run and rolled back from this very position, so its players saw it "
+            f"and may not send files for it; {where}run it with `pbem run-turn {camp.root} --force`\n")
+
+
 def next_deadline_line(camp: Campaign, turn: int, nxt: str | None) -> str:
     """What the moderator is told of the new turn's deadline (status shows the same)."""
     if nxt:
@@ -633,6 +648,7 @@ def adjudicate(camp: Campaign, now: datetime, force: bool = False):
         if not result.after.finished:
             message += civil_disorder_lines(camp)
             message += next_deadline_line(camp, result.turn + 1, nxt)
+            message += held_again_line(camp, result.turn + 1)
         return result, message
 
 
@@ -677,4 +693,5 @@ def run_turn(camp: Campaign, now: datetime, force: bool = False, reports: bool =
         if not result.after.finished:
             message += civil_disorder_lines(camp)
             message += next_deadline_line(camp, result.turn + 1, nxt)
+            message += held_again_line(camp, result.turn + 1)
         return result, message

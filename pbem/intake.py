@@ -27,6 +27,7 @@ from datetime import datetime
 from pathlib import Path
 
 from . import yamlio
+from .auditlog import PLAYED_BY_UNDONE_RUN
 from .cycle import deadline as campaign_deadline, fmt
 from .storage import Campaign, atomic_write, closed, held_interrupts, printable, short_hash
 from .turn import DRY_RUN_LINE
@@ -442,7 +443,8 @@ def _submit_bytes(camp: Campaign, raw: bytes, source: str, now: datetime, late_o
                                      f"(audited as forced)", player, turn, retry=take, retry_copy=take_copy,
                        hint="to take it anyway (audited as forced)")
     if late and not late_ok:
-        return _refuse(camp, source, f"late: the deadline was {fmt(due)}", player, turn, retry=take,
+        return _refuse(camp, source, f"late: the deadline was {fmt(due)} (if you sent it before then, ask the "
+                                     f"moderator, who may still take it)", player, turn, retry=take,
                        retry_copy=take_copy, hint="if it reached you in time")
     long = too_long(doc)
     if long:
@@ -493,7 +495,6 @@ def _submit_bytes(camp: Campaign, raw: bytes, source: str, now: datetime, late_o
     return Answer(source, True, player, turn, msg, findings, target)
 
 
-PLAYED_BY_UNDONE_RUN = "the file the rolled-back run played"  # in an audit line: a fix that needed no --force
 
 
 def played_by_undone_runs(camp: Campaign, state, player: str, digest: str) -> bool:

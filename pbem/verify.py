@@ -17,7 +17,7 @@ from datetime import datetime
 from pathlib import Path
 
 from .adjudicator import adjudicate
-from .auditlog import ACCEPTED, ADJUDICATED, DEADLINE, ROLLBACK, RUN_TURN, SEAT, SEAT_SET_ASIDE
+from .auditlog import ACCEPTED, ADJUDICATED, DEADLINE, PLAYED_BY_UNDONE_RUN, ROLLBACK, RUN_TURN, SEAT, SEAT_SET_ASIDE
 from .campaign import KEYS_FILE
 from .dice import Dice, key_commitment, seed_fingerprint, seed_from_key, turn_key
 from .errors import CampaignError, PbemError, UsageError
@@ -184,7 +184,10 @@ def history(camp: Campaign) -> dict[int, TurnHistory]:
                 h.late[m.group(1)] = f"{m.group(1)}'s file sha256 {m.group(3)} taken {late}"
             if m.group(4):
                 forced = f", forced after {m.group(5)}" if m.group(5) else ""
-                h.fixes.append(f"{m.group(1)}'s file sha256 {m.group(3)} taken as the moderator's fix{forced}"
+                # intake says when the fix is the very file the rolled-back run played (the same dice): say so
+                same = (f" ({PLAYED_BY_UNDONE_RUN}: the same dice)"
+                        if f" ({PLAYED_BY_UNDONE_RUN}) for {m.group(1)} turn " in line else "")
+                h.fixes.append(f"{m.group(1)}'s file sha256 {m.group(3)} taken as the moderator's fix{same}{forced}"
                                + (f", {late}" if late else ""))
         elif m := ROLLBACK.match(line):
             first = int(m.group(3) or m.group(2))
@@ -281,6 +284,9 @@ def computer_player_problems(camp: Campaign, turn: int, before, record: TurnHist
         raw = path.read_bytes()
         seat_bot = record is not None and pid in record.bots
         humans = record is not None and record.accepted.get(pid) is False
+        if record is not None and not seat_bot:
+            continue  # a human seat (audit.log): a file that begins as the computer player's is the player's own,
+            # say written with `pbem bot` on their kit and edited (a moderator's review: verify accused him falsely)
         if not (raw.startswith(BOT_MARK) or seat_bot and not humans):
             continue
         if raw != bot_file(camp, before, pid):

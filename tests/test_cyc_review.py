@@ -271,3 +271,16 @@ def test_a_reason_quoting_an_adjust_line_cannot_change_how_the_adjustment_reads(
     [c] = read_corrections(line)
     assert c.items == [("gold", "athens", 2, 32), ("gold", "sparta", -1, 9)] and c.kept == "turn-003.fix-1.json"
     assert c.reason.startswith("undo 'adjust turn 3 (x)")
+
+
+def test_a_run_that_reaches_a_held_turn_says_so_and_where_its_files_are(tmp_path):
+    """A moderator's review: after `rollback 1` from turn 3, `run-turn --force` reached turn 2 from its seen
+    position (held, its files archived) and said only the new deadline; run again, every human was NMR."""
+    from demo_campaign import athens_human_sparta_bot
+    c, _ = athens_human_sparta_bot(tmp_path, NOW, current_file=False)
+    dest = rollback(c, 1, "a mistake in turn 1").dest
+    _, message = run_turn(c, NOW, force=True, reports=False)
+    kept = (dest / "orders" / "turn-002").relative_to(c.root).as_posix()
+    assert (f"Game turn 2 is held: it was run and rolled back from this very position, so its players saw it and "
+            f"may not send files for it; the files its seen run played are in {kept}/: give them back with "
+            f"`pbem submit {c.root} FILE --fix`") in message, message

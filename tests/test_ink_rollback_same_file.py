@@ -35,6 +35,10 @@ def test_a_deeper_rollback_s_files_given_back_unchanged_need_no_force(tmp_path):
     run_turn(c, NOW, force=True, reports=False)
     verdicts = {v.turn: v for v in verify(c)}
     assert verdicts[2].ok and not verdicts[2].flags, (verdicts[2].flags, verdicts[2].detail)
+    # and verify says it is the seen run's own file (a moderator's review: five "moderator's fix" notes after a
+    # rollback alarmed a referee, who could not tell they were the same bytes)
+    assert any("taken as the moderator's fix (the file the rolled-back run played: the same dice)" in n
+               for n in verdicts[2].notes), verdicts[2].notes
 
 
 def test_a_changed_file_still_needs_force_and_the_refusal_names_the_command(tmp_path):

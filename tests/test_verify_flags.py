@@ -294,3 +294,16 @@ def test_a_forced_fix_covers_its_own_file_not_every_later_one(camp):
     assert submit_bytes(camp, back, "sparta.yaml", NOW, moderator_fix=True, force=True).accepted
     run_turn(camp, NOW, force=True, reports=False)  # run C: the computer player's file for athens, never forced
     flagged(turn_of(camp, 2), "orders/turn-002/athens.yaml", "ran again", "no forced")
+
+
+def test_a_human_s_file_written_with_pbem_bot_is_not_called_the_computer_player_s(camp):
+    """A moderator's review: a human player wrote his file with `pbem bot` on his kit and added a line; it kept
+    the computer player's first line, and verify flagged the turn: "athens's seat was the computer player's, but
+    this is not the file the computer player writes for it" (exit 1), though no seat line ever gave it away."""
+    from pbem.cycle import bot_file
+    raw = bot_file(camp, camp.load_state(), "athens").replace(b"secret: withheld",
+                                                               f"secret: {camp.player_secrets()['athens']}".encode())
+    assert submit_bytes(camp, raw + b"# my edit\n", "athens.yaml", NOW).accepted
+    send(camp, "sparta")
+    run_turn(camp, NOW, reports=False)
+    assert turn_of(camp, 1).word == "OK", turn_of(camp, 1).flags
