@@ -1487,7 +1487,7 @@ def correction_lines(corrections: Sequence[Correction], turn: int, nm: Namer, vi
                 "after this turn was run (this report was written again since)")
         # the reason is one text for the whole command: told to a player only when the correction touched them
         # alone (a red-teamer: one `adjust` for three players showed each the others' reason, "athens bribe")
-        alone = viewer is None or all(who <= {viewer} for who in (c.owners or [set()]))
+        alone = viewer is None or all(who == {viewer} for who in (c.owners or [set()]))  # a neutral unit: not theirs
         reason = c.reason if alone else ("not shown to you: this correction touched other players too (ask the "
                                          "moderator)")
         out.append({"when": when, "before": c.turn == turn, "text": "; ".join(said), "reason": reason,
@@ -1744,7 +1744,9 @@ def build_context(camp_name: str, turn: int, game_map: GameMap, tables: Tables, 
             for u in row["units"]:
                 u["owner_name"] = nm.player(u["owner"])
     ctx["others"] = [{"hex": e["hex"], "place": nm.place(e["hex"]), "owner": nm.player(e["owner"]),
-                      "counts": counts_text(e["counts"]), "leaders": e["leaders"]} for e in v.get("others", [])]
+                      "counts": counts_text(e["counts"]) + (f" (aboard ships: {counts_text(e['aboard'])})"
+                                                            if e.get("aboard") else ""),
+                      "leaders": e["leaders"]} for e in v.get("others", [])]
     # orders and their results, in log order
     mark_revolt_outcomes(events)
     ctx["orders"] = []

@@ -214,19 +214,24 @@ def view(state: GameState, game_map: GameMap, player: str | None, records: Seque
 
 
 def others_in_sight(state: GameState, player: str, seen: set[str]) -> list[dict[str, Any]]:
-    """Other factions' and neutral units in sight: per hex and owner, counts by type and leaders' names."""
+    """Other factions' and neutral units in sight: per hex and owner, counts by type, how many of them are aboard
+    ships (a Fleet's crew, a Transport's Army: seen at the table, and the kit's state holds it, so the report says
+    it too) and leaders' names."""
     others: dict[tuple[str, str | None], dict[str, Any]] = {}
     for u in state.units.values():
         if u.owner == player or u.hex not in seen or u.away_until is not None:
             continue
         entry = others.setdefault((u.hex, u.owner), {"hex": u.hex, "owner": u.owner, "counts": Counter(),
-                                                     "leaders": []})
+                                                     "aboard": Counter(), "leaders": []})
         entry["counts"][u.type.value] += 1
+        carrier = state.units.get(u.carried_by) if u.carried_by else None
+        if carrier is not None and carrier.type.is_ship:
+            entry["aboard"][u.type.value] += 1
         if u.type is UnitType.LEADER:
             entry["leaders"].append(u.name)
     return [
         {"hex": e["hex"], "owner": e["owner"], "counts": dict(sorted(e["counts"].items())),
-         "leaders": sorted(e["leaders"])}
+         "aboard": dict(sorted(e["aboard"].items())), "leaders": sorted(e["leaders"])}
         for _, e in sorted(others.items(), key=lambda kv: (kv[0][0], kv[0][1] or ""))
     ]
 
@@ -858,5 +863,12 @@ def redact(state: GameState, game_map: GameMap, player: str) -> GameState:
             u.carried_by = None
         units[u.id] = u
     out.units = units
+    for e in out.effects:  # an effect on another's unit (Exiled on their leader) names it as the kit does, or by
+        # their prefix alone when the unit is not in the kit (away from play, out of sight)
+        if e.target in rename:
+            e.target = rename[e.target]
+        elif e.target in state.units and state.units[e.target].owner != player:
+            owner = state.units[e.target].owner
+            e.target = f"{state.players[owner].abbr if owner in state.players else 'NEU'}-?"
     out._at = None
     return out

@@ -2,7 +2,7 @@
 the tiny map (hexes: 0302 Athens, 0505 Sparta, 0506 Megara; a row of Clear hexes from 0402 to 0306)."""
 from __future__ import annotations
 
-from scenario import add, assert_invariants, context, events, give, make_state, orders, run_phase
+from scenario import TABLES, TINY, add, assert_invariants, context, events, give, make_state, orders, run_phase
 from pbem.phases import PHASES
 
 PATH7 = ["0402", "0503", "0504", "0404", "0405", "0306", "0307"]  # seven Clear hexes (1 point each) from Athens
@@ -248,3 +248,40 @@ def test_the_end_of_another_players_card_on_a_third_players_stack_is_not_told():
     told = {p: [r for r in events_for(ctx.log.records, p, None, [before, s]) if r.get("event") == "effect_ends"]
             for p in ("athens", "troy")}
     assert told["troy"] == [] and len(told["athens"]) == 1
+
+
+def test_a_report_counts_the_units_aboard_others_ships_as_the_kit_holds_them():
+    """A red-teamer: the kit kept which of another player's units are aboard their ships (a Fleet's crew, a
+    Transport's Army) while the report gave counts only, and the checker's sea-attack answer ("neither fight nor
+    block") then told it.  Seen at the table, it is told in the report too: the kit holds nothing more."""
+    from pbem import report
+    from pbem.visibility import redact, view
+    s = make_state()
+    add(s, "athens", "fleet", "0401")
+    f = add(s, "sparta", "fleet", "0501")
+    add(s, "sparta", "rowers", "0501", carried_by=f.id)
+    add(s, "sparta", "transport", "0501")
+    v = view(s, TINY, "athens")
+    [o] = [o for o in v["others"] if o["hex"] == "0501"]
+    assert o["counts"] == {"fleet": 1, "rowers": 1, "transport": 1} and o["aboard"] == {"rowers": 1}
+    assert view(redact(s, TINY, "athens"), TINY, "athens")["others"] == v["others"]
+    ctx = report.build_context("t", 1, TINY, TABLES, s, s, [], "athens")
+    [shown] = [x for x in ctx["others"] if x["hex"] == "0501"]
+    assert shown["counts"] == "1 rowers, 1 fleet, 1 transport (aboard ships: 1 rowers)"
+
+
+def test_the_kit_names_an_exiled_enemy_leader_as_it_names_his_unit():
+    """A red-teamer: the effect of one's own Exiled kept the real id of the enemy leader (COR-L2) in the kit,
+    where his unit is renamed (SPA-?1): the effect now names him the same way."""
+    from pbem.model import Effect
+    from pbem.visibility import redact
+    s = make_state()
+    add(s, "athens", "army", "0504")
+    leader = add(s, "sparta", "leader", "0505")
+    s.effects.append(Effect("leader_removed", "exiled", "athens", leader.id, 0, 3, "sparta"))
+    kit = redact(s, TINY, "athens")
+    [e] = kit.effects
+    assert e.target != leader.id and e.target in kit.units and kit.units[e.target].type.value == "leader"
+    leader.away_until = 3  # exiled: out of play, so out of the kit; the effect names no id of his
+    [e] = redact(s, TINY, "athens").effects
+    assert e.target == "SPA-?"

@@ -49,7 +49,7 @@ def test_view_shows_own_things_whole_and_others_as_counts_in_sight():
     assert next(u for u in v["units"] if u["id"] == "ATH-L1")["skills"] == ["heroism"]
     others = {(e["hex"], e["owner"]): e for e in v["others"]}
     assert others[("0402", "sparta")] == {"hex": "0402", "owner": "sparta", "counts": {"army": 1, "leader": 1},
-                                          "leaders": ["Brasidas"]}
+                                          "aboard": {}, "leaders": ["Brasidas"]}
     assert others[("0201", None)]["counts"] == {"pirate": 1}
     assert not any(e["hex"] in ("0505", "0903") for e in v["others"])
     # public: cities, turn order, city counts, hand sizes, pile sizes
