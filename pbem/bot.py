@@ -711,9 +711,6 @@ class Bot:
         rolls = 1 + against + self.effect_total("diplomacy_rolls") + sum(
             1 for c in cards if isinstance(c, str)
             and any(e["kind"] == "diplomacy_rolls" for e in self.t.cards[c].effects))
-        dip = [cid for cid in neutral + hostile + enemy_minor if cid not in taken][:max(rolls, 0)]
-        if dip:
-            o["diplomacy"] = dip
         # war: which Armies march where, who attacks; lasting effects may forbid moves or battles
         frozen = self.frozen = any(e.target == self.pid for e in self.in_force("cannot_move_or_attack"))
         self.truce = bool(self.in_force("truce"))
@@ -724,6 +721,12 @@ class Bot:
             marches, attacks, second = self.plan_war()
             if self.truce:  # no one may attack: march (no Fleet sorties), but keep the attack cards
                 attacks, self.hand = [], hand
+        # diplomacy: not on a city it attacks this turn (the Diplomacy phase comes first: a roll that won it would
+        # make the attack fail, the checker warns; a moderator saw the computer players do it)
+        attacked = {self.m.city_at[a["target"]].id for a in attacks if a.get("target") in self.m.city_at}
+        dip = [cid for cid in neutral + hostile + enemy_minor if cid not in taken and cid not in attacked][:max(rolls, 0)]
+        if dip:
+            o["diplomacy"] = dip
         # recruit: proportionate to income, within the budget, one unit per city that may
         o_recruit = self.plan_recruit(gold_now, income, upkeep, marches)
         if o_recruit:

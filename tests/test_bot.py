@@ -299,3 +299,18 @@ def test_on_turn_one_each_bot_harasses_its_nearest_rival_not_the_first_in_turn_o
         assert AEGEAN.distance(home, AEGEAN.cities[rival].hex) == nearest, (p, rival)
         picks[p] = rival
     assert len(set(picks.values())) >= 4, picks
+
+
+def test_the_bot_does_not_roll_diplomacy_for_a_city_it_attacks_this_turn():
+    """A moderator saw computer players roll for a city they attacked in the same file (the checker warns: a roll
+    that wins or stirs up the city first makes the attack fail or fight rebels' leftovers).  Megara, attacked,
+    is left out of the rolls (every other minor city is Athens' own, so Megara would be its only target)."""
+    state = _athens_next_to_spartan_megara()
+    for cid, c in state.cities.items():
+        if c.home_of is None and cid != "megara":
+            c.controller = "athens"
+    data = write_orders(view(state, AEGEAN, "athens"), AEGEAN, T, "selfplay", 1, "s")
+    assert [a["target"] for a in data["land_battle"]] == ["1112"]
+    assert "megara" not in data.get("diplomacy", []), data.get("diplomacy")
+    assert not [f for f in findings(state, data) if "this attack on it fails" in f.message or "revolt" in f.message
+                and f.path.startswith("land_battle")]
