@@ -469,6 +469,14 @@ def seat(
                            f"aside: kept as {where}; {then}")
         if seat_now == "human":
             typer.echo(f"New secret for {pid} (hand it to the player; the old one no longer works): {done.secret}")
+            from datetime import datetime, timezone
+            from .cycle import deadline, fmt
+            due = deadline(camp)
+            if done.set_aside is not None and not held and due is not None and datetime.now(timezone.utc) > due:
+                typer.echo(f"warning: the deadline of turn {done.turn} has passed ({fmt(due)}): the turn is due, so a "
+                           f"scheduled run-turn may run it with {pid} NMR first, and the player's new file is late: "
+                           f"take it with `pbem submit {camp.root} FILE --late-ok`, or set a new deadline first",
+                           err=True)
         if held and done.before != seat_now and (seat_now == "bot" or done.set_aside is not None):
             typer.echo(f"warning: game turn {camp.current_turn} was run and rolled back: "
                        + (f"a computer player's file for {pid} where the seen run had " +

@@ -284,3 +284,13 @@ def test_a_run_that_reaches_a_held_turn_says_so_and_where_its_files_are(tmp_path
     assert (f"Game turn 2 is held: it was run and rolled back from this very position, so its players saw it and "
             f"may not send files for it; the files its seen run played are in {kept}/: give them back with "
             f"`pbem submit {c.root} FILE --fix`") in message, message
+
+
+def test_a_new_secret_after_the_deadline_warns_that_the_turn_is_due(camp):
+    """A moderator's re-run: a new secret for a leaked one after the deadline set the file aside and said "the
+    player sends it again", but the resend was refused as late and a scheduled run-turn would run the turn first."""
+    set_deadline(camp, "2026-01-01", datetime(2025, 12, 1, tzinfo=timezone.utc))
+    assert submit_bytes(camp, orders(camp, "troy"), "troy.yaml", datetime(2025, 12, 2, tzinfo=timezone.utc)).accepted
+    r = pbem("seat", camp.root, "troy", "human", "--reason", "secret leaked")
+    assert r.exit_code == 0 and "warning: the deadline of turn 1 has passed" in r.output, r.output
+    assert f"pbem submit {camp.root} FILE --late-ok" in r.output
