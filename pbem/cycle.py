@@ -26,17 +26,26 @@ YEARS = (2000, 2999)  # a deadline is near today: a year outside these is a typo
 WHEN_FORMS = "write a date like 2026-12-01, 2026-12-01T18:00 (UTC) or +7d"
 
 
+def relative(text: str) -> tuple[int | None, str] | None:
+    """``+N`` deadlines: (N, "day" | "hour"), N None when past any calendar; None for any other form."""
+    rel = _RELATIVE.fullmatch(str(text).strip())
+    if rel is None:
+        return None
+    digits = rel.group(1).lstrip("0") or "0"
+    return (int(digits) if len(digits) <= 12 else None), ("day" if rel.group(2) == "d" else "hour")  # int() of 5000
+    # digits fails, and more than 12 is past the calendar's end anyway
+
+
 def parse_when(text: str, now: datetime) -> datetime:
     """'2026-12-01', '2026-12-01T18:00', '2026-12-01 18:00Z', '2026-12-01T18:00+01:00' or '+7d' / '+36h' -> an
     aware UTC datetime.  A date without a time is the end of that day (23:59 UTC).  Raises ``UsageError``
     naming the text for anything else, a year outside ``YEARS`` included."""
     t = str(text).strip()
-    rel = _RELATIVE.fullmatch(t)
+    rel = relative(t)
     if rel:
-        digits = rel.group(1).lstrip("0") or "0"
-        n = int(digits) if len(digits) <= 12 else None  # more is past the calendar's end (and int() of 5000 fails)
+        n, unit = rel
         try:
-            when = now + (timedelta(days=n) if rel.group(2) == "d" else timedelta(hours=n)) if n is not None else None
+            when = now + (timedelta(days=n) if unit == "day" else timedelta(hours=n)) if n is not None else None
         except OverflowError:
             when = None
         if when is None or when.year > YEARS[1]:
@@ -109,12 +118,12 @@ def set_deadline(camp: Campaign, text: str, now: datetime) -> NewDeadline:
         before = deadline(camp)
     except CampaignError:  # a damaged deadline in campaign.yaml: this command is how it is mended
         before = None
-    rel = _RELATIVE.fullmatch(str(text).strip())
+    rel = relative(text)
     ahead = before is not None and before > now  # a deadline passed already: "two more days" are from now
     when = parse_when(text, before if rel and ahead else now)
     counted = None
     if rel:
-        n, unit = int(rel.group(1).lstrip("0") or "0"), "day" if rel.group(2) == "d" else "hour"
+        n, unit = rel  # parse_when took it: n is a number
         amount = f"{n} {unit}{'' if n == 1 else 's'}"
         counted = (f"{amount} after the deadline in force, {fmt(before)}" if ahead else
                    f"{amount} from now (no deadline was set)" if before is None else

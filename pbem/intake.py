@@ -335,11 +335,7 @@ def _submit_bytes(camp: Campaign, raw: bytes, source: str, now: datetime, late_o
             due = campaign_deadline(camp)
             # the flags that take it, --force among them where the turn's dice were seen (as for any fix below), so
             # the command printed works as printed (a code review: on a held turn it was refused again)
-            digest = hashlib.sha256(raw).hexdigest()
-            is_frozen = frozen(camp, state.turn)
-            forced = (bool(dry_runs(camp, state.turn)) or is_frozen) \
-                and not as_recorded(camp, state, player, digest, if_none=False) \
-                and not (is_frozen and played_by_undone_runs(camp, state, player, digest))
+            forced, _ = fix_needs_force(camp, state, state.turn, player, hashlib.sha256(raw).hexdigest())
             take = flags("--fix", *(["--force"] if forced else []),
                          *(["--late-ok"] if due is not None and now > due else []))
             answer = _refuse(camp, source, f"a stored copy (its secret is withheld) for {player}: pbem takes such a "
@@ -411,13 +407,8 @@ def _submit_bytes(camp: Campaign, raw: bytes, source: str, now: datetime, late_o
     kept_versions = versions(folder, player)
     same_bytes = target.is_file() and target.read_bytes() == kept
     too_many = kept_versions >= MAX_VERSIONS and not same_bytes
-    # the dice of this turn were seen (dry runs, a run rolled back): a moderator's fix that is not the file they
-    # were seen with needs --force, and is audited as forced; the file the turn was recorded with, or the one
-    # every rolled-back run of it from this position played, given back needs neither (the same dice)
     seen = dry_runs(camp, turn)
-    recorded = as_recorded(camp, state, player, digest, if_none=False)
-    played = is_frozen and not recorded and played_by_undone_runs(camp, state, player, digest)
-    forced_if_fix = bool(seen or is_frozen) and not recorded and not played
+    forced_if_fix, played = fix_needs_force(camp, state, turn, player, digest)
 
     def retry(fix: bool) -> tuple[str, ...]:
         """The flags that take this file (``fix``: as the moderator's fix)."""
@@ -495,6 +486,18 @@ def _submit_bytes(camp: Campaign, raw: bytes, source: str, now: datetime, late_o
     return Answer(source, True, player, turn, msg, findings, target)
 
 
+
+
+def fix_needs_force(camp: Campaign, state, turn: int, player: str, digest: str) -> tuple[bool, bool]:
+    """(whether a moderator's fix of the file of SHA-256 ``digest`` needs --force, whether it is the very file every
+    rolled-back run of the turn played).  The dice of the turn were seen (dry runs, a run rolled back): a fix that
+    is not the file they were seen with needs --force and is audited as forced; the file the turn was recorded
+    with, or the one every rolled-back run of it from this position played, given back needs neither (the same
+    dice)."""
+    is_frozen = frozen(camp, turn)
+    recorded = as_recorded(camp, state, player, digest, if_none=False)
+    played = is_frozen and not recorded and played_by_undone_runs(camp, state, player, digest)
+    return bool(dry_runs(camp, turn) or is_frozen) and not recorded and not played, played
 
 
 def played_by_undone_runs(camp: Campaign, state, player: str, digest: str) -> bool:

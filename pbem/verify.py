@@ -511,10 +511,17 @@ def _replay_files(camp: Campaign, turn: int, key: bytes, published: bool) -> Ver
                                     f"{(first_fix if adjusted else path).name}")
     rolls = sum(1 for r in log.records if "roll" in r)
     said = adjustment_notes(camp, turn + 1, after) if adjusted else []
-    note = (f"; the moderator adjusted the result afterwards ({len(said)} adjustment{'' if len(said) == 1 else 's'}"
-            f", in the notes)" if said else "; the moderator adjusted the result afterwards (see audit.log)"
-            ) if adjusted else ""
+    note = adjusted_note("the result", said) if adjusted else ""
     return Verdict(turn, True, f"replayed exactly ({rolls} dice){note}", notes=said)
+
+
+def adjusted_note(what: str, said: list[str]) -> str:
+    """The verdict's words for a snapshot the moderator adjusted after it was written: the notes itemize ``said``
+    (``adjustment_notes``); none found there, audit.log tells."""
+    if not said:
+        return f"; the moderator adjusted {what} afterwards (see audit.log)"
+    return f"; the moderator adjusted {what} afterwards ({len(said)} adjustment{'' if len(said) == 1 else 's'}, in " \
+           f"the notes)"
 
 
 def adjustment_notes(camp: Campaign, snapshot: int, *states) -> list[str]:
@@ -600,9 +607,7 @@ def _verify_setup(camp: Campaign, secret: bytes) -> Verdict:
                                  f"{(first_fix if first_fix.is_file() else path).name}{what}: it was changed after "
                                  f"`pbem new` without `pbem adjust`")
     said = adjustment_notes(camp, 1, state) if first_fix.is_file() else []
-    note = (f"; the moderator adjusted it afterwards ({len(said)} adjustment{'' if len(said) == 1 else 's'}, in "
-            f"the notes)" if said else "; the moderator adjusted it afterwards (see audit.log)"
-            ) if first_fix.is_file() else ""
+    note = adjusted_note("it", said) if first_fix.is_file() else ""
     return Verdict(0, True, f"set-up re-run from the seed gives {path.name} and {log_path.name} exactly "
                             f"({len(records)} dice){note}", notes=said)
 
