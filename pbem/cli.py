@@ -635,7 +635,7 @@ def adjust(
         with camp.lock():
             done = do_adjust(camp, reason, _pairs(gold, "gold", number=True), _pairs(move, "move"), remove or [], ctl)
         typer.echo("Adjusted: " + "; ".join(done))
-        from .report import campaign_corrections
+        from .moderation import campaign_corrections
         state = camp.load_state()
         last = [c for c in campaign_corrections(camp, state.turn, state) if c.turn == state.turn][-1:]
         touched = sorted(set().union(*last[0].owners)) if last and last[0].owners else []

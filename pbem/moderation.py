@@ -11,6 +11,7 @@
 """
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -19,8 +20,9 @@ import tempfile
 from dataclasses import dataclass, field
 from datetime import datetime
 from pathlib import Path
+from typing import Any, Sequence
 
-from .auditlog import ADJUSTED
+from .auditlog import ADJUSTED, ROLLBACK
 from .errors import CampaignError, PbemError, UsageError
 from .invariants import violations
 from .gamedata import GameMap, tables
@@ -50,6 +52,105 @@ class RolledBack:
 
 FIX_FILE = re.compile(r"^turn-(\d{3})\.fix-\d+\.json$")
 TURN_DIR = re.compile(r"^turn-(\d{3})$")
+
+
+# -- the corrections read back (the players' reports and verify tell them) -------------------------------------
+
+# adjust() writes the line auditlog.ADJUSTED reads; its items, one by one:
+ADJUST_ITEMS = (("gold", re.compile(r"^(\S+) gold ([+-]\d+) -> (-?\d+)$")),
+                ("moved", re.compile(r"^(\S+) moved to (\S+)$")),
+                ("removed", re.compile(r"^(\S+) removed$")),
+                ("control", re.compile(r"^(\S+) controlled by (\S+)$")))
+
+
+@dataclass
+class Correction:
+    """One `pbem adjust`: made to the snapshot of the start of game turn ``turn``; ``items`` as (kind, *values):
+    ("gold", player, delta, now), ("moved", unit, hex), ("removed", unit), ("control", city, player or None);
+    ``owners``: the player each item touches (a unit's owner, a city's controller before and after)."""
+
+    time: str
+    turn: int
+    items: list[tuple[Any, ...]]
+    reason: str
+    kept: str
+    owners: list[set[str]] = field(default_factory=list)
+
+
+def read_corrections(audit_text: str) -> list[Correction]:
+    """The adjustments audit.log records that still stand: a rollback to turn R archives the snapshots after R
+    with the adjustments made to them (``moderation.rollback``), so those are dropped."""
+    out: list[Correction] = []
+    for line in audit_text.splitlines():
+        rb = ROLLBACK.match(line)
+        if rb:
+            out = [c for c in out if c.turn <= int(rb.group(2))]
+            continue
+        m = ADJUSTED.match(line)
+        if not m:
+            continue
+        items: list[tuple[Any, ...]] = []
+        for part in m.group(3).split("; "):
+            for kind, pat in ADJUST_ITEMS:
+                im = pat.match(part)
+                if im:
+                    v = im.groups()
+                    if kind == "gold":
+                        items.append(("gold", v[0], int(v[1]), int(v[2])))
+                    elif kind == "control":
+                        items.append(("control", v[0], None if v[1] == "nobody" else v[1]))
+                    else:
+                        items.append((kind, *v))
+                    break
+        out.append(Correction(m.group(1), int(m.group(2)), items, m.group(5).strip(), m.group(4)))
+    return out
+
+
+def campaign_corrections(camp: Campaign, turn: int, *states: GameState | None) -> list[Correction]:
+    """The corrections that touch game ``turn``'s report: those made before it was run (to snapshot ``turn``)
+    and after (to snapshot ``turn + 1``, when the report is written again), each with whom it touches: a
+    unit's owner and a city's controller in the snapshot kept before the change (else in ``states``)."""
+    try:
+        text = (camp.root / "audit.log").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return []
+    out = [c for c in read_corrections(text) if c.turn in (turn, turn + 1)]
+    for c in out:
+        try:
+            kept = json.loads((camp.root / "state" / c.kept).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            kept = {}
+        resolve_owners(c, kept if isinstance(kept, dict) else {}, states)
+    return out
+
+
+def resolve_owners(c: Correction, kept: dict[str, Any], states: Sequence[GameState | None]) -> None:
+    """Fill ``c.owners``: for each item the players it touches."""
+    units = kept.get("units") if isinstance(kept.get("units"), dict) else {}
+    cities = kept.get("cities") if isinstance(kept.get("cities"), dict) else {}
+    c.owners = []
+    for item in c.items:
+        kind, what = item[0], item[1]
+        who: set[str] = set()
+        if kind == "gold":
+            who.add(what)
+        elif kind in ("moved", "removed"):
+            u = units.get(what)
+            owner = u.get("owner") if isinstance(u, dict) else None
+            for st in states:
+                if owner is None and st is not None and what in st.units:
+                    owner = st.units[what].owner
+            if owner is None:  # no state has it: its id's prefix names its player
+                owner = next((p.id for st in states if st is not None for p in st.players.values()
+                              if what.startswith(f"{p.abbr}-")), None)
+            if owner:
+                who.add(owner)
+        elif kind == "control":
+            city = cities.get(what)
+            was = city.get("controller") if isinstance(city, dict) else None
+            who.update(x for x in (was, item[2]) if x)
+        c.owners.append(who)
+
 
 
 def _adjustments_after(camp: Campaign, turn: int) -> tuple[list[Path], list[str]]:

@@ -529,7 +529,7 @@ def adjustment_notes(camp: Campaign, snapshot: int, *states) -> list[str]:
     by item, with whom it touched and the moderator's reason: "audit.log: the moderator adjusted turn 5 at
     STAMP: corinth's gold +2 (to 32); sparta's SPA-A6 moved to 0716 (kept before: turn-005.fix-1.json); reason:
     ..."."""
-    from .report import campaign_corrections
+    from .moderation import campaign_corrections
     out = []
     for c in campaign_corrections(camp, snapshot, *states):
         if c.turn != snapshot:

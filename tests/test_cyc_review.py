@@ -13,7 +13,7 @@ from typer.testing import CliRunner
 from pbem import yamlio
 from pbem.campaign import create
 from pbem.cli import app
-from pbem.cycle import STORED, bot_file, deadline, run_turn, set_deadline, set_seat, status
+from pbem.cycle import bot_file, deadline, run_turn, set_deadline, set_seat, status
 from pbem.intake import submit_bytes
 from pbem.moderation import rollback
 from pbem.storage import Campaign
@@ -265,7 +265,7 @@ def test_pbem_deadline_mends_a_damaged_deadline(camp):
 
 
 def test_a_reason_quoting_an_adjust_line_cannot_change_how_the_adjustment_reads():
-    from pbem.report import read_corrections
+    from pbem.moderation import read_corrections
     line = ("2026-11-22T12:00:00Z adjust turn 3 (athens gold +2 -> 32; sparta gold -1 -> 9), previous kept as "
             "turn-003.fix-1.json: undo 'adjust turn 3 (x), previous kept as turn-003.fix-9.json: old)'")
     [c] = read_corrections(line)

@@ -9,7 +9,7 @@ import pytest
 from pbem import report
 from pbem.campaign import create
 from pbem.cycle import run_turn, set_seat
-from pbem.moderation import adjust, rollback
+from pbem.moderation import adjust, read_corrections, rollback
 
 NOW = datetime(2026, 1, 1, tzinfo=timezone.utc)
 
@@ -108,9 +108,9 @@ def test_the_audit_lines_are_read_item_by_item():
              "megara controlled by nobody), previous kept as turn-005.fix-1.json: refund: a typo; sorry\n"
              "2026-11-23T00:43:00Z rollback to turn 6 (undone: the run of turn 6; later turns moved to "
              "archive/rollback-1): x\n")
-    [c] = report.read_corrections(lines)
+    [c] = read_corrections(lines)
     assert (c.turn, c.reason, c.kept) == (5, "refund: a typo; sorry", "turn-005.fix-1.json")
     assert c.items == [("gold", "corinth", 2, 32), ("moved", "COR-A1", "0716"), ("removed", "COR-F2"),
                        ("control", "megara", None)]
-    assert report.read_corrections(lines + "2026-11-23T00:44:00Z rollback to turn 4 (undone: the run of turns "
+    assert read_corrections(lines + "2026-11-23T00:44:00Z rollback to turn 4 (undone: the run of turns "
                                            "4..5; later turns moved to archive/rollback-2): y\n") == []
