@@ -81,6 +81,7 @@ from .dice import Dice
 from .gamedata import GameMap, Tables
 from .model import HOME_CITY_DEFENCE, Effect, UnitType, id_order
 from .movement import BASE_MP, effect_in_force
+from .phases.revenue import pays as revenue_pays
 
 LAND_MP = BASE_MP[UnitType.ARMY]  # the rules' own movement points (R-PH-MOVE), not a copy
 D10 = (5.5, 8.25)  # mean, variance
@@ -450,7 +451,7 @@ class Bot:
             for cid, c in sorted(self.cities.items()):
                 if c["controller"] != p or c["razed"] or cid in blocked or self.besieged(self.m.cities[cid].hex):
                     continue
-                pays = (c["income"] + 1) // 2 if c["hostile"] and c["home_of"] is None else c["income"]
+                pays = revenue_pays(c["income"], c["hostile"], c["home_of"] is not None)
                 if pays >= 2 and (best is None or pays > best[0]):
                     best = (pays, cid)
             if best is not None:
@@ -652,7 +653,7 @@ class Bot:
             if c["razed"] or self.besieged(h):
                 continue
             inc = c["income"] + (self.effect_total("income") if cid == self.home else 0)
-            total += (inc + 1) // 2 if c["hostile"] and c["home_of"] is None else inc  # hostile minor cities (R-PH-REV)
+            total += revenue_pays(inc, c["hostile"], c["home_of"] is not None)
         return total
 
     def garrison(self, h: str) -> int:

@@ -40,6 +40,7 @@ from .phases.draw import DRAW, HAND_LIMIT
 from .phases.move import Refusal, Stack, gather, stack_at
 from .phases import recruit as recruit_phase
 from .phases import upkeep as upkeep_phase
+from .phases.revenue import pays as revenue_pays
 from .storage import Campaign
 from .visibility import redact, sight
 
@@ -1081,7 +1082,7 @@ class RuleCheck:
             inc = c.income
             if cid == st.players[self.me].home:
                 inc += sum(int(e.get("value", 0)) for _, e in player_effects(st, self.tables, self.me, "income"))
-            val = -(-inc // 2) if c.hostile and c.home_of is None else inc  # hostile *minor* cities (R-PH-REV)
+            val = revenue_pays(inc, c.hostile, c.home_of is not None)
             best += val
             if cid not in blocked and not board.under_siege(st, m, cid):
                 expect += val
@@ -1999,7 +2000,7 @@ class RuleCheck:
                 self.error(tpath, f"{h} is {t.name}: sea battles are fought in {SHIP_HEXES}")
             elif h in self.seen and not self.enemy_ships_seen(h):
                 self.add(self.later, tpath, f"there are no enemy ships in {h} now, so the attack would fail")
-            elif h in self.seen and not self.enemy_sea_fighters_seen(h):
+            elif h in self.seen and not self.enemy_ships_seen(h, fighting=True):
                 self.add(self.later, tpath, f"no enemy ship in {h} fights or blocks the way now (only unmanned Fleets "
                                             f"and Transports without an Army or Rowers), so the attack would fail",
                          battle.unfought_ships_hint(st, self.map, h, self.me))
@@ -2188,14 +2189,10 @@ class RuleCheck:
         return any(a.target == h or a.target in self.map.terrain and self.map.adjacent(a.target, h)
                    for _, a in self.p.indexed("sea_battle"))
 
-    def enemy_ships_seen(self, h: str) -> bool:
+    def enemy_ships_seen(self, h: str, fighting: bool = False) -> bool:
+        """An enemy ship in sight in ``h``; ``fighting``: one a sea attack is made against (``battle.holds_sea``)."""
         return h in self.seen and any(u.owner != self.me and u.owner is not None and u.type.is_ship
-                                      and u.carried_by is None for u in self.state.units_at(h))
-
-    def enemy_sea_fighters_seen(self, h: str) -> bool:
-        """An enemy ship in sight in ``h`` that a sea attack is made against (``pbem.battle.holds_sea``)."""
-        return h in self.seen and any(u.owner != self.me and u.owner is not None and u.type.is_ship
-                                      and u.carried_by is None and battle.holds_sea(self.state, u)
+                                      and u.carried_by is None and (not fighting or battle.holds_sea(self.state, u))
                                       for u in self.state.units_at(h))
 
     def never_counts(self, card: Card, h: str) -> str | None:

@@ -21,6 +21,13 @@ from ..effects import player_effects, total_value
 from ..events import Ev
 
 
+def pays(full: int, hostile: bool, home_city: bool) -> int:
+    """What a city that is not razed, besieged or blocked pays (R-PH-REV): ``full`` (its income, and a home city's
+    bonuses), halved rounded up for a hostile *minor* city; a home city pays in full, hostile or not.  The order
+    checker and the computer player count income with it too."""
+    return (full + 1) // 2 if hostile and not home_city else full
+
+
 def resolve(ctx) -> None:
     state, me = ctx.state, ctx.me
     one_time_gold(ctx)
@@ -36,8 +43,8 @@ def resolve(ctx) -> None:
             continue
         bonus = total_value(player_effects(state, ctx.tables, ctx.player, "income")) if cid == me.home else 0
         full = city.income + bonus
-        halved = city.hostile and city.home_of is None  # R-PH-REV: hostile *minor* cities
-        amount = (full + 1) // 2 if halved else full
+        amount = pays(full, city.hostile, city.home_of is not None)
+        halved = city.hostile and city.home_of is None  # the record says the halving applied (1 gold stays 1)
         me.gold += amount
         ctx.emit(Ev.INCOME, city=cid, amount=amount, base=city.income, bonus=bonus, hostile=halved, gold=me.gold)
     for e in blocks:
