@@ -9,7 +9,8 @@ Figures (medians, milliseconds):
   adjudicate  resolving one whole game turn with the state in memory (file I/O apart), and per order
   render    writing every player's reports of one turn (HTML, text, SVG, PNG; --pdf adds PDFs)
   game      adjudication through a whole seeded bot game, turn by turn: per turn, per order, per log record,
-            and the part of it that making the log records alone costs (no rule run)
+            and the part of it that making the log records alone costs (no rule run), and the same turns
+            played with no order file at all (every player NMR): the work no order asks for
   demo      a whole bot campaign in memory (no reports), per game turn
 
 Targets (issue: turn cycle and benchmark): 12-player turn adjudicated in <= 10 ms; 12 order files checked in
@@ -166,7 +167,7 @@ def bench_game(n_players: int, turns: int, repeats: int) -> dict[str, float]:
     """Adjudication through a whole seeded bot game: each turn's orders prepared first, then each turn timed
     ``repeats`` times on a fresh copy; medians per turn, and totals over the game per order, record and unit."""
     aegean, tabs, work = game_work(n_players, turns)
-    per_turn, n_orders, n_records, n_units, logs = [], 0, 0, 0, []
+    per_turn, n_orders, n_records, n_units, logs, idle = [], 0, 0, 0, [], []
     for before, orders in work:
         dice_key = b"bench-%d" % before.turn
         copies = [before.copy() for _ in range(repeats)]
@@ -176,6 +177,15 @@ def bench_game(n_players: int, turns: int, repeats: int) -> dict[str, float]:
             log = adjudicate(c, aegean, tabs, orders, Dice(dice_key))
             times.append((time.perf_counter() - t0) * 1000)
         per_turn.append(statistics.median(times))
+        # the same position with no order file at all (every player NMR, R-TURN-5): what the nine phases cost
+        # with nothing asked of them (draw, income, upkeep of every unit, the end of the turn)
+        nobody = {pid: None for pid in orders}
+        times = []
+        for c in [before.copy() for _ in range(repeats)]:
+            t0 = time.perf_counter()
+            adjudicate(c, aegean, tabs, nobody, Dice(dice_key))
+            times.append((time.perf_counter() - t0) * 1000)
+        idle.append(statistics.median(times))
         n_orders += sum(len(o.recruit) + len(o.diplomacy) + len(o.cards) + len(o.first_move) + len(o.sea_battle)
                         + len(o.land_battle) + len(o.second_move) for o in orders.values())
         n_records += len(log.records)
@@ -183,7 +193,7 @@ def bench_game(n_players: int, turns: int, repeats: int) -> dict[str, float]:
         logs.append(log)
     total = sum(per_turn)
     floor = log_floor_ms(logs, repeats)
-    return {"log_only_ms": floor, "log_only_share": floor / (total / len(work)),
+    return {"log_only_ms": floor, "no_orders_ms": statistics.median(idle), "log_only_share": floor / (total / len(work)),
             "turns": len(work), "median_ms": statistics.median(per_turn), "max_ms": max(per_turn),
             "orders": n_orders / len(work), "per_order_us": total * 1000 / max(n_orders, 1),
             "records": n_records / len(work), "per_record_us": total * 1000 / max(n_records, 1),
@@ -261,6 +271,7 @@ def main() -> None:
     print(f"  of which making the log records alone (every die and event, no rule run): {g['log_only_ms']:.2f} ms a "
           f"turn, {g['log_only_share'] * 100:.0f}% of the turn; the 11 us per order target allows "
           f"{g['orders'] * 0.011:.2f} ms a turn in all")
+    print(f"  the same turns with no order file at all (every player NMR): median {g['no_orders_ms']:.2f} ms a turn")
     print(f"whole bot game in memory, 12 players: {bench_demo(12, turns, 3 if not args.quick else 1):.2f} ms per "
           f"game turn ({turns} turns, bots' orders included, no reports)")
 
