@@ -168,6 +168,7 @@ class Status:
     held: bool = False  # rolled back: waits for the moderator's `run-turn --force`
     closed: bool = False  # `archive --reveal-seed --abandon`: no more files, no more turns
     received: dict[str, datetime] = field(default_factory=dict)  # when each stored file was written (its mtime)
+    root: Path | None = None  # the campaign folder, as the commands status names should name it
 
     def player_lines(self) -> list[str]:
         """One line per player, in turn order, readable at 12 players: the player, the seat (human or bot),
@@ -207,6 +208,8 @@ class Status:
             lines.append(self.orders_heading())
             lines += self.player_lines()
             return "\n".join(lines) + "\n"
+        if self.held and not self.finished:
+            return self.render_held()
         if self.deadline:
             left = self.deadline - now
             if left.total_seconds() >= 0:
@@ -225,6 +228,35 @@ class Status:
             lines.append(f"Due: no, {HELD}")
         else:
             lines.append("Due: " + ("yes, `pbem run-turn` will adjudicate" if self.due(now) else "not yet"))
+        return "\n".join(lines) + "\n"
+
+
+    def render_held(self) -> str:
+        """``render`` of a turn held after a rollback: it waits for the moderator, not for the players.  Its files
+        are fixed (a player's new file is refused and kept for the moderator), only the moderator's fixes are
+        taken, and only `run-turn --force` runs it; its own deadline is shown for what it still means (a fix after
+        it needs --late-ok, and `verify` names it late), never as time left to the players."""
+        where = str(self.root) if self.root is not None else "DIR"
+        lines = [f"Game turn {self.turn}",
+                 f"Held after a rollback: players cannot send files for it (theirs are refused; ingest keeps them "
+                 f"in DROP/refused/turn-{self.turn:03d}/)",
+                 f"Awaited: only your fixes, `pbem submit {where} FILE --fix` (with --force for a file other than "
+                 f"the one the rolled-back run played); then `pbem run-turn {where} --force` runs it"]
+        if self.deadline:
+            lines.append(f"Deadline: {fmt(self.deadline)}, the turn's own, no longer a deadline for the players "
+                         f"(the turn is held); a fix you take after it needs --late-ok and `pbem verify` names it late")
+        else:
+            lines.append("Deadline: none set (a held turn needs none: it runs only with --force)")
+        lines.append(self.orders_heading())
+        lines += self.player_lines()
+        nmr = [p for p in self.missing if self.seats.get(p) != "bot"]
+        lines.append("Waiting for: no player (the turn is held)" + (
+            f"; without a file you take as a fix, {', '.join(nmr)} {'has' if len(nmr) == 1 else 'have'} no orders "
+            f"(NMR)" if nmr else ""))
+        bots = [p for p, s in self.seats.items() if s == "bot"]
+        if bots:
+            lines.append("Computer players: " + ", ".join(bots))
+        lines.append(f"Due: no, {HELD}")
         return "\n".join(lines) + "\n"
 
 
@@ -251,7 +283,7 @@ def status(camp: Campaign) -> Status:
     from .storage import closed
     return Status(state.turn, state.finished, deadline(camp), submitted, missing, streaks,
                   [p for p, n in streaks.items() if n >= after], {p: table.get(p, "human") for p in active},
-                  frozen(camp, state.turn), closed(camp.root), received)
+                  frozen(camp, state.turn), closed(camp.root), received, camp.root)
 
 
 def next_deadline(camp: Campaign, now: datetime) -> str | None:

@@ -61,6 +61,10 @@ class Answer:
     kept: Path | None = None  # where ingest kept the file sent (DROP/accepted/turn-NNN/... or DROP/refused/...)
     replied: Path | None = None  # the reply kept for the player (None: not kept, see ``moderators``)
     moderators: bool = False  # the moderator's own attempt that failed (a refused `submit --fix`): no reply kept
+    sent_as: str | None = None  # a file the moderator took that is a player's own refused file (ingest's kept copy,
+    # say): its name as the player sent it
+    own: bool = False  # ... recorded as the player's own file (taken late), not as the moderator's fix
+    fix_because: str = ""  # ... or why it is the moderator's fix all the same
 
     def text(self, for_player: bool = False) -> str:
         """The answer as printed for the moderator; ``for_player``: as kept in the reply the player gets (no
@@ -90,6 +94,10 @@ class Answer:
             out.append(f"the answer is {self.replied}")
         if self.moderators:
             out.append("your own attempt, not taken: no answer was kept for the player")
+        if self.accepted and self.sent_as is not None:
+            out.append(f"this is {self.player}'s own file as they sent it ({self.sent_as}), refused before: recorded as "
+                       + ("theirs, taken by you, not as your fix" if self.own else
+                          f"your fix, as it must be ({self.fix_because})"))
         path = self.kept if self.kept is not None else self.given
         extra = self.retry_copy if self.kept is not None else self.retry
         if not self.accepted and extra and path is not None and self.campaign is not None:
@@ -416,14 +424,23 @@ def _submit_bytes(camp: Campaign, raw: bytes, source: str, now: datetime, late_o
                      *(["--late-ok"] if late else []))
     needs_fix = moderator_fix or bot or is_frozen or too_many
     take, take_copy = retry(needs_fix), retry(True)
+
+    def sent(message: str) -> str | None:
+        """What audit.log says of a player's file refused with a flag the moderator may take it with: the answer
+        and the file's SHA-256, so the copy the moderator takes later is known as the player's own (``refused_as``).
+        None (the answer alone) for the moderator's own attempt."""
+        return None if moderator_fix else f"{message}{SENT_HASH}{short_hash(digest)}"
+
     if bot and not moderator_fix:
-        return _refuse(camp, source, f"{player} is played by the computer player now; ask the moderator", player,
-                       turn, retry=take, retry_copy=take_copy, hint="to take it for the computer player's seat")
+        why = f"{player} is played by the computer player now; ask the moderator"
+        return _refuse(camp, source, why, player, turn, audited=sent(why), retry=take, retry_copy=take_copy,
+                       hint="to take it for the computer player's seat")
     if is_frozen and not moderator_fix:
-        return _refuse(camp, source, f"game turn {turn} is being run again by the moderator: its order files are "
-                                     f"fixed and only the moderator may replace one, so this file was not taken; the "
-                                     f"moderator has it and decides (you need not send it again)", player, turn,
-                       retry=take, retry_copy=take_copy, hint="to take it in place of the file the turn was run with")
+        why = (f"game turn {turn} is being run again by the moderator: its order files are fixed and only the "
+               f"moderator may replace one, so this file was not taken; the moderator has it and decides (you need "
+               f"not send it again)")
+        return _refuse(camp, source, why, player, turn, audited=sent(why), retry=take, retry_copy=take_copy,
+                       hint="to take it in place of the file the turn was run with")
     forced = moderator_fix and forced_if_fix
     if forced and not force:
         how = " and ".join(([f"was dry-run {seen} time(s) (audit.log)"] if seen else [])
@@ -434,16 +451,16 @@ def _submit_bytes(camp: Campaign, raw: bytes, source: str, now: datetime, late_o
                                      f"(audited as forced)", player, turn, retry=take, retry_copy=take_copy,
                        hint="to take it anyway (audited as forced)")
     if late and not late_ok:
-        return _refuse(camp, source, f"late: the deadline was {fmt(due)} (if you sent it before then, ask the "
-                                     f"moderator, who may still take it)", player, turn, retry=take,
-                       retry_copy=take_copy, hint="if it reached you in time")
+        why = f"late: the deadline was {fmt(due)} (if you sent it before then, ask the moderator, who may still take it)"
+        return _refuse(camp, source, why, player, turn, audited=sent(why), retry=take, retry_copy=take_copy,
+                       hint="if it reached you in time")
     long = too_long(doc)
     if long:
         return _refuse(camp, source, long, player, turn)
     if too_many and not moderator_fix:
-        return _refuse(camp, source, f"{player} has replaced the orders of game turn {turn} {kept_versions} times; "
-                                     f"the limit is {MAX_VERSIONS}, so this file was not taken; the moderator has it "
-                                     f"and may still take it", player, turn, retry=take, retry_copy=take_copy,
+        why = (f"{player} has replaced the orders of game turn {turn} {kept_versions} times; the limit is "
+               f"{MAX_VERSIONS}, so this file was not taken; the moderator has it and may still take it")
+        return _refuse(camp, source, why, player, turn, audited=sent(why), retry=take, retry_copy=take_copy,
                        hint="to take it all the same")
     report = _check(doc_text, name, camp, doc, player)
     findings = [f.text() for f in report.findings]
@@ -460,19 +477,30 @@ def _submit_bytes(camp: Campaign, raw: bytes, source: str, now: datetime, late_o
                                      "write it plainly, like `secret: 1a2b-3c4d-5e6f-7a8b`", player, turn)
     if same_bytes and as_recorded(camp, state, player, digest):
         return Answer(source, True, player, turn, "identical to the orders already accepted", findings, target, True)
+    # the player's own file, refused before with a flag the moderator may take it with (late, say), given back by
+    # the moderator (ingest's kept copy, its secret withheld, needs --fix): named as the player sent it, and
+    # recorded as theirs (as `submit --late-ok` of the file sent would) unless it needs a fix of its own (a held
+    # turn, a computer seat, the version limit, a turn whose dice were seen)
+    sent_as = refused_as(camp, digest) if moderator_fix else None
+    own = sent_as is not None and not (bot or is_frozen or too_many or forced_if_fix)
+    fix = moderator_fix and not own
+    shown_as = sent_as if sent_as is not None else printable(source)
     with held_interrupts():
         replaced = versions(folder, player) + 1 if target.is_file() else 0
         if replaced:
             target.rename(folder / f"{player}.v{replaced}.yaml")
         atomic_write(target, kept)
-        camp.audit(f"intake accepted {printable(source)}"
-                   + (f" ({PLAYED_BY_UNDONE_RUN})" if moderator_fix and played else "")
+        camp.audit(f"intake accepted {shown_as}"
+                   + (f" ({PLAYED_BY_UNDONE_RUN})" if fix and played else "")
                    + f" for {player} turn {turn} (sha256 {short_hash(digest)})"
-                   + (" as a moderator's fix" if moderator_fix else "")
+                   + (" as a moderator's fix" if fix else "")
                    + (f", forced after {forced_after(seen, is_frozen)}" if forced else ""))
     stored_as = (f"stored as version {replaced + 1} of {player}'s orders for game turn {turn} (it replaces version "
                  f"{replaced})" if replaced else "stored")
-    if moderator_fix:
+    if fix and sent_as is not None:
+        msg = (f"{stored_as}: the file you sent, taken by the moderator as the moderator's fix; sha256 "
+               f"{short_hash(digest)}. This is the file that counts; send no other unless the moderator asks.")
+    elif fix:
         msg = (f"{stored_as}, as the moderator's fix; sha256 {short_hash(digest)}. This is the file that counts; send "
                f"no other unless the moderator asks.")
     elif late_ok:
@@ -483,7 +511,35 @@ def _submit_bytes(camp: Campaign, raw: bytes, source: str, now: datetime, late_o
         msg = (f"{stored_as}; sha256 {short_hash(digest)}. You may send a new file until the turn runs: at the "
                f"deadline{at}, or earlier once every player's file is in. The last file accepted before it runs "
                f"counts.")
-    return Answer(source, True, player, turn, msg, findings, target)
+    answer = Answer(shown_as, True, player, turn, msg, findings, target)
+    answer.sent_as, answer.own = sent_as, own
+    answer.fix_because = "; ".join(why for why, when in (
+        (f"game turn {turn} is held after a rollback", is_frozen), (f"{player}'s seat is the computer player's", bot),
+        (f"the limit of {MAX_VERSIONS} versions", too_many), ("the turn's dice were seen in a dry run", seen))
+        if when)
+    return answer
+
+
+SENT_HASH = "; file sha256 "  # how an `intake refused` line of a player's file ends: the file's SHA-256 (16 digits)
+# the refusal of a player's file that the moderator may still take (late, a held turn, a computer seat, the version
+# limit): the name as sent (no colon: check_name refuses one) and the file's SHA-256
+_REFUSED_SENT = re.compile(r"^\S+ intake refused ([^:]+): .*" + re.escape(SENT_HASH) + r"([0-9a-f]{16,64})$")
+
+
+def refused_as(camp: Campaign, digest: str) -> str | None:
+    """The name a player's file of SHA-256 ``digest`` (as stored: secret withheld) was sent under when intake
+    refused it with a flag the moderator may take it with (audit.log's ``intake refused NAME: ...; file sha256 H``;
+    the last such line), or None: no player sent these bytes.  A copy the moderator changed has other bytes."""
+    try:
+        text = (camp.root / "audit.log").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return None
+    found = None
+    for line in text.splitlines():
+        m = _REFUSED_SENT.match(line)
+        if m and digest.startswith(m.group(2)):
+            found = m.group(1)
+    return found
 
 
 

@@ -54,7 +54,10 @@ def test_a_late_file_in_the_drop_folder_is_taken_with_the_command_its_refusal_na
     reply = (camp.root / "replies" / "turn-001" / "troy-001.txt").read_text()
     assert "late: the deadline was" in reply and "moderator:" not in reply and "pbem submit" not in reply
     r = pbem(*args)
-    assert r.exit_code == 0 and "ACCEPTED" in r.output and "Taken late" not in r.output, r.output
+    # the player's own late file, taken by the moderator: named as sent and answered as taken late, not as the
+    # moderator's fix under its kept name (a moderator's review)
+    assert r.exit_code == 0 and "ACCEPTED: troy orders.yaml for troy" in r.output, r.output
+    assert "Taken late by the moderator" in r.output and "moderator's fix" not in r.output, r.output
     assert (camp.orders_dir(1) / "troy.yaml").is_file()
 
 

@@ -1,0 +1,95 @@
+"""A moderator's review, through the CLI: `pbem status` of a turn held after a rollback showed the deadline and the
+days left as if the players still had time to send files; it now says the turn waits for the moderator's fixes and
+`run-turn --force`, and what the deadline still means.  A turn not held shows as it did."""
+from datetime import datetime, timedelta, timezone
+
+import pytest
+from typer.testing import CliRunner
+
+from pbem import yamlio
+from pbem.campaign import create
+from pbem.cli import app
+from pbem.cycle import Status, set_deadline, status
+from pbem.intake import submit_bytes
+from pbem.storage import Campaign
+
+NOW = datetime(2026, 11, 22, 12, 0, tzinfo=timezone.utc)
+
+
+@pytest.fixture
+def camp(tmp_path):
+    return create(tmp_path / "camp", ["athens", "sparta", "troy"], seed="5", name="test").campaign
+
+
+def order_text(camp, player, turn=1, comment=b""):
+    data = {"campaign": "test", "turn": turn, "player": player, "secret": camp.player_secrets()[player]}
+    return yamlio.dump(data).encode() + comment
+
+
+def pbem(*args):
+    return CliRunner().invoke(app, [str(a) for a in args])
+
+
+def audit(camp):
+    return (camp.root / "audit.log").read_text()
+
+
+def held_turn_1(camp):
+    """Turn 1 with athens and sparta in (troy sent nothing), run early and rolled back: held."""
+    set_deadline(camp, "+30d", datetime.now(timezone.utc))
+    for p in ("athens", "sparta"):
+        assert submit_bytes(camp, order_text(camp, p), f"{p}.yaml", NOW).accepted
+    r = pbem("run-turn", camp.root, "--force")
+    assert r.exit_code == 0, r.output
+    r = pbem("rollback", camp.root, "1", "--reason", "run before the deadline")
+    assert r.exit_code == 0, r.output
+    return Campaign.open(camp.root)
+
+
+# -- status of a held turn --------------------------------------------------------------------------------
+
+def test_status_of_a_held_turn_says_it_waits_for_the_moderator_not_the_players(camp):
+    camp = held_turn_1(camp)
+    r = pbem("status", camp.root)
+    assert r.exit_code == 0, r.output
+    out = r.output
+    # no countdown: the players have no time left to use, whatever the deadline says
+    assert "left)" not in out and "(passed)" not in out, out
+    assert "Held after a rollback: players cannot send files for it (theirs are refused; ingest keeps them in " \
+           "DROP/refused/turn-001/)" in out, out
+    assert (f"Awaited: only your fixes, `pbem submit {camp.root} FILE --fix` (with --force for a file other than the "
+            f"one the rolled-back run played); then `pbem run-turn {camp.root} --force` runs it") in out, out
+    deadline_line = next(x for x in out.splitlines() if x.startswith("Deadline: "))
+    assert deadline_line.endswith(", the turn's own, no longer a deadline for the players (the turn is held); a fix "
+                                  "you take after it needs --late-ok and `pbem verify` names it late"), deadline_line
+    assert "Waiting for: no player (the turn is held); without a file you take as a fix, troy has no orders (NMR)" \
+        in out, out
+    assert "Due: no, held after rollback: run with --force when the fixes are in" in out, out
+    # what it says is so: troy's file is refused, run-turn without --force runs nothing
+    assert not submit_bytes(camp, order_text(camp, "troy"), "troy.yaml", NOW).accepted
+    r = pbem("run-turn", camp.root)
+    assert r.exit_code == 0 and "nothing was run" in r.output and Campaign.open(camp.root).current_turn == 1
+
+
+def test_a_held_turn_without_a_deadline_needs_none(camp):
+    st = status(camp)
+    held = Status(**{**st.__dict__, "held": True, "deadline": None})
+    assert "Deadline: none set (a held turn needs none: it runs only with --force)" in held.render(NOW)
+    assert "pbem deadline" not in held.render(NOW)
+
+
+def test_status_of_a_turn_not_held_is_as_it_was(camp):
+    """The normal turn's status, line by line (the held turn's is the only change)."""
+    set_deadline(camp, "2026-12-01T18:00", NOW)
+    assert submit_bytes(camp, order_text(camp, "sparta"), "sparta.yaml", NOW).accepted
+    st = status(camp)
+    when = st.received["sparta"].strftime("%Y-%m-%d %H:%M UTC")
+    order = st.seats and list(st.seats)
+    rows = {"sparta": f"in, {when}", "athens": "not in", "troy": "not in"}
+    width = max(len(p) for p in order)
+    missing = [p for p in order if p != "sparta"]
+    assert st.render(NOW) == "\n".join(
+        ["Game turn 1", "Deadline: 2026-12-01 18:00 UTC (9 days 6 hours left)", "Orders in: 1 of 3 human player(s):"]
+        + [f"  {p:<{width}}  human  {rows[p]}" for p in order]
+        + [f"Waiting for: {', '.join(missing)}", "Due: not yet"]) + "\n"
+    assert "Deadline: 2026-12-01 18:00 UTC (passed)" in st.render(NOW + timedelta(days=10))
