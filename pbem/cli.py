@@ -607,7 +607,7 @@ def rollback(
         from .cycle import fmt
         typer.echo(f"Deadline of game turn {turn}: {fmt(done.deadline)}" + (
             " (its own, as it was before the turn ran)" if done.deadline_known else
-            f" (audit.log records none for turn {turn}: set one with `pbem deadline {camp.root} DATE`)"))
+            f" (audit.log records none for turn {turn}; a held turn needs none: it runs only with --force)"))
         typer.echo(f"Game turn {turn} is held: fix what needs fixing (`pbem submit --fix`, `pbem adjust`), then "
                    f"run `pbem run-turn {camp.root} --force`")
         if done.lost_adjustments:

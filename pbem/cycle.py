@@ -612,6 +612,10 @@ def _forced_warning(st: Status, force: bool, now: datetime) -> str:
     if force and humans and not any(p in st.submitted for p in humans):
         return (f"warning: no human player's orders are in for game turn {st.turn} "
                 f"({', '.join(humans)}: NMR); running it anyway (--force)\n")
+    if force and st.held:  # held after a rollback: no player may send a file for it, only the moderator's fixes
+        nmr = [p for p in st.missing if st.seats.get(p) != "bot"]
+        return (f"warning: game turn {st.turn} is {HELD.split(':')[0]}: running it now (--force), so {len(nmr)} "
+                f"player(s) with no file taken as a fix are NMR: {', '.join(nmr)}\n") if nmr else ""
     waiting = _waiting(st, now) if force else None
     if waiting:
         missing, when = waiting

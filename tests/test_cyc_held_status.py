@@ -93,3 +93,15 @@ def test_status_of_a_turn_not_held_is_as_it_was(camp):
         + [f"  {p:<{width}}  human  {rows[p]}" for p in order]
         + [f"Waiting for: {', '.join(missing)}", "Due: not yet"]) + "\n"
     assert "Deadline: 2026-12-01 18:00 UTC (passed)" in st.render(NOW + timedelta(days=10))
+
+
+def test_forced_run_of_a_held_turn_warns_it_is_held_and_names_the_nmr_player(camp):
+    """run-turn --force on a held turn before its deadline said "not due (deadline ...)", as if the players might
+    still send files: it says the turn is held and who has no file taken as a fix."""
+    camp = held_turn_1(camp)  # athens' and sparta's files stay in play; troy sent none
+    r = pbem("run-turn", camp.root, "--force")
+    assert r.exit_code == 0, r.output
+    warning = [x for x in r.output.splitlines() if x.startswith("warning:")]
+    assert warning == ["warning: game turn 1 is held after rollback: running it now (--force), so 1 player(s) "
+                       "with no file taken as a fix are NMR: troy"], r.output
+    assert "not due" not in r.output
