@@ -80,3 +80,25 @@ def test_a_player_with_no_unit_there_and_no_sight_learns_nothing_of_the_effect()
         assert "may not attack" not in svg and "cannot_attack" not in svg
     # the card itself was played openly: Troy's report says so, and nothing more
     assert "Spartans played Hesitation in a battle out of your sight" in report_text(t1, "troy")[0]
+
+
+def test_a_truce_is_told_to_everyone_from_start_to_end_as_the_state_lists_it_to_everyone():
+    """Truce binds everyone (PUBLIC_EFFECTS): every view listed it in force, yet only its player read its start and
+    its end.  One answer now (``effect_known``): every player reads both."""
+    s = make_state(players=("athens", "sparta", "troy"))
+    add(s, "athens", "army", "0302"), add(s, "sparta", "army", "0505"), add(s, "troy", "army", "0903")
+    give(s, "athens", "truce")
+    dice = ScriptedDice([1] * 40)
+    seen = {p: [] for p in s.turn_order}
+    for t in (1, 2):
+        before = s.copy()
+        o = {p: orders(p, turn=t) for p in s.turn_order}
+        if t == 1:
+            o["athens"] = orders("athens", turn=1, cards=[{"card": "truce"}])
+        log = run_turn(s, o, dice)
+        for p in s.turn_order:
+            seen[p] += [(r["event"], r["effect"]) for r in told((before, s, log.records), p)]
+            if t == 1:
+                assert [e["kind"] for e in view(s, TINY, p)["effects"]] == ["truce"]
+    for p in s.turn_order:
+        assert seen[p] == [("effect_starts", "truce"), ("effect_ends", "truce")], p
