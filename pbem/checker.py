@@ -1600,13 +1600,14 @@ class RuleCheck:
         return f"{low if low == 6 else f'{low}-6'} sinks it{with_}"
 
     def warn_out_of_supply(self) -> None:
-        """R-PH-UPK, as a heads-up: every Army and Rowers of the player (aboard a ship or not) that the orders move
-        or carry, by the first move or the second, and leave with no friendly city in or next to its hex and no
-        Baggage there for each makes an upkeep roll at the next Upkeep (a new player's Rowers aboard a Fleet left
-        on a beach by a first move starved two turns later with no word: only second moves were looked at).
-        Units no order moves are not said: they were said when the orders that took them there were checked,
-        and a stack kept on purpose in a siege or far from home would be said in every file.  Said once per hex
-        (the Baggage there feeds any of them), at the last move order that takes any of them there."""
+        """R-PH-UPK, as a heads-up: every Army and Rowers of the player (aboard a ship or not) that the turn leaves
+        with no friendly city in or next to its hex and no Baggage there for each makes an upkeep roll at the next
+        Upkeep.  Those the orders move or carry, by the first move or the second, are said at the last move order
+        that takes any of them there (a new player's Rowers aboard a Fleet left on a beach by a first move starved
+        two turns later with no word: only second moves were looked at); those no order moves (an Army left on a
+        beach or in enemy land by an earlier turn's orders) are said for the file as a whole, as they starve at
+        the next Upkeep all the same (a review: they were said only when the orders that took them there were
+        checked, and starved unwarned turns later).  Said once per hex (the Baggage there feeds any of them)."""
         st, sim = self.sim.state, self.sim
         ctx = SimpleNamespace(state=st, game_map=self.map, player=self.me)
         # a city a card in hand wins for sure feeds them; one the file may win (a card that may fail, a diplomacy
@@ -1620,7 +1621,8 @@ class RuleCheck:
         by_hex: dict[str, list[Unit]] = {}
         for uid in sorted_ids(sim.units):
             u = sim.units[uid]
-            if u.type.needs_upkeep and u.away_until is None and uid in self.last_moves:
+            # units this file recruits stand in a city of the player's (the recruit entry says what is wrong there)
+            if u.type.needs_upkeep and u.away_until is None and uid not in self.predicted:
                 by_hex.setdefault(u.hex, []).append(u)
         for h, eaters in by_hex.items():
             # the Upkeep phase's own reason, asked against the simulated state (a city of the player's that is
@@ -1634,23 +1636,54 @@ class RuleCheck:
             feeders = [c for c in maybe if h in self.map.around_city[c] and st.cities[c].razed == 0]
             unless = "" if not feeders else f", unless {maybe[feeders[0]]} wins {self.map.cities[feeders[0]].name} " \
                                             f"for you"
-            moves = [self.last_moves[u.id] for u in eaters]
-            path = max(moves, key=lambda p: (p[0] == "second_move", p[1]))
-            self.warn_unfed(path, h, eaters, problem, bags, unless)
+            moved = [u for u in eaters if u.id in self.last_moves]
+            stayed = [u for u in eaters if u.id not in self.last_moves]
+            if moved:
+                moves = [self.last_moves[u.id] for u in moved]
+                path = max(moves, key=lambda p: (p[0] == "second_move", p[1]))
+                self.warn_unfed(path, h, moved, problem, bags, unless, stayed)
+            else:
+                self.warn_unfed((), h, stayed, problem, bags, unless, nearest=self.nearest_feeder(h, cities, friendly))
+
+    def nearest_feeder(self, h: str, cities: list[str], friendly: dict[str, bool]) -> str | None:
+        """The friendly city (``board.friendly_city``; one a card wins for sure counts) of ``cities`` nearest to
+        ``h``, in words ("Athens, in 1314"), or None: what would feed units left in ``h``."""
+        st = self.sim.state
+        ok = [c for c in cities if friendly.get(c, board.friendly_city(st, self.map, c, self.me))]
+        if not ok:
+            return None
+        c = min(ok, key=lambda c: (self.map.distance(h, self.map.cities[c].hex), c))
+        return f"{self.map.cities[c].name}, in {self.map.cities[c].hex}"
 
     def warn_unfed(self, path: tuple, end: str, eaters: list[Unit], problem: tuple[str, str | None], bags: int,
-                   unless: str = "") -> None:
+                   unless: str = "", stayed: list[Unit] = (), nearest: str | None = None) -> None:
+        """The supply warning for ``eaters`` in ``end``: moved there by the orders (``path``: the last move order;
+        ``stayed``: those of the player's already there, no order moving them), or all left there (``path`` ())."""
         names = ", ".join(u.id for u in eaters)
+        one = len(eaters) == 1
         kind, own = problem
         if kind == "no_city":  # "(Pylos is under siege)": a city of yours there feeds no one
             why = "with no friendly city in or next to it" + (f" that feeds it ({own})" if own else "")
         else:
             why = "completely surrounded by enemy units"
-        self.warn(path, f"{names} end{'s' if len(eaters) == 1 else ''} the turn in {end} {why}"
-                        + (f" and Baggage for {bags} only" if bags else "")
-                        + unless
-                        + ": at your next Upkeep each without Baggage makes an upkeep roll (6 or more disbands it)",
-                  "end next to a city of yours that is neither besieged nor razed, or bring Baggage (R-PH-UPK)")
+        tail = ((f" and Baggage for {bags} only" if bags else "") + unless
+                + ": at your next Upkeep each without Baggage makes an upkeep roll (6 or more disbands it)")
+        if path:
+            where = f", where {', '.join(u.id for u in stayed)} already {'stands' if len(stayed) == 1 else 'stand'}," \
+                if stayed else ""
+            self.warn(path, f"{names} end{'s' if one else ''} the turn in {end}{where} {why}" + tail,
+                      "end next to a city of yours that is neither besieged nor razed, or bring Baggage (R-PH-UPK)")
+            return
+        # left there by an earlier turn: no order of this file moves them
+        it = "it" if one else "them"
+        fix = f"move {it} in or next to a city of yours that is neither besieged nor razed" + (
+            f" (the nearest: {nearest})" if nearest else "")
+        if kind == "surrounded":
+            fix += ", or drive the enemy off a hex around " + it
+        elif own and own.endswith(" is under siege"):
+            fix += f", or break the siege of {own.removesuffix(' is under siege')}"
+        self.warn(path, f"{names}, which no order of this file moves, {'stays' if one else 'stay'} in {end} {why}"
+                        + tail, fix + ", or bring Baggage there (R-PH-UPK)")
 
     def refused(self, base: tuple, mv: Move, r: Refusal, section: str) -> None:
         """``gather`` refuses the order: say why, in the checker's words where it has them, at the unit."""

@@ -63,7 +63,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from typing import Any, Iterable, Sequence
+from typing import Any, Callable, Iterable, Sequence
 
 from .board import under_siege
 from .gamedata import GameMap
@@ -164,11 +164,32 @@ def public(state: GameState) -> dict[str, Any]:
 PUBLIC_EFFECTS = frozenset({"truce"})
 
 
-def _touching_effects(state: GameState, player: str) -> list[dict[str, Any]]:
-    """The lasting effects ``player`` knows of: played by them, acting on them, or public (``PUBLIC_EFFECTS``)."""
+def effect_known(kind: str | None, by: Any, target: Any, player: str, theirs: Callable[[str], bool]) -> bool:
+    """Is a lasting effect ``player``'s to know: listed in force in their report and kit while it lasts, its start
+    and its end told in their events?  It is if they played it (``by``), if everyone knows it (``PUBLIC_EFFECTS``),
+    or if it acts on something of theirs (``theirs(target)``): the player, a city they hold, a unit of theirs, or a
+    hex where units of theirs stand -- a stack is named by its hex (Hesitation): at the table the stack's owner
+    knows the effect is on it while it lasts and when it ends.  Another player's card on a third player's stack is
+    no one else's business, in sight or not (the card played is public news; what it does is not).
+
+    One question for the state (``_touching_effects``, the view and the kit) and the log (``events_for``): each
+    says what is the player's from what it knows (``_theirs_now``, ``_Knowledge.theirs``)."""
+    return by == player or kind in PUBLIC_EFFECTS or (isinstance(target, str) and theirs(target))
+
+
+def _theirs_now(state: GameState, player: str) -> Callable[[str], bool]:
+    """What is ``player``'s in ``state``, as an effect names it (``effect_known``): the player's id, their
+    cities, their units' ids and the hexes where their units stand (in play)."""
+    units = [u for u in state.units_of(player) if u.away_until is None]
     mine = {player} | set(state.controlled_cities(player)) | {u.id for u in state.units_of(player)}
-    return [e.to_dict() for e in state.effects
-            if e.player == player or e.kind in PUBLIC_EFFECTS or e.target in mine]
+    mine |= {u.hex for u in units}
+    return mine.__contains__
+
+
+def _touching_effects(state: GameState, player: str) -> list[dict[str, Any]]:
+    """The lasting effects ``player`` knows of (``effect_known``), as the state holds them."""
+    theirs = _theirs_now(state, player)
+    return [e.to_dict() for e in state.effects if effect_known(e.kind, e.player, e.target, player, theirs)]
 
 
 def view(state: GameState, game_map: GameMap, player: str | None, records: Sequence[dict[str, Any]] | None = None,
@@ -273,14 +294,18 @@ class _Knowledge:
                     self.leader_names[u.id] = u.name
 
     def knows_effect(self, rec: dict[str, Any]) -> bool:
-        """Is a lasting effect's start or end (``effect_starts``, ``effect_ends``) the player's business: played by
-        them, acting on them, a city or unit of theirs, or a hex where a unit of theirs stood, or public
-        (``PUBLIC_EFFECTS``)?  Another player's card on a third player's stack is not (its end came in the
-        player's own Draw phase and named the stack's hex out of their sight: a player's review)."""
-        if rec.get("effect") in PUBLIC_EFFECTS or self.touches(rec):
+        """Is a lasting effect's start or end (``effect_starts``, ``effect_ends``) the player's to know
+        (``effect_known``)?  Told whole if so, else not at all: another player's card on a third player's stack
+        ended in the player's own Draw phase and named the stack's hex out of their sight (a player's review),
+        and the owner of a stack Hesitation held was told of its start and not of its end (a later review)."""
+        return effect_known(rec.get("effect"), rec.get("by"), rec.get("target"), self.player, self.theirs)
+
+    def theirs(self, name: str) -> bool:
+        """Is what an effect's target names the player's as the record happens: the player, a city they hold, a
+        unit of theirs, or a hex where a unit of theirs stood (before or after the turn)?"""
+        if name == self.player or name in self.cities or (UNIT_ID.match(name) and self.owns(name)):
             return True
-        target = rec.get("target")
-        return isinstance(target, str) and any(target in self.unit_hexes.get(u, ()) for u in self.mine)
+        return any(name in self.unit_hexes.get(u, ()) for u in self.mine)
 
     def names_player(self, rec: dict[str, Any]) -> bool:
         """Is the player named in a player-valued key (not merely their home city's name in ``city``)?"""
@@ -657,8 +682,11 @@ def events_for(records: Sequence[dict[str, Any]], player: str | None, game_map: 
             decisions[i] = "whole"
         elif player in (_private_to(r) or ()):
             decisions[i] = "whole"
-        elif kind in ("effect_starts", "effect_ends") and not know.knows_effect(r):
-            continue  # another player's card on a third player: its start or end is not this player's to read
+        elif kind in ("effect_starts", "effect_ends"):
+            # a lasting effect's start and end: whole to whom it is known (played by them, on what is theirs,
+            # public), as the state lists it in force to them; no one else reads it
+            if know.knows_effect(r):
+                decisions[i] = "whole"
         elif r.get("player") == player and kind in ("order_done", "order_failed"):
             # the player's own order result, even one that closes the zone of a battle they did not fight (the
             # diplomacy roll or card that started a revolt): it says what their order did, nothing of the battle

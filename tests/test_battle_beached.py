@@ -339,13 +339,15 @@ def beach_next_to_land(camp: Campaign) -> tuple[str, str]:
 
 def placed(demo: Campaign, tmp_path, enemy: list[str], hand=()) -> tuple[Campaign, str, str]:
     """A copy of the demo with an Athenian Army (ATH-A9) next to a beach holding Spartan units ``enemy``
-    ("fleet": manned, "empty_fleet", "army")."""
+    ("fleet": manned, "empty_fleet", "army").  A Baggage feeds the Army there, out of supply: the
+    checker's supply warning, said of units no order moves too (tests/test_fogsup_checker.py), is not at issue."""
     root = tmp_path / "demo"
     shutil.copytree(demo.root, root)
     camp = Campaign.open(root)
     beach, land = beach_next_to_land(camp)
     s = camp.load_state()
     s.add_unit(Unit("ATH-A9", UnitType.ARMY, "athens", land))
+    s.add_unit(Unit(s.new_unit_id("ATH", UnitType.BAGGAGE), UnitType.BAGGAGE, "athens", land))
     for i, kind in enumerate(enemy, 1):
         if kind == "army":
             s.add_unit(Unit(f"SPA-A{90 + i}", UnitType.ARMY, "sparta", beach))
@@ -460,6 +462,7 @@ def test_R_PH_LAND_the_checker_lets_a_land_attack_follow_the_players_own_sea_bat
         for w in gm.neighbours[b] if gm.is_water(w) and w not in used
         for w2 in gm.neighbours[w] if gm.is_water(w2) and w2 not in used and w2 != b)
     s.add_unit(Unit("ATH-A9", UnitType.ARMY, "athens", land))
+    s.add_unit(Unit(s.new_unit_id("ATH", UnitType.BAGGAGE), UnitType.BAGGAGE, "athens", land))
     s.add_unit(Unit("ATH-F9", UnitType.FLEET, "athens", w2))
     s.add_unit(Unit("ATH-R9", UnitType.ROWERS, "athens", w2, carried_by="ATH-F9"))
     s.add_unit(Unit("SPA-F9", UnitType.FLEET, "sparta", w))

@@ -70,10 +70,15 @@ def test_the_sinking_numbers_count_the_players_own_navigation_modifiers(demo):
 def test_supply_warning_says_the_own_city_next_to_the_units_is_under_siege(demo, tmp_path):
     camp = edited(demo, tmp_path, spartans_at("1312"))  # next to Athens: under siege
     r = check_text(ATHENS + 'second_move:\n  - {units: [ATH-A1], path: ["1212"]}\n', "o.yaml", camp)
-    [w] = [f for f in r.findings if "Upkeep" in f.message]
+    [w] = [f for f in r.findings if "Upkeep" in f.message and f.path]
     assert w.message == ("ATH-A1 ends the turn in 1212 with no friendly city in or next to it that feeds it (Athens "
                          "is under siege): at your next Upkeep each without Baggage makes an upkeep roll (6 or more "
                          "disbands it)"), w.message
+    # the units left in besieged Athens starve as well, no order moving them (tests/test_fogsup_checker.py)
+    [stay] = [f for f in r.findings if "Upkeep" in f.message and not f.path]
+    assert stay.message.startswith("ATH-A2, ATH-R1, ATH-R2, which no order of this file moves, stay in 1313 with no "
+                                   "friendly city in or next to it that feeds it (Athens is under siege)"), stay.message
+    assert stay.hint.endswith("or break the siege of Athens, or bring Baggage there (R-PH-UPK)"), stay.hint
     # not besieged: no warning (1212 is next to Athens)
     r = check_text(ATHENS + 'second_move:\n  - {units: [ATH-A1], path: ["1212"]}\n', "o.yaml", demo)
     assert not r.findings, said(r)

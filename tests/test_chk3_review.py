@@ -80,14 +80,16 @@ def test_rowers_aboard_a_fleet_the_first_move_leaves_on_a_far_beach_are_warned(d
     assert not [f for f in r.findings if "Upkeep" in f.message], said(r)
 
 
-def test_armies_and_rowers_the_orders_move_are_warned_once_per_hex_and_those_not_moved_are_not(demo, tmp_path):
-    """Units no order moves were said when they were moved there; a stack kept far from home on purpose would
-    be said in every file."""
+def test_armies_and_rowers_the_orders_move_are_warned_once_per_hex_and_those_not_moved_too(demo, tmp_path):
+    """Units no order moves were once left unsaid (said when they were moved there; a stack kept far from home on
+    purpose would be said in every file), and a later review found them starving unwarned turns later: they are
+    said too, for the file as a whole (tests/test_fogsup_checker.py)."""
     def on_the_beach(s) -> None:
         s.place(s.units["ATH-F1"], "2013")
         s.place(s.units["ATH-R1"], "2013")
     r = check_text(ATHENS, "o.yaml", edited(demo, tmp_path, on_the_beach))
-    assert not [f for f in r.findings if "Upkeep" in f.message], said(r)
+    assert [(f.path, f.message) for f in r.findings if "Upkeep" in f.message] == [
+        ("", f"ATH-R1, which no order of this file moves, stays in 2013 {UNFED}")], said(r)
     # one warning per hex, at the last order taking any of them there; the Baggage there counts for all
     r = check_text(ATHENS + 'recruit:\n  - {city: athens, baggage: 1}\n'
                             'first_move:\n  - units: [ATH-A1, ATH-B1]\n    path: ["1212", "1113"]\n'

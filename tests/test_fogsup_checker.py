@@ -1,0 +1,78 @@
+"""The order checker's supply heads-up covers the Armies and Rowers no order of the file moves (a review: an Army
+left on a beach or in enemy land by an earlier turn's orders starved at the next Upkeep with no word, as only the
+units the file moves or carries were looked at).  The reason is the Upkeep phase's own
+(``phases.upkeep.supply_problem``), asked against the state the file's moves leave."""
+from __future__ import annotations
+
+import pytest
+
+from pbem.checker import check_text
+from pbem.storage import Campaign
+from demo_campaign import ATHENS, create_demo, edited, said
+
+UNFED = ("with no friendly city in or next to it: at your next Upkeep each without Baggage makes an upkeep roll (6 or "
+         "more disbands it)")
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory) -> Campaign:
+    return create_demo(tmp_path_factory.mktemp("campaigns") / "demo")
+
+
+def left_out(s) -> None:
+    """Athens (1313): ATH-A2 left in 1113 (open land two hexes off, no city near), ATH-F1 with ATH-R1 aboard left
+    on the beach 2013, by an earlier turn's orders."""
+    s.place(s.units["ATH-A2"], "1113")
+    s.place(s.units["ATH-F1"], "2013")
+    s.place(s.units["ATH-R1"], "2013")
+
+
+def upkeep_findings(r):
+    return [f for f in r.findings if "Upkeep" in f.message]
+
+
+def test_units_no_order_moves_left_out_of_supply_are_warned_with_what_would_feed_them(demo, tmp_path):
+    r = check_text(ATHENS, "o.yaml", edited(demo, tmp_path, left_out))
+    found = {(f.severity, f.path, f.message, f.hint) for f in upkeep_findings(r)}
+    hint = ("move it in or next to a city of yours that is neither besieged nor razed (the nearest: Athens, in "
+            "1313), or bring Baggage there (R-PH-UPK)")
+    assert found == {
+        ("warning", "", f"ATH-A2, which no order of this file moves, stays in 1113 {UNFED}", hint),
+        ("warning", "", f"ATH-R1, which no order of this file moves, stays in 2013 {UNFED}", hint),
+    }, said(r)
+    assert not [f for f in r.findings if f.severity == "error"], said(r)  # warnings only: the file is usable
+
+
+def test_units_in_supply_or_fed_by_baggage_or_moved_home_are_not_warned(demo, tmp_path):
+    # the demo as set up: everything in Athens
+    assert not upkeep_findings(check_text(ATHENS, "o.yaml", demo)), said(check_text(ATHENS, "o.yaml", demo))
+
+    # next to Athens (1212), or with Baggage for each where no city feeds them
+    def fed(s) -> None:
+        s.place(s.units["ATH-A1"], "1212")
+        s.place(s.units["ATH-A2"], "1113")
+        from pbem.model import Unit, UnitType
+        s.add_unit(Unit(s.new_unit_id("ATH", UnitType.BAGGAGE), UnitType.BAGGAGE, "athens", "1113"))
+    r = check_text(ATHENS, "o.yaml", edited(demo, tmp_path / "fed", fed))
+    assert not upkeep_findings(r), said(r)
+
+    # left out by an earlier turn, brought back by this file's move: nothing to say
+    r = check_text(ATHENS + 'first_move:\n  - units: [ATH-A2]\n    path: ["1212"]\n', "o.yaml",
+                   edited(demo, tmp_path / "back", lambda s: s.place(s.units["ATH-A2"], "1113")))
+    assert not upkeep_findings(r), said(r)
+
+
+def test_a_moved_unit_joining_one_left_there_is_one_warning_at_the_move_counting_the_baggage_for_both(demo, tmp_path):
+    """One Baggage in 1113 fed ATH-A2, left there; ATH-A1 marching in makes two mouths for it."""
+    def one_bag(s) -> None:
+        from pbem.model import Unit, UnitType
+        s.place(s.units["ATH-A2"], "1113")
+        s.add_unit(Unit(s.new_unit_id("ATH", UnitType.BAGGAGE), UnitType.BAGGAGE, "athens", "1113"))
+    camp = edited(demo, tmp_path, one_bag)
+    assert not upkeep_findings(check_text(ATHENS, "o.yaml", camp))
+    r = check_text(ATHENS + 'first_move:\n  - units: [ATH-A1]\n    path: ["1212", "1113"]\n', "o.yaml", camp)
+    [w] = upkeep_findings(r)
+    assert (w.path, w.message) == ("first_move[0].path[1]", "ATH-A1 ends the turn in 1113, where ATH-A2 already "
+                                   "stands, with no friendly city in or next to it and Baggage for 1 only: at your "
+                                   "next Upkeep each without Baggage makes an upkeep roll (6 or more disbands it)"), \
+        said(r)
