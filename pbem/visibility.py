@@ -10,7 +10,8 @@ A player sees:
 - the whole terrain; every city with its controller, hostility and razed counters, income and (a minor
   city's) trait; the turn order, everyone's city count and hand size, the deck and discard pile sizes;
 - their own units (with ids), gold, hand, leaders with skills, home city traits, standing orders and the
-  lasting effects they played, that act on them or that act on everyone (Truce: no one may attack);
+  lasting effects they played, that act on them, a city or unit of theirs or a hex where their units stand,
+  or that act on everyone (Truce: no one may attack): ``effect_known``, for the state and the log alike;
 - of other factions' and neutral units, the counts by type and the leaders' names, in or adjacent to any hex
   holding their units or a city they control (``sight``).  Blocks show their type, never their value;
 - everything about the battles they took part in (every die, modifier, card and casualty), from the log;
