@@ -60,8 +60,11 @@ The plan, each turn:
    same turn when next to the target, Transports back to port in the second move) or two moves through a
    hex where ships are safe (city, Sandy Coast, Fishing Village), so a failed second move never leaves them
    at sea; no plan ends a Second Move at sea.  Beaches with other factions' land forces in sight in or next
-   to them are avoided, and so is every hex where others' units are in sight.  Empty Transports away from
-   our cities sail home.  Landed Armies are then ordinary stacks: they march and attack as above.  Manned
+   to them are avoided, and so is every hex where others' units are in sight.  Armies cut off out of supply
+   (no hex in supply they can walk to: an island's beach after a strike that failed or was called off) that
+   cannot take the city next to them this turn, and that no landing joins, are fetched by the Transports
+   left (``fetch``) and put ashore in supply (our port, a beach next to our city); with none to come, the
+   nearest port recruits one.  Empty Transports away from our cities sail home.  Landed Armies are then ordinary stacks: they march and attack as above.  Manned
    Fleets attack visible enemy ships (one owner in the hex) when the odds are at least SEA_ODDS, from a hex
    they reach in the First Move and leave for their port in the Second; otherwise they stay in port (a
    manned Fleet docked in a city keeps it).
@@ -207,6 +210,7 @@ class Bot:
                                    if c["controller"] not in (None, self.pid)}
                                   | {e["hex"] for e in view["others"] if e.get("owner") not in (None, self.pid)})
         self.fed: set[str] = set()  # Armies whose stack carries Baggage for every Army (R-PH-UPK)
+        self.fetched: set[str] = set()  # Armies cut off out of supply that a Transport fetches (``fetch``)
 
     # -- helpers -----------------------------------------------------------------------------------
     def mine(self, utype: str) -> list[dict]:
@@ -911,7 +915,7 @@ class Bot:
         # 3. attacks after the first move: cities first (by value), then enemy stacks in the open
         attacks = []
         busy: set[str] = set()
-        moving_on = {a for m in second for a in m["units"]}
+        moving_on = {a for m in second for a in m["units"]} | self.fetched
         cands = []
         for cid in targets:
             c = self.cities[cid]
@@ -1596,6 +1600,8 @@ class Bot:
                     first.append(order)
                     self.planned[legs[0][-1]] = self.planned.get(legs[0][-1], 0) + 2 * k + carry
                     second.append({"units": ts, "path": legs[1], "unload": arm + food})
+        # 1b. Armies cut off out of supply that cannot attack are fetched by the Transports left
+        self.fetch(stacks, targets, odds, first, second, after, used_t, sailing)
         # 2. empty Transports away from our ports go home (but those gathering a strike force on a beach)
         for u in sorted(self.mine("transport"), key=lambda u: id_order(u["id"])):
             if u["id"] in used_t or u.get("carried_by") or self.cargo(u["id"]):
@@ -1607,6 +1613,120 @@ class Bot:
                 continue
             self.send_home([u["id"]], first, second)
         return first, second, after
+
+    def attack_now(self, th: str, spare: dict[str, list[str]], odds: float) -> bool:
+        """Our spare Armies next to the city at ``th`` (``spare``: hex -> Armies) win an attack on it this turn at
+        the odds starving Armies ask (STARVING_BOLDNESS), with our attack cards; never under a Truce."""
+        groups = {x: len(spare[x]) for x in self.m.neighbours[th] if spare.get(x) and self.m.terrain[x].land}
+        if self.truce or not groups:
+            return False
+        chance = win_chance(self.attack_stats(groups, th, self.attack_cards(th)[:2]), self.defence_stats(th))
+        return chance >= odds - STARVING_BOLDNESS
+
+    def stranded(self, h: str, armies: list[str]) -> bool:
+        """Our ``armies`` in ``h`` stand out of supply with no Baggage for them all: each makes an upkeep roll
+        every turn they stay (R-PH-UPK)."""
+        return not self.supplied(h) and self.food(h, armies) < len(armies)
+
+    def fetch(self, stacks: list[tuple[str, list[str]]], targets: list[str], odds: float, first: list[dict],
+              second: list[dict], after: dict[str, str], used_t: set[str], sailing: dict[str, int]) -> None:
+        """Armies of ours cut off out of supply (``stranded``, and no hex in supply that they reach by land: an
+        island's beach after a strike that failed or was called off) go home by sea, unless they win an attack on
+        a city next to them this turn (``attack_now``) or a landing of ours joins them there this turn.  Empty
+        Transports not sailing for a landing fetch them, the nearest first: one at their beach takes its Army
+        aboard and sails to the nearest hex in supply where ships may stop (our port, or a beach next to a city
+        of ours) and puts it ashore; one within a move sails there in the First Move, takes the Army aboard and
+        sails on in the Second; one farther sails there this turn and takes it aboard next turn.  The leaders on
+        the beach go aboard with the last Armies.  With no Transport to come, the nearest port of ours recruits
+        one (R-PH-REC)."""
+        smp = self.ship_mp("transport")
+        spare = {h: [a for a in armies if a not in self.shipped] for h, armies in stacks}
+        for h in sorted(spare):
+            armies = spare[h]
+            if not armies or not self.m.ship_may_stop(h) or not self.stranded(h, armies) \
+                    or self.supply_near(h, len(armies)) is not None:
+                continue
+            near = [self.m.cities[cid].hex for cid in targets if self.m.distance(self.m.cities[cid].hex, h) == 1]
+            if any(sailing.get(th) or self.attack_now(th, spare, odds) for th in near):
+                continue
+            ships: dict[str, list[str]] = {}  # source hex -> empty Transports there
+            for u in self.mine("transport"):
+                if not u.get("carried_by") and u["id"] not in used_t and not self.cargo(u["id"]) \
+                        and h in self.sea_paths_from(u["hex"])[0]:
+                    ships.setdefault(u["hex"], []).append(u["id"])
+            if not ships:
+                self.want_transport(h)
+                continue
+            leaders = sorted((u["id"] for u in self.at(h) if u["type"] == "leader"), key=id_order)
+            left = list(armies)
+            for _, src in sorted((self.sea_paths_from(x)[0][h], x) for x in ships):
+                if not left:
+                    break
+                ts = sorted(ships[src], key=id_order)[:len(left)]
+                if src != h:
+                    ts = ts[:max(0, self.room(h))]
+                    legs = self.voyage(src, h, len(ts), smp) if ts else None
+                    if not legs:
+                        continue
+                    first.append({"units": ts, "path": legs[0]})
+                    if legs[1]:  # two moves away: aboard next turn
+                        second.append({"units": ts, "path": legs[1]})
+                    self.planned[h] = self.planned.get(h, 0) + len(ts)
+                    used_t.update(ts)
+                    self.shipped.update(left[:len(ts)])  # they wait for it
+                    after.update((a, h) for a in left[:len(ts)])
+                    self.fetched.update(left[:len(ts)])
+                    if legs[1]:
+                        left = left[len(ts):]
+                        continue
+                arm, rest = left[:len(ts)], left[len(ts):]
+                cargo = arm + (leaders if not rest else [])
+                home = self.fetch_home(h, len(ts) + len(arm), smp, one_move=src != h)
+                if home is None:
+                    used_t.update(ts)  # (a Transport that came waits with them)
+                    left = rest
+                    continue
+                dest, legs = home
+                order: dict[str, Any] = {"units": ts, "path": legs[0], "load": cargo}
+                if src != h:  # it came in the First Move: aboard and home in the Second
+                    second.append({**order, "unload": cargo})
+                    after.update((a, h) for a in arm)
+                elif legs[1]:
+                    first.append(order)
+                    second.append({"units": ts, "path": legs[1], "unload": cargo})
+                    after.update((a, legs[0][-1]) for a in arm)
+                else:
+                    first.append({**order, "unload": cargo})
+                    after.update((a, dest) for a in arm)
+                self.planned[dest] = self.planned.get(dest, 0) + len(ts) + len(arm)
+                used_t.update(ts)
+                self.shipped.update(arm)
+                self.fetched.update(arm)
+                left = rest
+            if left:  # Transports too few: the nearest port recruits one more
+                self.want_transport(h)
+
+    def want_transport(self, h: str) -> None:
+        """Our port nearest to ``h`` by sea, with room, recruits a Transport (``plan_recruit``)."""
+        dist, _ = self.sea_paths_from(h)
+        ports = sorted((dist[p], p) for p in self.sea_ports() if p in dist and self.room(p) > 0)
+        if ports:
+            self.transport_wants[ports[0][1]] = 1
+
+    def fetch_home(self, h: str, n: int, smp: int, one_move: bool) -> tuple[str, tuple[list[str], list[str]]] | None:
+        """Where Transports at ``h`` (weighing ``n`` with their Armies) put fetched Armies ashore: the nearest hex
+        by sea in supply where ships may stop (our port, a beach next to our city), with room and no other
+        faction's land forces in sight in or next to it, and the voyage there; in one move when ``one_move``."""
+        dist, _ = self.sea_paths_from(h)
+        for d, x in sorted((d, x) for x, d in dist.items() if x != h and self.m.terrain[x].land
+                           and self.m.ship_may_stop(x) and self.supplied(x) and not self.foreign_city(x)
+                           and self.room(x) >= n and self.quiet(x)):
+            if one_move and d > smp:
+                break
+            legs = self.voyage(h, x, n, smp)
+            if legs and not (one_move and legs[1]):
+                return x, legs
+        return None
 
     def staging_beach(self, port: str) -> str | None:
         """The beach or fishing village next to our port ``port`` where a strike force gathers (``gather``): in
