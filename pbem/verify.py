@@ -293,8 +293,19 @@ def computer_player_problems(camp: Campaign, turn: int, before, record: TurnHist
             how = " (audit.log: taken as the moderator's fix)" if record is not None and record.accepted.get(pid) \
                 else ""
             problems.append(f"{path}: {pid}'s seat was the computer player's, but this is not the file the computer "
-                            f"player writes for it{how}")
+                            f"player writes for it{how}{_other_version(camp)}")
     return problems
+
+
+def _other_version(camp: Campaign) -> str:
+    """Said with a computer player's file that differs when the campaign was made with another pbem, whose
+    computer player may play otherwise (each version's is its own; a moderator's review of a version change)."""
+    from . import __version__
+    made_with = camp.config.get("pbem_version")
+    if made_with and made_with != __version__:
+        return (f" by pbem {__version__}; the campaign was created with pbem {made_with}, whose computer player may "
+                f"write other orders: verify with the version that ran the turn")
+    return ""
 
 
 def audit_problems(camp: Campaign, turn: int, before, record: TurnHistory) -> list[str]:

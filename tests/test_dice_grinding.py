@@ -78,6 +78,7 @@ def test_verify_lists_dry_runs_and_fixes_and_flags_a_ground_computer_players_fil
     assert not v.ok and v.word == "FLAGGED" and "replayed exactly" in v.detail  # the dice fit the files...
     assert len(v.flags) == 1 and "troy.yaml" in v.flags[0] and "not the file the computer player writes" in v.flags[0]
     assert any("dry run of turn 1" in n for n in v.notes)
+    assert "created with pbem" not in v.flags[0]  # the campaign's own version wrote it: no other explanation
     assert any("troy's file" in n and "forced after 1 dry run(s)" in n for n in v.notes)
     r = CliRunner().invoke(app, ["verify", str(camp.root)])
     assert r.exit_code == 1 and "turn 1: FLAGGED" in r.output and "flagged: " in r.output
@@ -108,3 +109,27 @@ def test_a_file_name_cannot_forge_an_audit_record(camp, tmp_path):
     f = tmp_path / "t.yaml"
     f.write_bytes(ground(camp))
     assert submit_bytes(camp, ground(camp), "troy.yaml", NOW, moderator_fix=True).accepted  # no --force needed
+
+
+def test_a_campaign_made_with_another_pbem_says_its_computer_player_may_write_other_orders(camp, monkeypatch):
+    """A version change (0.5.0: the computer player fetches Armies stranded on a beach) gives the same position
+    other computer player's orders: verify with a newer pbem names the old file and says why it may differ."""
+    import pbem.bot
+    assert submit_bytes(camp, human(camp), "a.yaml", NOW).accepted
+    run_turn(camp, NOW, force=True, reports=False)
+    cfg = camp.root / "campaign.yaml"
+    import yaml
+    data = yaml.safe_load(cfg.read_text())
+    data["pbem_version"] = "0.0.1"
+    cfg.write_text(yaml.safe_dump(data, sort_keys=False))
+    real = pbem.bot.write_orders
+
+    def newer(*a, **k):  # this pbem's computer player plays the position otherwise
+        out = real(*a, **k)
+        out["diplomacy"] = list(out.get("diplomacy") or []) + ["Delphi"]
+        return out
+    monkeypatch.setattr(pbem.bot, "write_orders", newer)
+    (v,) = verify(type(camp).open(camp.root), 1)
+    assert len(v.flags) == 1 and "troy.yaml" in v.flags[0], v.flags
+    assert "the campaign was created with pbem 0.0.1, whose computer player may write other orders: verify with " \
+           "the version that ran the turn" in v.flags[0]
