@@ -113,7 +113,9 @@ class NewDeadline:
 def set_deadline(camp: Campaign, text: str, now: datetime) -> NewDeadline:
     """Set the current turn's deadline (the caller warns when it is already past: the turn is then due, and
     when it is earlier than the one it replaces).  ``+N`` (days or hours) counts from the deadline in force when
-    the current turn has one still to come ("two more days"), else from ``now``."""
+    the current turn has one still to come ("two more days"), else from ``now``.  A damaged snapshot of the
+    current turn stops it before anything is written, as every writing command (a moderator's soak test)."""
+    camp.load_state()
     try:
         before = deadline(camp)
     except CampaignError:  # a damaged deadline in campaign.yaml: this command is how it is mended

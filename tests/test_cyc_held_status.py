@@ -105,3 +105,16 @@ def test_forced_run_of_a_held_turn_warns_it_is_held_and_names_the_nmr_player(cam
     assert warning == ["warning: game turn 1 is held after rollback: running it now (--force), so 1 player(s) "
                        "with no file taken as a fix are NMR: troy"], r.output
     assert "not due" not in r.output
+
+
+def test_deadline_on_a_damaged_snapshot_is_refused_and_writes_nothing(camp):
+    """A moderator's soak test: `pbem deadline` wrote campaign.yaml and an audit line beside a damaged snapshot
+    (status, seat, report and adjust stop with one line): now it stops too, exit 2, nothing written."""
+    snap = camp.root / "state" / "turn-001.json"
+    snap.write_bytes(snap.read_bytes()[:-20])
+    before = {p: p.read_bytes() for p in (camp.root / "campaign.yaml", camp.root / "audit.log")}
+    r = pbem("deadline", camp.root, "+7d")
+    assert r.exit_code == 2, r.output
+    assert "turn-001.json" in r.output and "Traceback" not in r.output
+    assert len(r.output.strip().splitlines()) == 1, r.output
+    assert {p: p.read_bytes() for p in before} == before
