@@ -451,7 +451,9 @@ def _submit_bytes(camp: Campaign, raw: bytes, source: str, now: datetime, late_o
                                      f"(audited as forced)", player, turn, retry=take, retry_copy=take_copy,
                        hint="to take it anyway (audited as forced)")
     if late and not late_ok:
-        why = f"late: the deadline was {fmt(due)} (if you sent it before then, ask the moderator, who may still take it)"
+        why = (f"late: the deadline was {fmt(due)}; give --late-ok to take it late (audited; `pbem verify` names it)"
+               if moderator_fix else
+               f"late: the deadline was {fmt(due)} (if you sent it before then, ask the moderator, who may still take it)")
         return _refuse(camp, source, why, player, turn, audited=sent(why), retry=take, retry_copy=take_copy,
                        hint="if it reached you in time")
     long = too_long(doc)

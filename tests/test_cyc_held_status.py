@@ -118,3 +118,24 @@ def test_deadline_on_a_damaged_snapshot_is_refused_and_writes_nothing(camp):
     assert "turn-001.json" in r.output and "Traceback" not in r.output
     assert len(r.output.strip().splitlines()) == 1, r.output
     assert {p: p.read_bytes() for p in before} == before
+
+
+def test_a_late_players_file_taken_into_a_held_turn_needs_late_ok_and_says_so_to_the_moderator(camp, tmp_path):
+    """A moderator's soak test: moderator.md's recipe for a turn run too early (`submit FILE --fix --force`) was
+    refused as late, the turn's own deadline having passed, with the players' words "ask the moderator"."""
+    set_deadline(camp, "2026-11-01", datetime.now(timezone.utc))
+    a = tmp_path / "athens.yaml"
+    a.write_bytes(order_text(camp, "athens"))
+    assert pbem("submit", camp.root, a, "--late-ok").exit_code == 0
+    assert pbem("run-turn", camp.root, "--no-reports").exit_code == 0
+    assert pbem("rollback", camp.root, "1", "--reason", "run before sparta's file was in").exit_code == 0
+    s = tmp_path / "sparta.yaml"
+    s.write_bytes(order_text(camp, "sparta"))
+    r = pbem("submit", camp.root, s, "--fix", "--force")
+    assert r.exit_code == 1, r.output
+    assert "late: the deadline was 2026-11-01 23:59 UTC; give --late-ok to take it late" in r.output, r.output
+    assert "ask the moderator" not in r.output
+    assert not (camp.root / "orders" / "turn-001" / "sparta.yaml").exists()
+    r = pbem("submit", camp.root, s, "--fix", "--force", "--late-ok")
+    assert r.exit_code == 0, r.output
+    assert (camp.root / "orders" / "turn-001" / "sparta.yaml").exists()
