@@ -264,7 +264,11 @@ def scan_header(text: str) -> dict[str, str]:
             raise HeaderError(f"the `{key}:` line is {len(rest)} characters long")
         v = _HEADER_VALUE.fullmatch(rest)
         if v is None:
-            raise HeaderError(f"`{key}:` is not written as a plain line")
+            example = f"`{key}: {'athens' if key == 'player' else '1a2b-3c4d-5e6f-7a8b'}`"
+            if re.match(r'[ \t]*"[^"\n]*\\', rest):  # a soak test: "not a plain line" left the player guessing
+                raise HeaderError(f"`{key}:` has its value in quotes with escapes (a backslash), which pbem does not "
+                                  f"read before it knows the sender: write it plainly, like {example}")
+            raise HeaderError(f"`{key}:` is not written as a plain line: write it like {example}")
         value = next((g for g in (v.group("plain"), v.group("single"), v.group("double")) if g is not None), "")
         if not value.strip() and re.match(r"\n[ \t]+[^\s#]", text[m.end():]):  # valid YAML: the value below
             raise HeaderError(f"`{key}:` has its value on the next line: write it on the same line, "

@@ -102,3 +102,19 @@ def test_a_key_that_lost_its_colon_is_still_named_so():
 
 def test_the_order_keys_yamlio_knows_are_the_schemas():
     assert set(yamlio.ORDER_KEYS) == set(orders_schema()["properties"])
+
+
+@pytest.mark.parametrize("line, said", [
+    ('secret: "\\x36d8e-3492-5466-4d8c"', "`secret:` has its value in quotes with escapes (a backslash), which pbem does "
+                                         "not read before it knows the sender: write it plainly, like "
+                                         "`secret: 1a2b-3c4d-5e6f-7a8b`"),
+    ('player: "ath\\u0065ns"', "`player:` has its value in quotes with escapes (a backslash), which pbem does not "
+                               "read before it knows the sender: write it plainly, like `player: athens`"),
+    ("secret: [6d8e-3492]", "`secret:` is not written as a plain line: write it like `secret: 1a2b-3c4d-5e6f-7a8b`"),
+])
+def test_a_header_value_pbem_cannot_read_says_why_and_how_to_write_it(line, said):
+    """A moderator's soak test: a secret written with YAML escapes (valid YAML) was answered "`secret:` is not
+    written as a plain line", which it is: the answer names the escapes and shows the plain way."""
+    with pytest.raises(HeaderError) as info:
+        scan_header(f"campaign: demo\nturn: 1\n{line}\n")
+    assert str(info.value) == said
