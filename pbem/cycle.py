@@ -626,6 +626,34 @@ def _forced_warning(st: Status, force: bool, now: datetime) -> str:
     return ""
 
 
+def _seen_run_files(camp: Campaign, turn: int) -> Path | None:
+    """Where the files of ``turn``'s last rolled-back run wait (archive/rollback-N/orders/turn-NNN/), if any."""
+    kept = sorted((camp.root / "archive").glob(f"rollback-*/orders/turn-{turn:03d}"),
+                  key=lambda p: int(p.parent.parent.name.rsplit("-", 1)[1]))
+    return kept[-1] if kept else None
+
+
+def seen_files_left_out(camp: Campaign, st: Status) -> str | None:
+    """Why a held turn may not run yet, even with --force: a human player's file that its rolled-back run played
+    waits in the archive and none is stored in its place.  Run so, the player would be NMR and the turn would
+    draw other dice than the ones its players saw: `pbem verify` flags that (a moderator's soak test: a second
+    `run-turn --force` ran it, warning only of the NMR).  To play the turn without that file, the moderator takes
+    another for the player as a forced fix (`--fix --force`, audited), which verify accepts."""
+    kept = _seen_run_files(camp, st.turn) if st.held else None
+    if kept is None:
+        return None
+    left = sorted(p.stem for p in kept.glob("*.yaml") if st.seats.get(p.stem) != "bot"
+                  and not (camp.orders_dir(st.turn) / p.name).is_file())
+    if not left:
+        return None
+    where = kept.relative_to(camp.root).as_posix()
+    return (f"game turn {st.turn} is held, and its rolled-back run played the files of {', '.join(left)} ({where}/), "
+            f"which are not in: give them back with `pbem submit {camp.root} FILE --fix` (the same files need no "
+            f"--force), or take another file for that player with `--fix --force` (audited); run without them, the "
+            f"turn would draw other dice than the ones its players saw, and `pbem verify` would flag it; nothing "
+            f"was run")
+
+
 def held_again_line(camp: Campaign, turn: int) -> str:
     """Said when the run reached a turn that is held (after a deeper rollback, from the position its seen run
     started from): players may not send files for it, and the files its seen run played wait in the archive (a
@@ -633,9 +661,8 @@ def held_again_line(camp: Campaign, turn: int) -> str:
     from .intake import frozen
     if not frozen(camp, turn):
         return ""
-    kept = sorted((camp.root / "archive").glob(f"rollback-*/orders/turn-{turn:03d}"),
-                  key=lambda p: int(p.parent.parent.name.rsplit("-", 1)[1]))
-    where = (f"the files its seen run played are in {kept[-1].relative_to(camp.root).as_posix()}/: give them back "
+    kept = _seen_run_files(camp, turn)
+    where = (f"the files its seen run played are in {kept.relative_to(camp.root).as_posix()}/: give them back "
              f"with `pbem submit {camp.root} FILE --fix` (the same files need no --force), then ") if kept else ""
     return (f"Game turn {turn} is held: it was run and rolled back from this very position, so its players saw it "
             f"and may not send files for it; {where}run it with `pbem run-turn {camp.root} --force`\n")
@@ -686,7 +713,7 @@ def adjudicate(camp: Campaign, now: datetime, force: bool = False):
         why = _refusal(st, now, force)
         if why:
             raise NotDue(why)
-        changed = changed_by_hand(camp)
+        changed = changed_by_hand(camp) or seen_files_left_out(camp, st)
         if changed:
             raise CampaignError(changed)
         warning = _forced_warning(st, force, now)
@@ -718,7 +745,7 @@ def run_turn(camp: Campaign, now: datetime, force: bool = False, reports: bool =
         if waiting:  # for cron: said, exit code 0
             missing, when = waiting
             return None, f"Not due: waiting for {', '.join(missing)}; {when}. Use --force to run it now.\n"
-        changed = changed_by_hand(camp)
+        changed = changed_by_hand(camp) or seen_files_left_out(camp, st)
         if changed:
             raise CampaignError(changed)
         warning = _forced_warning(st, force, now)

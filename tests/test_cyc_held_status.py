@@ -139,3 +139,36 @@ def test_a_late_players_file_taken_into_a_held_turn_needs_late_ok_and_says_so_to
     r = pbem("submit", camp.root, s, "--fix", "--force", "--late-ok")
     assert r.exit_code == 0, r.output
     assert (camp.root / "orders" / "turn-001" / "sparta.yaml").exists()
+
+
+def test_a_held_turn_reached_again_does_not_run_without_the_files_its_seen_run_played(camp, tmp_path):
+    """A moderator's soak test: after a rollback two turns deep, the re-reached turn is held and its seen run's
+    files wait in the archive; a second `run-turn --force` ran it without them (everyone NMR, other dice) and
+    `pbem verify` flagged it afterwards.  Now it stops first, names the files, and changes nothing."""
+    from pbem.verify import verify
+    set_deadline(camp, "+30d", datetime.now(timezone.utc))
+    for turn in (1, 2):
+        for p in ("athens", "sparta", "troy"):
+            f = tmp_path / f"{p}{turn}.yaml"
+            f.write_bytes(order_text(camp, p, turn))
+            assert pbem("submit", camp.root, f).exit_code == 0
+        assert pbem("run-turn", camp.root, "--no-reports").exit_code == 0
+    assert pbem("rollback", camp.root, "1", "--reason", "test").exit_code == 0
+    r = pbem("run-turn", camp.root, "--force", "--no-reports")  # turn 1 again with its files: turn 2 is reached
+    assert r.exit_code == 0 and "Game turn 2 is held" in r.output, r.output
+    before = sorted((p.relative_to(camp.root).as_posix(), p.read_bytes()) for p in camp.root.rglob("*")
+                    if p.is_file() and p.name != ".lock")
+    r = pbem("run-turn", camp.root, "--force", "--no-reports")
+    assert r.exit_code == 2, r.output
+    assert "game turn 2 is held, and its rolled-back run played the files of athens, sparta, troy " \
+           "(archive/rollback-1/orders/turn-002/), which are not in" in r.output, r.output
+    assert len(r.output.strip().splitlines()) == 1
+    after = sorted((p.relative_to(camp.root).as_posix(), p.read_bytes()) for p in camp.root.rglob("*")
+                   if p.is_file() and p.name != ".lock")
+    assert after == before
+    for f in sorted((camp.root / "archive" / "rollback-1" / "orders" / "turn-002").glob("*.yaml")):
+        assert pbem("submit", camp.root, f, "--fix").exit_code == 0
+    r = pbem("run-turn", camp.root, "--force", "--no-reports")
+    assert r.exit_code == 0, r.output
+    verdicts = verify(Campaign.open(camp.root))
+    assert all(v.ok for v in verdicts), [(v.turn, v.flags) for v in verdicts]

@@ -200,8 +200,11 @@ def test_a_seen_turn_rerun_with_a_computer_players_file_instead_of_no_orders_is_
 
 def test_a_later_seen_turn_rerun_without_its_files_is_flagged_and_with_them_given_back_is_not(camp, tmp_path):
     """Rolling back further: turn 2 reached again from the same position; run without athens's file (moved to the
-    archive) it gets other dice than the run the players saw; given back with --fix --force it is clean."""
+    archive) it gets other dice than the run the players saw; given back with --fix --force it is clean.
+    `run-turn` refuses that run while the archive holds the file (a moderator's soak test): the archived copy
+    taken away by hand, it runs, and verify flags it."""
     import shutil
+    from pbem.errors import CampaignError
     send(camp, "athens")
     send(camp, "sparta")
     run_turn(camp, NOW, reports=False)
@@ -211,6 +214,9 @@ def test_a_later_seen_turn_rerun_without_its_files_is_flagged_and_with_them_give
     shutil.copytree(camp.root, saved)
     dest = rollback(camp, 1, "turn 2 ran too early").dest
     run_turn(camp, NOW, force=True, reports=False)  # turn 1 as it was: turn 2 from the same position
+    with pytest.raises(CampaignError, match="its rolled-back run played the files of athens"):
+        run_turn(camp, NOW, force=True, reports=False)  # without athens's file
+    (dest / "orders" / "turn-002" / "athens.yaml").rename(tmp_path / "athens-taken-away.yaml")  # by hand
     run_turn(camp, NOW, force=True, reports=False)  # without athens's file
     flagged(turn_of(camp, 2), "orders/turn-002/athens.yaml", "ran again", "no forced")
     other = Campaign(saved)
