@@ -537,8 +537,8 @@ def adjusted_note(what: str, said: list[str]) -> str:
 
 def adjustment_notes(camp: Campaign, snapshot: int, *states) -> list[str]:
     """Each `pbem adjust` of snapshot ``snapshot`` that stands (audit.log; a rollback's undone left out), item
-    by item, with whom it touched and the moderator's reason: "audit.log: the moderator adjusted turn 5 at
-    STAMP: corinth's gold +2 (to 32); sparta's SPA-A6 moved to 0716 (kept before: turn-005.fix-1.json); reason:
+    by item, with whom it touched and the moderator's reason: "audit.log: the moderator adjusted turn 5's start
+    (the result of turn 4) at STAMP: corinth's gold +2 (to 32); sparta's SPA-A6 moved to 0716 (kept before: turn-005.fix-1.json); reason:
     ..."."""
     from .moderation import campaign_corrections
     out = []
@@ -557,8 +557,10 @@ def adjustment_notes(camp: Campaign, snapshot: int, *states) -> list[str]:
             else:
                 was = sorted(who - {item[2]})
                 items.append(f"{item[1]} given to {item[2] or 'nobody'}" + (f" (was {was[0]}'s)" if was else ""))
-        out.append(f"audit.log: the moderator adjusted turn {c.turn} at {c.time}: {'; '.join(items)} (the state "
-                   f"before kept as {c.kept}); reason: {c.reason}")
+        # listed under the turn whose result it changed: "turn 2" alone read as if under the wrong turn (a soak test)
+        whose = f"the result of turn {c.turn - 1}" if c.turn > 1 else "the set-up"
+        out.append(f"audit.log: the moderator adjusted turn {c.turn}'s start ({whose}) at {c.time}: "
+                   f"{'; '.join(items)} (the state before kept as {c.kept}); reason: {c.reason}")
     return out
 
 

@@ -61,7 +61,7 @@ def test_the_moderators_adjustments_are_itemized(camp):
     adjust(camp, "recruited by a misread order", remove=[army.id])  # gone: its owner read from the kept file
     v = turn_of(camp, 1)
     assert v.ok and "the moderator adjusted the result afterwards (2 adjustments, in the notes)" in v.detail, v.detail
-    said = [n for n in v.notes if "the moderator adjusted turn 2" in n]
+    said = [n for n in v.notes if "the moderator adjusted turn 2's start (the result of turn 1) at " in n]
     assert len(said) == 2, v.notes
     assert "athens's gold +2 (to " in said[0] and said[0].endswith("reason: refund: a typo")
     assert f"sparta's {army.id} removed" in said[1] and said[1].endswith("reason: recruited by a misread order")
