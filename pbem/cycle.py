@@ -171,6 +171,9 @@ class Status:
     closed: bool = False  # `archive --reveal-seed --abandon`: no more files, no more turns
     received: dict[str, datetime] = field(default_factory=dict)  # when each stored file was written (its mtime)
     root: Path | None = None  # the campaign folder, as the commands status names should name it
+    # a held turn's rolled-back run: where its files wait (archive/rollback-N/orders/turn-NNN/, relative to the
+    # campaign) and the human players whose file there has none in its place (``seen_files_left_out``)
+    seen_run: tuple[str, list[str]] | None = None
 
     def player_lines(self) -> list[str]:
         """One line per player, in turn order, readable at 12 players: the player, the seat (human or bot),
@@ -252,9 +255,17 @@ class Status:
         lines.append(self.orders_heading())
         lines += self.player_lines()
         nmr = [p for p in self.missing if self.seats.get(p) != "bot"]
-        lines.append("Waiting for: no player (the turn is held)" + (
-            f"; without a file you take as a fix, {', '.join(nmr)} {'has' if len(nmr) == 1 else 'have'} no orders "
-            f"(NMR)" if nmr else ""))
+        left = self.seen_run[1] if self.seen_run else []
+        if left:  # `run-turn` refuses the turn without them (``seen_files_left_out``)
+            lines.append(f"Waiting for: your fixes: the files of {', '.join(left)} that its rolled-back run played "
+                         f"wait in {self.seen_run[0]}/; give them back (`pbem submit {where} FILE --fix`), or take "
+                         f"another file for that player with --fix --force: `run-turn` refuses the turn without them")
+            nmr = [p for p in nmr if p not in left]
+        else:
+            lines.append("Waiting for: no player (the turn is held)")
+        if nmr:
+            lines[-1] += (f"; without a file you take as a fix, {', '.join(nmr)} {'has' if len(nmr) == 1 else 'have'} "
+                          f"no orders (NMR)")
         bots = [p for p, s in self.seats.items() if s == "bot"]
         if bots:
             lines.append("Computer players: " + ", ".join(bots))
@@ -283,9 +294,15 @@ def status(camp: Campaign) -> Status:
     streaks = {p: state.players[p].nmr_streak for p in active}
     from .intake import frozen
     from .storage import closed
+    held = frozen(camp, state.turn)
+    seen_run = None
+    kept = _seen_run_files(camp, state.turn) if held else None
+    if kept is not None:
+        seen_run = (kept.relative_to(camp.root).as_posix(),
+                    sorted(p.stem for p in kept.glob("*.yaml") if p.stem in missing))
     return Status(state.turn, state.finished, deadline(camp), submitted, missing, streaks,
                   [p for p, n in streaks.items() if n >= after], {p: table.get(p, "human") for p in active},
-                  frozen(camp, state.turn), closed(camp.root), received, camp.root)
+                  held, closed(camp.root), received, camp.root, seen_run)
 
 
 def next_deadline(camp: Campaign, now: datetime) -> str | None:
@@ -635,18 +652,13 @@ def _seen_run_files(camp: Campaign, turn: int) -> Path | None:
 
 def seen_files_left_out(camp: Campaign, st: Status) -> str | None:
     """Why a held turn may not run yet, even with --force: a human player's file that its rolled-back run played
-    waits in the archive and none is stored in its place.  Run so, the player would be NMR and the turn would
-    draw other dice than the ones its players saw: `pbem verify` flags that (a moderator's soak test: a second
-    `run-turn --force` ran it, warning only of the NMR).  To play the turn without that file, the moderator takes
-    another for the player as a forced fix (`--fix --force`, audited), which verify accepts."""
-    kept = _seen_run_files(camp, st.turn) if st.held else None
-    if kept is None:
+    waits in the archive and none is stored in its place (``Status.seen_run``).  Run so, the player would be NMR
+    and the turn would draw other dice than the ones its players saw: `pbem verify` flags that (a moderator's soak
+    test: a second `run-turn --force` ran it, warning only of the NMR).  To play the turn without that file, the
+    moderator takes another for the player as a forced fix (`--fix --force`, audited), which verify accepts."""
+    if not (st.held and st.seen_run and st.seen_run[1]):
         return None
-    left = sorted(p.stem for p in kept.glob("*.yaml") if st.seats.get(p.stem) != "bot"
-                  and not (camp.orders_dir(st.turn) / p.name).is_file())
-    if not left:
-        return None
-    where = kept.relative_to(camp.root).as_posix()
+    where, left = st.seen_run
     return (f"game turn {st.turn} is held, and its rolled-back run played the files of {', '.join(left)} ({where}/), "
             f"which are not in: give them back with `pbem submit {camp.root} FILE --fix` (the same files need no "
             f"--force), or take another file for that player with `--fix --force` (audited); run without them, the "

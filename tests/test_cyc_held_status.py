@@ -166,6 +166,9 @@ def test_a_held_turn_reached_again_does_not_run_without_the_files_its_seen_run_p
     after = sorted((p.relative_to(camp.root).as_posix(), p.read_bytes()) for p in camp.root.rglob("*")
                    if p.is_file() and p.name != ".lock")
     assert after == before
+    r = pbem("status", camp.root)  # status says the same before the moderator tries
+    assert "Waiting for: your fixes: the files of athens, sparta, troy that its rolled-back run played wait in " \
+           "archive/rollback-1/orders/turn-002/" in r.output, r.output
     for f in sorted((camp.root / "archive" / "rollback-1" / "orders" / "turn-002").glob("*.yaml")):
         assert pbem("submit", camp.root, f, "--fix").exit_code == 0
     r = pbem("run-turn", camp.root, "--force", "--no-reports")
