@@ -229,12 +229,8 @@ class Status:
         bots = [p for p, s in self.seats.items() if s == "bot"]
         if bots:
             lines.append("Computer players: " + ", ".join(bots))
-        if self.held and not self.finished:
-            lines.append(f"Due: no, {HELD}")
-        else:
-            lines.append("Due: " + ("yes, `pbem run-turn` will adjudicate" if self.due(now) else "not yet"))
+        lines.append("Due: " + ("yes, `pbem run-turn` will adjudicate" if self.due(now) else "not yet"))
         return "\n".join(lines) + "\n"
-
 
     def render_held(self) -> str:
         """``render`` of a turn held after a rollback: it waits for the moderator, not for the players.  Its files
@@ -645,9 +641,9 @@ def _forced_warning(st: Status, force: bool, now: datetime) -> str:
 
 def _seen_run_files(camp: Campaign, turn: int) -> Path | None:
     """Where the files of ``turn``'s last rolled-back run wait (archive/rollback-N/orders/turn-NNN/), if any."""
-    kept = sorted((camp.root / "archive").glob(f"rollback-*/orders/turn-{turn:03d}"),
-                  key=lambda p: int(p.parent.parent.name.rsplit("-", 1)[1]))
-    return kept[-1] if kept else None
+    kept = [(int(m.group(1)), p) for p in (camp.root / "archive").glob(f"rollback-*/orders/turn-{turn:03d}")
+            if (m := re.fullmatch(r"rollback-(\d+)", p.parent.parent.name))]  # not a folder named by hand
+    return max(kept)[1] if kept else None
 
 
 def seen_files_left_out(camp: Campaign, st: Status) -> str | None:

@@ -175,3 +175,41 @@ def test_a_held_turn_reached_again_does_not_run_without_the_files_its_seen_run_p
     assert r.exit_code == 0, r.output
     verdicts = verify(Campaign.open(camp.root))
     assert all(v.ok for v in verdicts), [(v.turn, v.flags) for v in verdicts]
+
+
+def test_a_replaced_files_older_version_in_the_archive_is_not_a_players_file(camp, tmp_path):
+    """A code review: the seen run's archive folder also keeps older versions (athens.v1.yaml); taken for a
+    player, they made `run-turn --force` refuse the held turn after every real file was given back."""
+    from pbem.verify import verify
+    set_deadline(camp, "+30d", datetime.now(timezone.utc))
+    for turn in (1, 2):
+        for p in ("athens", "sparta", "troy"):
+            f = tmp_path / f"{p}{turn}.yaml"
+            f.write_bytes(order_text(camp, p, turn))
+            assert pbem("submit", camp.root, f).exit_code == 0
+        if turn == 2:  # athens replaces its file: the first is kept as athens.v1.yaml
+            f = tmp_path / "athens2b.yaml"
+            f.write_bytes(order_text(camp, "athens", 2, b"# second thoughts\n"))
+            assert pbem("submit", camp.root, f).exit_code == 0
+        assert pbem("run-turn", camp.root, "--no-reports").exit_code == 0
+    assert pbem("rollback", camp.root, "1", "--reason", "test").exit_code == 0
+    assert pbem("run-turn", camp.root, "--force", "--no-reports").exit_code == 0
+    seen = camp.root / "archive" / "rollback-1" / "orders" / "turn-002"
+    assert (seen / "athens.v1.yaml").is_file()
+    r = pbem("status", camp.root)
+    assert "the files of athens, sparta, troy that" in r.output and "athens.v1" not in r.output, r.output
+    for p in ("athens", "sparta", "troy"):
+        assert pbem("submit", camp.root, seen / f"{p}.yaml", "--fix").exit_code == 0
+    r = pbem("run-turn", camp.root, "--force", "--no-reports")
+    assert r.exit_code == 0, r.output
+    assert all(v.ok for v in verify(Campaign.open(camp.root)))
+
+
+def test_a_hand_made_folder_beside_the_rollbacks_is_no_traceback(camp, tmp_path):
+    """A code review: a moderator's own `archive/rollback-1.bak` copy made the run of a held turn crash."""
+    camp = held_turn_1(camp)
+    (camp.root / "archive" / "rollback-1.bak" / "orders" / "turn-001").mkdir(parents=True)
+    r = pbem("status", camp.root)
+    assert r.exit_code == 0 and "Traceback" not in r.output, r.output
+    r = pbem("run-turn", camp.root, "--force", "--no-reports")
+    assert r.exit_code == 0, r.output
