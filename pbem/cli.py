@@ -701,12 +701,12 @@ def verify(
     """Replay adjudicated turns and check they come out exactly as stored (R-TURN-6). Exit 1 on a mismatch.
     A turn's key given with --key must first be the one turn-keys.txt committed to when the campaign began."""
     def body() -> int:
-        from .verify import verify as do_verify
+        from .verify import made_with_other_version, verify as do_verify
         first_turn(turn)
         camp = open_campaign(campaign_dir)
         verdicts = do_verify(camp, turn, key, fingerprint, keys_fingerprint)
-        made_with = camp.config.get("pbem_version")
-        if made_with and made_with != __version__:  # a turn replays byte for byte only with the pbem that ran it
+        made_with = made_with_other_version(camp)
+        if made_with:  # a turn replays byte for byte only with the pbem that ran it
             typer.echo(f"note: this campaign was created with pbem {made_with}, this is pbem {__version__}: a turn "
                        f"played with another version may replay differently (a MISMATCH); verify with the version "
                        f"that ran it (docs/moderator.md, 'What the players can rely on')")

@@ -297,12 +297,20 @@ def computer_player_problems(camp: Campaign, turn: int, before, record: TurnHist
     return problems
 
 
-def _other_version(camp: Campaign) -> str:
-    """Said with a computer player's file that differs when the campaign was made with another pbem, whose
-    computer player may play otherwise (each version's is its own; a moderator's review of a version change)."""
+def made_with_other_version(camp: Campaign) -> str | None:
+    """The pbem version the campaign was created with, when it is not this one: a turn replays byte for byte only
+    with the pbem that ran it, and each version's computer player is its own.  None: the same, or not recorded."""
     from . import __version__
     made_with = camp.config.get("pbem_version")
-    if made_with and made_with != __version__:
+    return str(made_with) if made_with and made_with != __version__ else None
+
+
+def _other_version(camp: Campaign) -> str:
+    """Said with a computer player's file that differs when the campaign was made with another pbem, whose
+    computer player may play otherwise (a version change)."""
+    from . import __version__
+    made_with = made_with_other_version(camp)
+    if made_with:
         return (f" by pbem {__version__}; the campaign was created with pbem {made_with}, whose computer player may "
                 f"write other orders: verify with the version that ran the turn")
     return ""
