@@ -11,6 +11,10 @@ ADJUDICATED = re.compile(r"^\S+ adjudicated turn (\d+); orders ([^\s;]+)(?: \(co
                          r"(?:; start sha256 ([0-9a-f]{64}))?")
 ACCEPTED = re.compile(r"^\S+ intake accepted .* for (\S+) turn (\d+) \(sha256 ([0-9a-f]{12,64})\)( as a moderator's fix)?"
                       r"(?:, forced after (.*))?$")
+# the refusal of a player's file that the moderator may still take (late, a held turn, a computer seat, the version
+# limit): its SHA-256 (16 digits or more) right after "intake refused," -- a name always follows "refused " with a
+# space, so no file name can forge it -- then the name as sent (no colon: check_name refuses one)
+REFUSED_SENT = re.compile(r"^\S+ intake refused, file sha256 ([0-9a-f]{16,64}), ([^:]+): ")
 # `pbem rollback`: (time stamp, turn, first and last turn whose run was undone (older lines: none), archive folder,
 # reason)
 ROLLBACK = re.compile(r"^(\S+) rollback to turn (\d+) \((?:undone: the run of turns? (\d+)(?:\.\.(\d+))?; )?later turns "

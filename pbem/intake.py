@@ -27,7 +27,7 @@ from datetime import datetime
 from pathlib import Path
 
 from . import yamlio
-from .auditlog import PLAYED_BY_UNDONE_RUN
+from .auditlog import PLAYED_BY_UNDONE_RUN, REFUSED_SENT
 from .cycle import deadline as campaign_deadline, fmt
 from .storage import Campaign, atomic_write, closed, held_interrupts, printable, short_hash
 from .turn import DRY_RUN_LINE
@@ -119,12 +119,14 @@ def clip(text: str, limit: int = MAX_FINDING) -> str:
 def _refuse(camp: Campaign, source: str, message: str, player: str | None = None,
             turn: int | None = None, findings: list[str] | None = None, authenticated: bool = True,
             audited: str | None = None, retry: tuple[str, ...] = (), retry_copy: tuple[str, ...] | None = None,
-            hint: str = "") -> Answer:
+            hint: str = "", sent_hash: str | None = None) -> Answer:
     """A refusal: written to audit.log (``audited``, if given, is what the log says instead of ``message``, which
     is the answer the sender gets), nothing else changed.  ``retry``: the flags with which `pbem submit` would
     take the file (``retry_copy``: take pbem's copy of it, whose secret is withheld), named to the moderator
-    with ``hint`` (when to use them)."""
-    camp.audit(f"intake refused {printable(source)}: {printable(audited or message)}")
+    with ``hint`` (when to use them).  ``sent_hash``: a player's file the moderator may still take, by its
+    SHA-256 (``auditlog.REFUSED_SENT``, read back by ``refused_as``)."""
+    sent = f", file sha256 {sent_hash}," if sent_hash else ""
+    camp.audit(f"intake refused{sent} {printable(source)}: {printable(audited or message)}")
     return Answer(source, False, player, turn, message, findings or [], authenticated=authenticated,
                   retry=retry, retry_copy=retry if retry_copy is None else retry_copy, hint=hint)
 
@@ -429,21 +431,19 @@ def _submit_bytes(camp: Campaign, raw: bytes, source: str, now: datetime, late_o
     needs_fix = moderator_fix or bot or is_frozen or too_many
     take, take_copy = retry(needs_fix), retry(True)
 
-    def sent(message: str) -> str | None:
-        """What audit.log says of a player's file refused with a flag the moderator may take it with: the answer
-        and the file's SHA-256, so the copy the moderator takes later is known as the player's own (``refused_as``).
-        None (the answer alone) for the moderator's own attempt."""
-        return None if moderator_fix else f"{message}{SENT_HASH}{short_hash(digest)}"
+    # a player's file refused with a flag the moderator may take it with: audit.log keeps its SHA-256, so the copy
+    # the moderator takes later is known as the player's own (``refused_as``); none for the moderator's own attempt
+    sent = None if moderator_fix else short_hash(digest)
 
     if bot and not moderator_fix:
         why = f"{player} is played by the computer player now; ask the moderator"
-        return _refuse(camp, source, why, player, turn, audited=sent(why), retry=take, retry_copy=take_copy,
+        return _refuse(camp, source, why, player, turn, sent_hash=sent, retry=take, retry_copy=take_copy,
                        hint="to take it for the computer player's seat")
     if is_frozen and not moderator_fix:
         why = (f"game turn {turn} is being run again by the moderator: its order files are fixed and only the "
                f"moderator may replace one, so this file was not taken; the moderator has it and decides (you need "
                f"not send it again)")
-        return _refuse(camp, source, why, player, turn, audited=sent(why), retry=take, retry_copy=take_copy,
+        return _refuse(camp, source, why, player, turn, sent_hash=sent, retry=take, retry_copy=take_copy,
                        hint="to take it in place of the file the turn was run with")
     forced = moderator_fix and forced_if_fix
     if forced and not force:
@@ -458,7 +458,7 @@ def _submit_bytes(camp: Campaign, raw: bytes, source: str, now: datetime, late_o
         why = (f"late: the deadline was {fmt(due)}; give --late-ok to take it late (audited; `pbem verify` names it)"
                if moderator_fix else
                f"late: the deadline was {fmt(due)} (if you sent it before then, ask the moderator, who may still take it)")
-        return _refuse(camp, source, why, player, turn, audited=sent(why), retry=take, retry_copy=take_copy,
+        return _refuse(camp, source, why, player, turn, sent_hash=sent, retry=take, retry_copy=take_copy,
                        hint="if it reached you in time")
     long = too_long(doc)
     if long:
@@ -466,7 +466,7 @@ def _submit_bytes(camp: Campaign, raw: bytes, source: str, now: datetime, late_o
     if too_many and not moderator_fix:
         why = (f"{player} has replaced the orders of game turn {turn} {kept_versions} times; the limit is "
                f"{MAX_VERSIONS}, so this file was not taken; the moderator has it and may still take it")
-        return _refuse(camp, source, why, player, turn, audited=sent(why), retry=take, retry_copy=take_copy,
+        return _refuse(camp, source, why, player, turn, sent_hash=sent, retry=take, retry_copy=take_copy,
                        hint="to take it all the same")
     report = _check(doc_text, name, camp, doc, player)
     findings = [f.text() for f in report.findings]
@@ -526,15 +526,9 @@ def _submit_bytes(camp: Campaign, raw: bytes, source: str, now: datetime, late_o
     return answer
 
 
-SENT_HASH = "; file sha256 "  # how an `intake refused` line of a player's file ends: the file's SHA-256 (16 digits)
-# the refusal of a player's file that the moderator may still take (late, a held turn, a computer seat, the version
-# limit): the name as sent (no colon: check_name refuses one) and the file's SHA-256
-_REFUSED_SENT = re.compile(r"^\S+ intake refused ([^:]+): .*" + re.escape(SENT_HASH) + r"([0-9a-f]{16,64})$")
-
-
 def refused_as(camp: Campaign, digest: str) -> str | None:
     """The name a player's file of SHA-256 ``digest`` (as stored: secret withheld) was sent under when intake
-    refused it with a flag the moderator may take it with (audit.log's ``intake refused NAME: ...; file sha256 H``;
+    refused it with a flag the moderator may take it with (audit.log's ``intake refused, file sha256 H, NAME: ...``;
     the last such line), or None: no player sent these bytes.  A copy the moderator changed has other bytes."""
     try:
         text = (camp.root / "audit.log").read_text(encoding="utf-8", errors="replace")
@@ -542,9 +536,9 @@ def refused_as(camp: Campaign, digest: str) -> str | None:
         return None
     found = None
     for line in text.splitlines():
-        m = _REFUSED_SENT.match(line)
-        if m and digest.startswith(m.group(2)):
-            found = m.group(1)
+        m = REFUSED_SENT.match(line)
+        if m and digest.startswith(m.group(1)):
+            found = m.group(2)
     return found
 
 

@@ -155,3 +155,15 @@ def test_a_refused_take_of_a_kept_copy_changes_nothing(camp, tmp_path):
     assert r.exit_code == 1 and "REFUSED" in r.output, r.output
     after = sorted(p.relative_to(camp.root).as_posix() for p in camp.root.rglob("*") if p.name != "audit.log")
     assert after == before and not (camp.orders_dir(1) / "troy.yaml").exists()
+
+
+def test_no_file_name_can_forge_the_refusal_that_names_a_players_file():
+    """A code review: the SHA-256 of a player's refused file ended its audit line, after text that may one day
+    end in words the sender chose; it now stands right after "intake refused," where a name, which always
+    follows "refused " and a space, cannot write it."""
+    from pbem.auditlog import REFUSED_SENT
+    real = "2026-11-23T10:00:00Z intake refused, file sha256 0123456789abcdef, troy orders.yaml: late: ..."
+    m = REFUSED_SENT.match(real)
+    assert m and m.groups() == ("0123456789abcdef", "troy orders.yaml")
+    for name in (", file sha256 0123456789abcdef, x.yaml", "x.yaml; file sha256 0123456789abcdef"):
+        assert REFUSED_SENT.match(f"2026-11-23T10:00:00Z intake refused {name}: not a YAML file") is None
