@@ -1648,12 +1648,26 @@ class RuleCheck:
     def nearest_feeder(self, h: str, cities: list[str], friendly: dict[str, bool]) -> str | None:
         """The friendly city (``board.friendly_city``; one a card wins for sure counts) of ``cities`` nearest to
         ``h``, in words ("Athens, in 1314"), or None: what would feed units left in ``h``."""
-        st = self.sim.state
-        ok = [c for c in cities if friendly.get(c, board.friendly_city(st, self.map, c, self.me))]
+        st, gm = self.sim.state, self.map
+        ok = [c for c in cities if friendly.get(c, board.friendly_city(st, gm, c, self.me))]
         if not ok:
             return None
-        c = min(ok, key=lambda c: (self.map.distance(h, self.map.cities[c].hex), c))
-        return f"{self.map.cities[c].name}, in {self.map.cities[c].hex}"
+        # by land first (a review: an island's city was named to Armies on the mainland, by straight distance):
+        # the hexes a march may cross, ring by ring, until one is in or next to a city that feeds them
+        feeds = {}
+        for c in ok:
+            for x in (gm.cities[c].hex, *gm.neighbours[gm.cities[c].hex]):
+                feeds.setdefault(x, []).append(c)
+        seen, ring = {h}, [h]
+        while ring:
+            found = sorted(c for x in ring for c in feeds.get(x, ()))
+            if found:
+                c = min(found, key=lambda c: (gm.distance(h, gm.cities[c].hex), c))
+                return f"{gm.cities[c].name}, in {gm.cities[c].hex}"
+            ring = [y for x in ring for y in gm.neighbours[x]
+                    if y not in seen and not seen.add(y) and gm.is_land(y) and gm.passable(y)]
+        c = min(ok, key=lambda c: (gm.distance(h, gm.cities[c].hex), c))
+        return f"{gm.cities[c].name}, in {gm.cities[c].hex}, over the sea"
 
     def warn_unfed(self, path: tuple, end: str, eaters: list[Unit], problem: tuple[str, str | None], bags: int,
                    unless: str = "", stayed: list[Unit] = (), nearest: str | None = None) -> None:
@@ -1678,6 +1692,15 @@ class RuleCheck:
         it = "it" if one else "them"
         fix = f"move {it} in or next to a city of yours that is neither besieged nor razed" + (
             f" (the nearest: {nearest})" if nearest else "")
+        garrison = next((c for c in self.map.cities.values() if c.hex == end
+                         and self.sim.state.cities[c.id].controller == self.me), None)
+        if garrison is not None and kind != "surrounded":  # a city's own garrison is not told to leave it (a review)
+            fix = (f"break the siege of {garrison.name}" if own and own.endswith(" is under siege") else
+                   f"{garrison.name} is razed and feeds no one until its razed counters are gone; move {it} next to "
+                   f"another city of yours" if self.sim.state.cities[garrison.id].razed else "")
+            self.warn(path, f"{names}, which no order of this file moves, {'stays' if one else 'stay'} in {end} "
+                            f"{why}" + tail, (fix + ", or " if fix else "") + "bring Baggage there (R-PH-UPK)")
+            return
         if kind == "surrounded":
             fix += ", or drive the enemy off a hex around " + it
         elif own and own.endswith(" is under siege"):

@@ -35,10 +35,12 @@ def test_units_no_order_moves_left_out_of_supply_are_warned_with_what_would_feed
     r = check_text(ATHENS, "o.yaml", edited(demo, tmp_path, left_out))
     found = {(f.severity, f.path, f.message, f.hint) for f in upkeep_findings(r)}
     hint = ("move it in or next to a city of yours that is neither besieged nor razed (the nearest: Athens, in "
-            "1313), or bring Baggage there (R-PH-UPK)")
+            "1313{}), or bring Baggage there (R-PH-UPK)")
     assert found == {
-        ("warning", "", f"ATH-A2, which no order of this file moves, stays in 1113 {UNFED}", hint),
-        ("warning", "", f"ATH-R1, which no order of this file moves, stays in 2013 {UNFED}", hint),
+        ("warning", "", f"ATH-A2, which no order of this file moves, stays in 1113 {UNFED}", hint.format("")),
+        # on an island's beach: no march reaches Athens (a code review: the nearest was by straight distance)
+        ("warning", "", f"ATH-R1, which no order of this file moves, stays in 2013 {UNFED}",
+         hint.format(", over the sea")),
     }, said(r)
     assert not [f for f in r.findings if f.severity == "error"], said(r)  # warnings only: the file is usable
 
@@ -76,3 +78,27 @@ def test_a_moved_unit_joining_one_left_there_is_one_warning_at_the_move_counting
                                    "stands, with no friendly city in or next to it and Baggage for 1 only: at your "
                                    "next Upkeep each without Baggage makes an upkeep roll (6 or more disbands it)"), \
         said(r)
+
+
+def test_the_city_named_to_walk_to_is_the_nearest_a_march_reaches_not_an_island_across_the_water(demo, tmp_path):
+    """A code review: by straight distance Aegina (1215, an island) is nearer to 0914 than Athens (1313), but no
+    march reaches it: the hint names Athens."""
+    def setup(s):
+        s.cities["aegina"].controller = "athens"
+        s.place(s.units["ATH-A2"], "0914")
+    r = check_text(ATHENS, "o.yaml", edited(demo, tmp_path, setup))
+    [f] = upkeep_findings(r)
+    assert f.message.startswith("ATH-A2, which no order of this file moves, stays in 0914"), said(r)
+    assert "(the nearest: Athens, in 1313)" in f.hint, f.hint
+
+
+def test_a_razed_citys_own_garrison_is_told_to_bring_baggage_or_go_next_to_another_city(demo, tmp_path):
+    def setup(s):
+        s.cities["megara"].controller = "athens"
+        s.cities["megara"].razed = 1
+        s.place(s.units["ATH-A2"], "1112")
+    r = check_text(ATHENS, "o.yaml", edited(demo, tmp_path, setup))
+    [f] = upkeep_findings(r)
+    assert f.message.startswith("ATH-A2, which no order of this file moves, stays in 1112"), said(r)
+    assert f.hint == ("Megara is razed and feeds no one until its razed counters are gone; move it next to another "
+                      "city of yours, or bring Baggage there (R-PH-UPK)"), f.hint
