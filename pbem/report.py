@@ -2084,7 +2084,7 @@ def write_reports(camp: Campaign, turn: int, players: list[str] | None = None,
     job = _Job(camp=camp, env=environment(camp.root / "templates"),
                camp_name=camp.config.get("name", after.campaign), turn=turn, game_map=camp.game_map,
                tables=load_tables(), after=after, before=before, records=records,
-               deadline=camp.config.get("deadline"), formats=formats, created=_creation_date(),
+               deadline=orders_due(camp, turn), formats=formats, created=_creation_date(),
                corrections=campaign_corrections(camp, turn, before, after) if turn else [])
     n = worker_count(len(who), workers)
     if n == 1 or "fork" not in multiprocessing.get_all_start_methods():
@@ -2136,6 +2136,17 @@ def load_turn(camp: Campaign, turn: int) -> tuple[GameState, GameState | None, l
     after = camp.load_state(turn + 1)
     before = camp.load_state(turn) if turn in snaps else None
     return after, before, camp.read_log(turn)
+
+
+def orders_due(camp: Campaign, turn: int) -> str | None:
+    """The deadline a report of ``turn`` gives for the next turn's orders, as campaign.yaml stores it: the one in
+    force while that turn is current, else (a report of an older turn written again) the last one audit.log
+    records for it (a soak test: every rebuilt report showed the current turn's deadline).  None: none known."""
+    if turn + 1 >= camp.current_turn:
+        return camp.config.get("deadline")
+    from .cycle import STORED, deadline_of
+    found, when = deadline_of(camp, turn + 1)
+    return when.strftime(STORED) if found and when is not None else None
 
 
 def deadline_text(raw: str) -> str:
