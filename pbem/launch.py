@@ -57,3 +57,16 @@ def main() -> None:
         run()
     except KeyboardInterrupt:  # in the instant between the two (run() answers its own)
         sys.exit(say_interrupted())
+    finally:
+        done()
+
+
+def done() -> None:
+    """The command has answered (or is leaving with its exit code): a Ctrl-C from here on is ignored, as Python's
+    own handler would raise KeyboardInterrupt while the interpreter shuts down and the process would die of the
+    signal, exit status 130, with no word said though its work was done (a soak test: `ingest` answered all six
+    files, then died silently)."""
+    try:
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+    except ValueError:  # not the main thread
+        pass

@@ -90,3 +90,16 @@ def test_a_program_importing_the_cli_keeps_its_own_ctrl_c():
         "try:\n    import pbem.cli\nexcept KeyboardInterrupt:\n    print('the host caught it')\n")
     r = subprocess.run([sys.executable, "-c", code, "typer"], capture_output=True, text=True, timeout=60)
     assert r.returncode == 0 and r.stdout.strip() == "the host caught it", (r.returncode, r.stdout, r.stderr)
+
+
+def test_a_ctrl_c_after_the_command_has_answered_is_ignored(campaign):
+    """A soak test: Ctrl-C just after `ingest` had answered every file killed the process as Python shut down
+    (exit status 130 and no word, its work done).  Once the command has answered, a Ctrl-C is ignored: here one
+    comes while Python leaves (an atexit callback sends it) and the command's own exit code stands."""
+    code = ("import atexit, os, signal, sys, time\n"
+            "atexit.register(lambda: (os.kill(os.getpid(), signal.SIGINT), time.sleep(0.2)))\n"
+            "sys.argv[0] = 'pbem'\nfrom pbem.launch import main\nsys.exit(main())\n")
+    r = subprocess.run([sys.executable, "-c", code, "status", str(campaign)], capture_output=True, text=True,
+                       timeout=60)
+    assert r.returncode == 0, (r.returncode, r.stderr)
+    assert "Game turn 1" in r.stdout and r.stderr == "", r.stderr
