@@ -481,16 +481,17 @@ def _submit_bytes(camp: Campaign, raw: bytes, source: str, now: datetime, late_o
     if stored and still != WITHHELD:
         return _refuse(camp, source, "the secret is written with escapes pbem cannot take out of the stored file; "
                                      "write it plainly, like `secret: 1a2b-3c4d-5e6f-7a8b`", player, turn)
-    if same_bytes and as_recorded(camp, state, player, digest):
-        return Answer(source, True, player, turn, "identical to the orders already accepted", findings, target, True)
     # the player's own file, refused before with a flag the moderator may take it with (late, say), given back by
     # the moderator (ingest's kept copy, its secret withheld, needs --fix): named as the player sent it, and
     # recorded as theirs (as `submit --late-ok` of the file sent would) unless it needs a fix of its own (a held
     # turn, a computer seat, the version limit, a turn whose dice were seen)
     sent_as = refused_as(camp, digest) if moderator_fix else None
+    shown_as = sent_as if sent_as is not None else printable(source)
+    if same_bytes and as_recorded(camp, state, player, digest):  # named as sent too (a soak test: the kept name)
+        return Answer(shown_as, True, player, turn, "identical to the orders already accepted", findings, target,
+                      True)
     own = sent_as is not None and not (bot or is_frozen or too_many or forced_if_fix)
     fix = moderator_fix and not own
-    shown_as = sent_as if sent_as is not None else printable(source)
     with held_interrupts():
         replaced = versions(folder, player) + 1 if target.is_file() else 0
         if replaced:

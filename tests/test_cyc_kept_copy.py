@@ -167,3 +167,20 @@ def test_no_file_name_can_forge_the_refusal_that_names_a_players_file():
     assert m and m.groups() == ("0123456789abcdef", "troy orders.yaml")
     for name in (", file sha256 0123456789abcdef, x.yaml", "x.yaml; file sha256 0123456789abcdef"):
         assert REFUSED_SENT.match(f"2026-11-23T10:00:00Z intake refused {name}: not a YAML file") is None
+
+
+def test_a_kept_copy_identical_to_the_file_accepted_is_named_as_the_player_sent_it(camp, tmp_path):
+    """A soak test: the kept copy of a late resend, the same bytes as the file accepted in time, taken with the
+    printed command, was answered under the drop folder's name (troy-002_...)."""
+    set_deadline(camp, "+30d", datetime.now(timezone.utc))
+    assert submit_bytes(camp, order_text(camp, "troy"), "Troy orders.yaml", NOW).accepted
+    set_deadline(camp, "2026-01-01", NOW)
+    drop = tmp_path / "drop"
+    drop.mkdir()
+    (drop / "Troy orders again.yaml").write_bytes(order_text(camp, "troy"))
+    r = pbem("ingest", camp.root, "--from", drop)
+    assert r.exit_code == 1 and "late: the deadline was" in r.output, r.output
+    r = pbem(*command_in(r.output, "if it reached you in time"))
+    assert r.exit_code == 0, r.output
+    first = r.output.splitlines()[0]
+    assert "Troy orders again.yaml" in first and "_Troy" not in first, r.output
