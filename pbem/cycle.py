@@ -355,6 +355,9 @@ def change_seat(camp: Campaign, player: str, seat: str, reason: str = "") -> Sea
     state = camp.load_state()
     if player not in state.players:
         raise UsageError(f"player {player!r} is not in this campaign ({', '.join(state.turn_order)})")
+    if state.finished:  # a soak test: a new secret was printed for a game with no turn left to send orders for
+        raise UsageError(f"the game is over (after turn {state.turn - 1}): no more orders are taken, so a seat no "
+                         f"longer matters; nothing was changed")
     if seat not in ("human", "bot"):
         raise UsageError(f"seat {seat!r}: write human or bot")
     table = seats(camp)

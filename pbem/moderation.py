@@ -344,6 +344,10 @@ def adjust(camp: Campaign, reason: str, gold: dict[str, int] | None = None, move
     if not reason.strip():
         raise UsageError("--reason: say why (it goes in the audit log)")
     state = camp.load_state()
+    if state.finished:  # the result was judged on the last turn's outcome: a change now would not judge it again
+        raise UsageError(f"the game is over (after turn {state.turn - 1}): a correction of the final position would "
+                         f"not judge the victory again; to mend the last turn, roll it back (`pbem rollback "
+                         f"{camp.root} {state.turn - 1} --reason ...`), fix it and run it again; nothing was changed")
     game_map = camp.game_map
     done: list[str] = []
     for pid, delta in (gold or {}).items():
