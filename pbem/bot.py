@@ -59,12 +59,18 @@ The plan, each turn:
    roll each turn (R-PH-UPK).  A voyage is either one move (land, attack in the
    same turn when next to the target, Transports back to port in the second move) or two moves through a
    hex where ships are safe (city, Sandy Coast, Fishing Village), so a failed second move never leaves them
-   at sea; no plan ends a Second Move at sea.  Beaches with other factions' land forces in sight in or next
-   to them are avoided, and so is every hex where others' units are in sight.  Armies cut off out of supply
-   (no hex in supply they can walk to: an island's beach after a strike that failed or was called off) that
-   cannot take the city next to them this turn, and that no landing joins, are fetched by the Transports
-   left (``fetch``) and put ashore in supply (our port, a beach next to our city); with none to come, the
-   nearest port recruits one.  Empty Transports away from our cities sail home.  Landed Armies are then ordinary stacks: they march and attack as above.  Manned
+   at sea; no plan ends a Second Move at sea.  With Armies aboard that carry no Baggage for them all, the hex
+   halfway is in supply (our city in or next to it), or they do not sail: when the second move fails (others
+   reached its end first), they wait there paid (R-PH-UPK: aboard elsewhere each makes an upkeep roll); of
+   the halfway hexes that will do, those with no other faction's land forces in sight in or next to them come
+   first.  Loaded Transports with no landing to make put their Armies ashore in our nearest port, or with our
+   ports full in the nearest hex in supply where ships may stop (``bring_ashore``).  Beaches with other
+   factions' land forces in sight in or next to them are avoided, and so is every hex where others' units
+   are in sight.  Armies cut off out of supply (no hex in supply they can walk to: an island's beach after a
+   strike that failed or was called off) that cannot take the city next to them this turn, and that no
+   landing joins, are fetched by the Transports left (``fetch``) and put ashore in supply (our port, a beach
+   next to our city); with none to come, the nearest port recruits one.  Empty Transports away from our
+   cities sail home.  Landed Armies are then ordinary stacks: they march and attack as above.  Manned
    Fleets attack visible enemy ships (one owner in the hex) when the odds are at least SEA_ODDS, from a hex
    they reach in the First Move and leave for their port in the Second; otherwise they stay in port (a
    manned Fleet docked in a city keeps it).
@@ -1302,18 +1308,26 @@ class Bot:
     def sea_path(self, start: str, goal: str, cap: int = SEA_REACH) -> list[str]:
         return walk_back(*self.sea_paths_from(start, cap), start, goal)
 
-    def voyage(self, start: str, goal: str, n: int, smp: int) -> tuple[list[str], list[str]] | None:
+    def voyage(self, start: str, goal: str, n: int, smp: int, hungry: bool = False
+               ) -> tuple[list[str], list[str]] | None:
         """The first and second move of ships weighing ``n`` for stacking (with what they carry) from ``start``
         to ``goal``: in one move, or in two through a hex where they are safe should the second move fail
-        (never a plan that may leave them at sea)."""
+        (never a plan that may leave them at sea).  With ``hungry`` (they carry Armies without Baggage for them
+        all) the hex halfway is in supply (``supplied``: our city in or next to it), so that Armies whose
+        second move fails (others reached its end first) are paid their upkeep where they wait (R-PH-UPK);
+        with none such, there is no voyage in two moves.  Of the hexes that will do, the nearest with no other
+        faction's land forces in sight in or next to it (``quiet``: less likely to be filled before we come)."""
         d, _ = self.sea_paths_from(start, smp)
         if goal in d:
             return self.sea_path(start, goal, smp), []
         ways = self._hops.get((start, smp))
-        if ways is None:  # the safe waypoints one move away, nearest first
-            ways = [w for _, w in sorted((c, w) for w, c in d.items() if w != start and self.safe(w))]
+        if ways is None:  # the safe waypoints one move away: quiet ones first, nearest first
+            ways = [w for _, _, w in sorted((not self.quiet(w), c, w) for w, c in d.items()
+                                            if w != start and self.safe(w))]
             self._hops[(start, smp)] = ways
         for w in ways:
+            if hungry and not self.supplied(w):
+                continue
             if self.m.distance(w, goal) <= smp and self.room(w) >= n and goal in self.sea_paths_from(w, smp)[0]:
                 return self.sea_path(start, w, smp), self.sea_path(w, goal, smp)
         return None
@@ -1392,13 +1406,13 @@ class Bot:
             th = self.m.cities[cid].hex
             if self.m.distance(start, th) > 2 * smp + LAND_WALK:
                 continue
+            strike = self.island(th)  # (no Baggage goes along: the Armies sail hungry)
             spots = sorted((lc, sd[L], L) for L, lc in self.landings(th).items()
                            if L in sd and L != start and sd[L] <= 2 * smp and self.quiet(L)
-                           and self.voyage(start, L, 2, smp) is not None)
+                           and self.voyage(start, L, 2, smp, hungry=strike) is not None)
             if not spots:
                 continue
             lc, d, L = spots[0]
-            strike = self.island(th)
             wait = 0  # a strike: turns until the attack beyond this one's
             if strike:
                 most = max(pairs, armies)
@@ -1454,7 +1468,7 @@ class Bot:
                 # this turn the Transports stand with their Armies; the next, the first voyage's have sailed home
                 room = self.room(L) if voyage == 0 else self.limit(L) - self.stack(L) - landed.get(L, 0)
                 k = min(boats, max(0, room) // 2, 4)
-                if k and (not sail or self.voyage(start, L, 2 * k, smp)):
+                if k and (not sail or self.voyage(start, L, 2 * k, smp, hungry=True)):
                     groups[L] = groups.get(L, 0) + k
                     landed[L] = landed.get(L, 0) + k
                     boats -= k
@@ -1527,9 +1541,7 @@ class Bot:
                 if not boats:
                     opt = None
             if opt is None:
-                if loaded and not self.m.city_at.get(h):  # put them ashore in the nearest port
-                    self.send_home([t for t, _ in loaded], first, second, unload=[a for _, a in loaded])
-                    used_t.update(t for t, _ in loaded)
+                self.bring_ashore(h, loaded, smp, first, second, used_t)
                 continue
             _, cid, spots, strike = opt
             pairs = list(loaded) + list(zip(empties, armies))
@@ -1564,7 +1576,7 @@ class Bot:
                     if self.m.city_at.get(h) and self.room(h) > 0:
                         self.transport_wants[h] = 1  # a Transport for the Baggage
                     continue
-                legs = self.voyage(h, L, 2 * k + carry, smp)  # each Transport with its Army
+                legs = self.voyage(h, L, 2 * k + carry, smp, hungry=not carry)  # each Transport with its Army
                 if not legs:
                     continue
                 chunk, pairs = pairs[:k], pairs[k:]
@@ -1600,6 +1612,7 @@ class Bot:
                     first.append(order)
                     self.planned[legs[0][-1]] = self.planned.get(legs[0][-1], 0) + 2 * k + carry
                     second.append({"units": ts, "path": legs[1], "unload": arm + food})
+            self.bring_ashore(h, [(t, a) for t, a in loaded if t not in used_t], smp, first, second, used_t)
         # 1b. Armies cut off out of supply that cannot attack are fetched by the Transports left
         self.fetch(stacks, targets, odds, first, second, after, used_t, sailing)
         # 2. empty Transports away from our ports go home (but those gathering a strike force on a beach)
@@ -1723,7 +1736,7 @@ class Bot:
                            and self.room(x) >= n and self.quiet(x)):
             if one_move and d > smp:
                 break
-            legs = self.voyage(h, x, n, smp)
+            legs = self.voyage(h, x, n, smp, hungry=True)
             if legs and not (one_move and legs[1]):
                 return x, legs
         return None
@@ -1780,16 +1793,49 @@ class Bot:
             self.transport_wants[h] = 1
         self.shipped.update(armies)
 
-    def send_home(self, ships: list[str], first: list[dict], second: list[dict], unload: list[str] = ()) -> None:
-        """Ships (one stack) to the nearest of our ports within two moves, else to a safe hex within one."""
+    def bring_ashore(self, h: str, loaded: list[tuple[str, str]], smp: int, first: list[dict], second: list[dict],
+                     used_t: set[str]) -> None:
+        """Loaded Transports at ``h`` (a voyage cut short: (Transport, Army) pairs) that sail for no landing put
+        their Armies ashore in the nearest port of ours (``send_home``) or, with no room there, in the nearest
+        hex in supply where ships may stop (``put_ashore``): aboard away from our cities each Army makes an upkeep
+        roll a turn (R-PH-UPK).  In one of our cities they stay."""
+        if not loaded or self.m.city_at.get(h):
+            return
+        ts, arm = [t for t, _ in loaded], [a for _, a in loaded]
+        if not self.send_home(ts, first, second, unload=arm):
+            self.put_ashore(h, ts, arm, smp, first, second)
+        used_t.update(ts)
+
+    def put_ashore(self, h: str, ships: list[str], armies: list[str], smp: int, first: list[dict],
+                   second: list[dict]) -> None:
+        """Loaded Transports at ``h`` with no room in our ports put their Armies ashore where they are paid their
+        upkeep (``fetch_home``: the nearest hex in supply where ships may stop), or stay where they are when that
+        is in supply already (R-PH-UPK)."""
+        if self.supplied(h):
+            return
+        home = self.fetch_home(h, len(ships) + len(armies), smp, one_move=False)
+        if home is None:
+            return
+        dest, legs = home
+        if legs[1]:
+            first.append({"units": ships, "path": legs[0]})
+            second.append({"units": ships, "path": legs[1], "unload": armies})
+        else:
+            first.append({"units": ships, "path": legs[0], "unload": armies})
+        self.planned[dest] = self.planned.get(dest, 0) + len(ships) + len(armies)
+
+    def send_home(self, ships: list[str], first: list[dict], second: list[dict], unload: list[str] = ()) -> bool:
+        """Ships (one stack) to the nearest of our ports within two moves, else to a safe hex within one.  False
+        when they are given no move (no port of ours has room for them with what they carry)."""
         h = self.units[ships[0]]["hex"]
         smp = min(self.ship_mp(self.units[s]["type"]) for s in ships)
         dist, _ = self.sea_paths_from(h)
         weight = len(ships) + len(unload)  # what they carry counts too (R-UNIT-2)
         ports = sorted((dist[p], p) for p in self.sea_ports() if p in dist and p != h
                        and self.room(p) >= weight)
+        hungry = any(self.units[u]["type"] == "army" for u in unload)
         for _, p in ports:
-            legs = self.voyage(h, p, weight, smp)
+            legs = self.voyage(h, p, weight, smp, hungry=hungry)
             if legs:
                 o: dict[str, Any] = {"units": ships, "path": legs[0]}
                 extra = {"unload": list(unload)} if unload else {}
@@ -1799,13 +1845,15 @@ class Bot:
                 else:
                     first.append({**o, **extra})
                 self.planned[p] = self.planned.get(p, 0) + weight
-                return
+                return True
         if not self.safe(h):
             spots = sorted((d, x) for x, d in dist.items() if d <= smp and self.safe(x) and x != h
                            and self.room(x) >= weight)
             if spots:
                 second.append({"units": ships, "path": self.sea_path(h, spots[0][1])})
                 self.planned[spots[0][1]] = self.planned.get(spots[0][1], 0) + weight
+                return True
+        return False
 
     def fleet_mod(self) -> int:
         n = 0
