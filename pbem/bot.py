@@ -1150,7 +1150,7 @@ class Bot:
         when it can help it."""
         lmp = BASE_MP[UnitType.LEADER]
         after1, guarded, joinable = self.guarded_ends(first, second, busy)
-        in_second = {u for m in second for u in m["units"]}
+        in_second = {u for m in second for u in (*m["units"], *m.get("load", ()))}  # taken aboard: not alone
         in_ships = {u for m in first for u in (*m["units"], *m.get("load", ()))
                     if any(self.units.get(x, {}).get("type") in ("fleet", "transport") for x in m["units"])}
         havens = {h for h in self.own_city_hexes if self.supplied(h) and not self.besieged(h)
