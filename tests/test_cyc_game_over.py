@@ -1,18 +1,7 @@
 """A soak test: once the game was over, `seat` printed a new secret and `adjust` changed the final snapshot, exit
 code 0, though no more orders are taken and the victory would not be judged again.  Both are refused now, with
 one line, exit code 2, nothing changed; `rollback` is the way to mend the last turn."""
-from typer.testing import CliRunner
-
-from pbem.cli import app
-
-
-def pbem(*args):
-    return CliRunner().invoke(app, [str(a) for a in args])
-
-
-def tree(root):
-    return sorted((p.relative_to(root).as_posix(), p.read_bytes()) for p in root.rglob("*")
-                  if p.is_file() and p.name != ".lock")
+from cyc_common import pbem, tree
 
 
 def test_seat_and_adjust_are_refused_once_the_game_is_over(tmp_path):

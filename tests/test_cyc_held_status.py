@@ -4,49 +4,21 @@ days left as if the players still had time to send files; it now says the turn w
 from datetime import datetime, timedelta, timezone
 
 import pytest
-from typer.testing import CliRunner
 
-from pbem import yamlio
-from pbem.campaign import create
-from pbem.cli import app
+from cyc_common import (NOW, held_turn_1, order_text, pbem, three_players, tree,
+                        two_turns_run_and_rolled_back_to_turn_1)
 from pbem.cycle import Status, set_deadline, status
 from pbem.intake import submit_bytes
 from pbem.storage import Campaign
 
-NOW = datetime(2026, 11, 22, 12, 0, tzinfo=timezone.utc)
-
 
 @pytest.fixture
 def camp(tmp_path):
-    return create(tmp_path / "camp", ["athens", "sparta", "troy"], seed="5", name="test").campaign
-
-
-def order_text(camp, player, turn=1, comment=b""):
-    data = {"campaign": "test", "turn": turn, "player": player, "secret": camp.player_secrets()[player]}
-    return yamlio.dump(data).encode() + comment
-
-
-def pbem(*args):
-    return CliRunner().invoke(app, [str(a) for a in args])
-
-
-def audit(camp):
-    return (camp.root / "audit.log").read_text()
-
-
-def held_turn_1(camp):
-    """Turn 1 with athens and sparta in (troy sent nothing), run early and rolled back: held."""
-    set_deadline(camp, "+30d", datetime.now(timezone.utc))
-    for p in ("athens", "sparta"):
-        assert submit_bytes(camp, order_text(camp, p), f"{p}.yaml", NOW).accepted
-    r = pbem("run-turn", camp.root, "--force")
-    assert r.exit_code == 0, r.output
-    r = pbem("rollback", camp.root, "1", "--reason", "run before the deadline")
-    assert r.exit_code == 0, r.output
-    return Campaign.open(camp.root)
+    return three_players(tmp_path)
 
 
 # -- status of a held turn --------------------------------------------------------------------------------
+
 
 def test_status_of_a_held_turn_says_it_waits_for_the_moderator_not_the_players(camp):
     camp = held_turn_1(camp)
@@ -146,31 +118,19 @@ def test_a_held_turn_reached_again_does_not_run_without_the_files_its_seen_run_p
     files wait in the archive; a second `run-turn --force` ran it without them (everyone NMR, other dice) and
     `pbem verify` flagged it afterwards.  Now it stops first, names the files, and changes nothing."""
     from pbem.verify import verify
-    set_deadline(camp, "+30d", datetime.now(timezone.utc))
-    for turn in (1, 2):
-        for p in ("athens", "sparta", "troy"):
-            f = tmp_path / f"{p}{turn}.yaml"
-            f.write_bytes(order_text(camp, p, turn))
-            assert pbem("submit", camp.root, f).exit_code == 0
-        assert pbem("run-turn", camp.root, "--no-reports").exit_code == 0
-    assert pbem("rollback", camp.root, "1", "--reason", "test").exit_code == 0
-    r = pbem("run-turn", camp.root, "--force", "--no-reports")  # turn 1 again with its files: turn 2 is reached
-    assert r.exit_code == 0 and "Game turn 2 is held" in r.output, r.output
-    before = sorted((p.relative_to(camp.root).as_posix(), p.read_bytes()) for p in camp.root.rglob("*")
-                    if p.is_file() and p.name != ".lock")
+    seen = two_turns_run_and_rolled_back_to_turn_1(camp, tmp_path)
+    before = tree(camp.root)
     for command in (("run-turn", "--force", "--no-reports"), ("adjudicate", "--force"), ("adjudicate", "--dry-run")):
         r = pbem(command[0], camp.root, *command[1:])  # a dry run neither: it would show the dice without them
         assert r.exit_code == 2, (command, r.output)
         assert "game turn 2 is held, and its rolled-back run played the files of athens, sparta, troy " \
                "(archive/rollback-1/orders/turn-002/), which are not in" in r.output, r.output
         assert len(r.output.strip().splitlines()) == 1
-    after = sorted((p.relative_to(camp.root).as_posix(), p.read_bytes()) for p in camp.root.rglob("*")
-                   if p.is_file() and p.name != ".lock")
-    assert after == before
+    assert tree(camp.root) == before
     r = pbem("status", camp.root)  # status says the same before the moderator tries
     assert "Waiting for: your fixes: the files of athens, sparta, troy that its rolled-back run played wait in " \
            "archive/rollback-1/orders/turn-002/" in r.output, r.output
-    for f in sorted((camp.root / "archive" / "rollback-1" / "orders" / "turn-002").glob("*.yaml")):
+    for f in sorted(seen.glob("*.yaml")):
         assert pbem("submit", camp.root, f, "--fix").exit_code == 0
     r = pbem("run-turn", camp.root, "--force", "--no-reports")
     assert r.exit_code == 0, r.output
@@ -182,20 +142,7 @@ def test_a_replaced_files_older_version_in_the_archive_is_not_a_players_file(cam
     """A code review: the seen run's archive folder also keeps older versions (athens.v1.yaml); taken for a
     player, they made `run-turn --force` refuse the held turn after every real file was given back."""
     from pbem.verify import verify
-    set_deadline(camp, "+30d", datetime.now(timezone.utc))
-    for turn in (1, 2):
-        for p in ("athens", "sparta", "troy"):
-            f = tmp_path / f"{p}{turn}.yaml"
-            f.write_bytes(order_text(camp, p, turn))
-            assert pbem("submit", camp.root, f).exit_code == 0
-        if turn == 2:  # athens replaces its file: the first is kept as athens.v1.yaml
-            f = tmp_path / "athens2b.yaml"
-            f.write_bytes(order_text(camp, "athens", 2, b"# second thoughts\n"))
-            assert pbem("submit", camp.root, f).exit_code == 0
-        assert pbem("run-turn", camp.root, "--no-reports").exit_code == 0
-    assert pbem("rollback", camp.root, "1", "--reason", "test").exit_code == 0
-    assert pbem("run-turn", camp.root, "--force", "--no-reports").exit_code == 0
-    seen = camp.root / "archive" / "rollback-1" / "orders" / "turn-002"
+    seen = two_turns_run_and_rolled_back_to_turn_1(camp, tmp_path, replaced=["athens"])
     assert (seen / "athens.v1.yaml").is_file()
     r = pbem("status", camp.root)
     assert "the files of athens, sparta, troy that" in r.output and "athens.v1" not in r.output, r.output

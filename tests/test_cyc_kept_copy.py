@@ -7,30 +7,15 @@ import shlex
 from datetime import datetime, timezone
 
 import pytest
-from typer.testing import CliRunner
 
-from pbem import yamlio
-from pbem.campaign import create
-from pbem.cli import app
+from cyc_common import NOW, audit, held_turn_1, order_text, pbem, three_players
 from pbem.cycle import set_deadline
 from pbem.intake import submit_bytes
-from pbem.storage import Campaign
-
-NOW = datetime(2026, 11, 22, 12, 0, tzinfo=timezone.utc)
 
 
 @pytest.fixture
 def camp(tmp_path):
-    return create(tmp_path / "camp", ["athens", "sparta", "troy"], seed="5", name="test").campaign
-
-
-def order_text(camp, player, turn=1, comment=b""):
-    data = {"campaign": "test", "turn": turn, "player": player, "secret": camp.player_secrets()[player]}
-    return yamlio.dump(data).encode() + comment
-
-
-def pbem(*args):
-    return CliRunner().invoke(app, [str(a) for a in args])
+    return three_players(tmp_path)
 
 
 def command_in(output: str, lead: str) -> list[str]:
@@ -39,22 +24,6 @@ def command_in(output: str, lead: str) -> list[str]:
     words = shlex.split(line.split("`")[1])
     assert words[:2] == ["pbem", "submit"], line
     return words[1:]
-
-
-def audit(camp):
-    return (camp.root / "audit.log").read_text()
-
-
-def held_turn_1(camp):
-    """Turn 1 with athens and sparta in (troy sent nothing), run early and rolled back: held."""
-    set_deadline(camp, "+30d", datetime.now(timezone.utc))
-    for p in ("athens", "sparta"):
-        assert submit_bytes(camp, order_text(camp, p), f"{p}.yaml", NOW).accepted
-    r = pbem("run-turn", camp.root, "--force")
-    assert r.exit_code == 0, r.output
-    r = pbem("rollback", camp.root, "1", "--reason", "run before the deadline")
-    assert r.exit_code == 0, r.output
-    return Campaign.open(camp.root)
 
 
 # -- a late file taken from the drop folder's kept copy ---------------------------------------------------
