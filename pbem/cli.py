@@ -108,6 +108,7 @@ def first_turn(turn: int | None, what: str = "--turn") -> None:
         raise UsageError(f"{what} {turn}: game turns start at 1")
 
 
+INTERRUPTED_AFTER = "interrupted, once the change under way was made whole (audit.log has its line); nothing after it"
 INTERRUPTED_TURN = ("interrupted; a turn is committed whole or not at all: check with `pbem status` (and `pbem "
                     "report` if reports are missing)")
 
@@ -120,8 +121,10 @@ def guarded(fn: Callable[[], int | None], commits_turn: bool = False) -> None:
         code = fn()
     except PbemError as exc:
         fail(str(exc), exc.exit_code)
-    except KeyboardInterrupt:
-        fail(INTERRUPTED_TURN if commits_turn else "interrupted", 130)
+    except KeyboardInterrupt as exc:
+        from .storage import HeldInterrupt
+        fail(INTERRUPTED_TURN if commits_turn else INTERRUPTED_AFTER if isinstance(exc, HeldInterrupt) else
+             "interrupted", 130)
     except BrokenPipeError:  # `pbem show ... | head`: before OSError, of which it is one
         raise typer.Exit(0)
     except OSError as exc:  # a file or folder the user named (or the campaign's) cannot be used

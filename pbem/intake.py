@@ -799,29 +799,35 @@ def ingest(camp: Campaign, drop: Path, now: datetime, late_ok: bool = False) -> 
     entries.sort(key=lambda p: (p.lstat().st_mtime, p.name))
     answers = []
     for p in blockers + entries:
-        name = p.name
-        if p in blockers:
-            answer = submit_path(camp, p, now, late_ok)  # refused: a link, or a name without .yaml
-            n = 1
-            while (drop / f"{p.name}.{n}").exists() or (drop / f"{p.name}.{n}").is_symlink():
-                n += 1
-            aside = drop / f"{p.name}.{n}"
-            p.rename(aside)  # out of the way of the folder of the same name
-            p = aside
-        elif p.is_dir() and not p.is_symlink():
-            answer = _refuse(camp, withheld_name(camp, p.name), "is a folder; send each order file as a file of its own")
-        else:
-            answer = submit_path(camp, p, now, late_ok)
-        answer.campaign = camp.root
-        answer.given = None  # the file leaves the drop folder: the moderator is told where it was kept
-        replied = reply(camp, answer)
-        answers.append(answer)
-        turn = answer.turn or camp.current_turn
-        sorted_to = sorting_folder(drop / ("accepted" if answer.accepted else "refused"))
-        dest = sorting_folder(sorted_to / f"turn-{turn:03d}")
-        answer.kept = keep_sent(camp, p, kept_name(dest, replied.stem if replied else reply_name(answer),
-                                                    withheld_name(camp, name)))
+        with held_interrupts():  # answered, replied and moved out together (a Ctrl-C sweep: answered twice)
+            answers.append(_ingest_one(camp, drop, p, p in blockers, now, late_ok))
     return answers
+
+
+def _ingest_one(camp: Campaign, drop: Path, p: Path, blocker: bool, now: datetime, late_ok: bool) -> Answer:
+    """One entry of the drop folder: answered, its reply written, and moved out to accepted/ or refused/."""
+    name = p.name
+    if blocker:
+        answer = submit_path(camp, p, now, late_ok)  # refused: a link, or a name without .yaml
+        n = 1
+        while (drop / f"{p.name}.{n}").exists() or (drop / f"{p.name}.{n}").is_symlink():
+            n += 1
+        aside = drop / f"{p.name}.{n}"
+        p.rename(aside)  # out of the way of the folder of the same name
+        p = aside
+    elif p.is_dir() and not p.is_symlink():
+        answer = _refuse(camp, withheld_name(camp, p.name), "is a folder; send each order file as a file of its own")
+    else:
+        answer = submit_path(camp, p, now, late_ok)
+    answer.campaign = camp.root
+    answer.given = None  # the file leaves the drop folder: the moderator is told where it was kept
+    replied = reply(camp, answer)
+    turn = answer.turn or camp.current_turn
+    sorted_to = sorting_folder(drop / ("accepted" if answer.accepted else "refused"))
+    dest = sorting_folder(sorted_to / f"turn-{turn:03d}")
+    answer.kept = keep_sent(camp, p, kept_name(dest, replied.stem if replied else reply_name(answer),
+                                                withheld_name(camp, name)))
+    return answer
 
 
 def kept_name(dest: Path, who: str, name: str) -> Path:

@@ -175,6 +175,15 @@ def _turn_dirs_after(base: Path, turn: int) -> list[Path]:
 
 
 def rollback(camp: Campaign, turn: int, reason: str) -> RolledBack:
+    """``_rollback`` with Ctrl-C held until it is done (``storage.held_interrupts``), as every change is: a
+    Ctrl-C between a move and its record left a snapshot stranded in the archive, or the audit line of a
+    rollback that was put back (a Ctrl-C sweep)."""
+    from .storage import held_interrupts
+    with held_interrupts():
+        return _rollback(camp, turn, reason)
+
+
+def _rollback(camp: Campaign, turn: int, reason: str) -> RolledBack:
     """Make ``turn`` the current turn again, held until the moderator runs it with ``--force``.
 
     Moved to ``archive/rollback-N/`` (never deleted): the snapshots after ``turn`` with the fix files

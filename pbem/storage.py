@@ -75,8 +75,16 @@ def held_interrupts() -> Iterator[None]:
         yield
     finally:
         signal.signal(signal.SIGINT, before)
+    if got and before is signal.default_int_handler:
+        raise HeldInterrupt()
     if got and callable(before):
         before(signal.SIGINT, None)
+
+
+class HeldInterrupt(KeyboardInterrupt):
+    """A Ctrl-C that ``held_interrupts`` kept waiting until the change under way was done: the command stops
+    right after it, and says the change was made (a Ctrl-C sweep: `adjust` made its change and said only
+    "interrupted")."""
 
 
 def closed(root: Path) -> bool:

@@ -1,0 +1,72 @@
+"""A Ctrl-C sweep found two changes not held whole against an interrupt: `ingest` answered a file (audit line,
+reply) and left it in the drop folder, so the next ingest answered it twice; `rollback` could leave a snapshot
+moved to the archive with no record of it (the turn's result gone) or the audit line of a rollback it put back.
+Each is now done inside ``storage.held_interrupts``: the Ctrl-C comes once the file, or the rollback, is done."""
+import os
+import signal
+from datetime import datetime, timezone
+
+import pytest
+
+from cyc_common import order_text, pbem, three_players
+from pbem import intake, moderation
+from pbem.storage import Campaign
+
+
+def ctrl_c_after(fn):
+    """``fn`` as it is, then a Ctrl-C (SIGINT to this process), as if the moderator pressed it right then."""
+    def wrapped(*args, **kwargs):
+        out = fn(*args, **kwargs)
+        os.kill(os.getpid(), signal.SIGINT)
+        return out
+    return wrapped
+
+
+def test_a_ctrl_c_after_a_files_answer_still_moves_it_out_of_the_drop_folder(tmp_path, monkeypatch):
+    camp = three_players(tmp_path)
+    drop = tmp_path / "drop"
+    drop.mkdir()
+    (drop / "athens.yaml").write_bytes(order_text(camp, "athens"))
+    (drop / "sparta.yaml").write_bytes(order_text(camp, "sparta"))
+    monkeypatch.setattr(intake, "reply", ctrl_c_after(intake.reply))
+    with pytest.raises(KeyboardInterrupt):
+        intake.ingest(camp, drop, datetime.now(timezone.utc))
+    monkeypatch.undo()
+    left = sorted(p.name for p in drop.iterdir() if p.name not in ("accepted", "refused"))
+    answered = (camp.root / "audit.log").read_text().count("intake accepted")
+    # the file answered is out of the drop folder, kept beside its reply; the next one waits, unanswered
+    assert answered == 1 and len(left) == 1, (answered, left)
+    kept = list((drop / "accepted" / "turn-001").iterdir())
+    assert len(kept) == 1 and kept[0].name.split("_", 1)[1] not in left
+    intake.ingest(camp, drop, datetime.now(timezone.utc))  # the next ingest answers the other, once
+    assert (camp.root / "audit.log").read_text().count("intake accepted") == 2
+
+
+def test_a_ctrl_c_during_a_rollback_comes_once_it_is_done_whole(tmp_path, monkeypatch):
+    camp = three_players(tmp_path)
+    for _ in range(2):
+        assert pbem("run-turn", camp.root, "--force", "--no-reports").exit_code == 0
+    monkeypatch.setattr(moderation.os, "rename", ctrl_c_after(os.rename))  # after the first file it moves
+    with pytest.raises(KeyboardInterrupt):
+        moderation.rollback(camp, 1, "a Ctrl-C in the middle")
+    monkeypatch.undo()
+    camp = Campaign.open(camp.root)
+    assert camp.current_turn == 1 and camp.snapshots() == [1]
+    assert "rollback to turn 1 (undone: the run of turns 1..2" in (camp.root / "audit.log").read_text()
+    r = pbem("status", camp.root)
+    assert "Held after a rollback" in r.output, r.output
+    r = pbem("verify", camp.root)
+    assert r.exit_code == 0, r.output
+
+
+def test_a_ctrl_c_held_until_a_change_is_made_says_the_change_was_made(tmp_path, monkeypatch):
+    """The sweep: `adjust` made its change and its audit line whole, then said only "interrupted"."""
+    from pbem.storage import Campaign as C
+    camp = three_players(tmp_path)
+    monkeypatch.setattr(C, "audit", ctrl_c_after(C.audit))
+    r = pbem("adjust", camp.root, "--reason", "a refund", "--gold", "athens=+2")
+    monkeypatch.undo()
+    assert r.exit_code == 130, r.output
+    assert r.output.strip() == ("pbem: interrupted, once the change under way was made whole (audit.log has its "
+                                "line); nothing after it"), r.output
+    assert "adjust turn 1 (athens gold +2" in (camp.root / "audit.log").read_text()
