@@ -113,12 +113,19 @@ INTERRUPTED_TURN = ("interrupted; a turn is committed whole or not at all: check
                     "report` if reports are missing)")
 
 
-def guarded(fn: Callable[[], int | None], commits_turn: bool = False) -> None:
+def guarded(fn: Callable[[], int | None], commits_turn: bool = False, held: bool = False) -> None:
     """Run a command body; a PbemError becomes a one-line message and its exit code, never a traceback.
     ``commits_turn``: the command may commit a game turn (run-turn, adjudicate, demo), so Ctrl-C says how to
-    see whether it did; any other command just says it was interrupted."""
+    see whether it did; any other command just says it was interrupted.  ``held``: a quick command that makes
+    one change (seat, adjust, rollback) holds a Ctrl-C until it has said what it did (a review: an interrupted
+    `seat` replaced the secret and never showed the new one)."""
+    from .storage import held_interrupts
     try:
-        code = fn()
+        if held:
+            with held_interrupts():
+                code = fn()
+        else:
+            code = fn()
     except PbemError as exc:
         fail(str(exc), exc.exit_code)
     except KeyboardInterrupt as exc:
@@ -379,11 +386,13 @@ def submit(
             raise UsageError(f"{folders[0]}: is a folder; nothing was submitted (to take in a folder of files use "
                              f"`pbem ingest {campaign_dir} --from {folders[0]}`)")
         refused = 0
+        from .storage import held_interrupts
         with camp.lock():
             for f in files:
-                answer = submit_path(camp, f, datetime.now(timezone.utc), late_ok, fix, force)
-                reply(camp, answer)
-                typer.echo(answer.text(), nl=False)
+                with held_interrupts():  # a Ctrl-C waits until this file is answered, replied and the answer shown
+                    answer = submit_path(camp, f, datetime.now(timezone.utc), late_ok, fix, force)
+                    reply(camp, answer)
+                    typer.echo(answer.text(), nl=False)
                 refused += not answer.accepted
         return 1 if refused else 0
     guarded(body)
@@ -402,8 +411,14 @@ def ingest(
         from datetime import datetime, timezone
         from .intake import ingest as do_ingest
         camp = open_campaign(campaign_dir)
-        with camp.lock():
-            answers = do_ingest(camp, drop, datetime.now(timezone.utc), late_ok)
+        answers: list = []
+        try:
+            with camp.lock():
+                do_ingest(camp, drop, datetime.now(timezone.utc), late_ok, answers)
+        except KeyboardInterrupt:  # the files answered before the Ctrl-C: their answers are shown all the same
+            for a in answers:
+                typer.echo(a.text(), nl=False)
+            raise
         for a in answers:
             typer.echo(a.text(), nl=False)
         if not answers:
@@ -486,7 +501,7 @@ def seat(
                           ("another" if done.set_aside is not None else "none") if seat_now == "bot" else
                           f"another file for {pid} than the seen run had")
                        + " gives other dice, and `pbem verify` flags it (docs/moderator.md)", err=True)
-    guarded(body)
+    guarded(body, held=True)
 
 
 @app.command()
@@ -617,7 +632,7 @@ def rollback(
             typer.echo(f"warning: {len(done.lost_adjustments)} adjustment(s) made with `pbem adjust` after turn "
                        f"{turn} are lost (their files moved to {done.dest / 'state'}): "
                        + "; ".join(done.lost_adjustments) + "; make them again if they still apply", err=True)
-    guarded(body)
+    guarded(body, held=True)
 
 
 @app.command()
@@ -648,7 +663,7 @@ def adjust(
                        f"correct each one in an adjust of its own")
         reports_reminder(camp, "the state as it was before this adjustment (and their kits check orders against "
                                "it)")
-    guarded(body)
+    guarded(body, held=True)
 
 
 @app.command()

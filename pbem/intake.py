@@ -766,10 +766,12 @@ def holds_campaign(entry: Path) -> Path | None:
     return None
 
 
-def ingest(camp: Campaign, drop: Path, now: datetime, late_ok: bool = False) -> list[Answer]:
+def ingest(camp: Campaign, drop: Path, now: datetime, late_ok: bool = False,
+           answers: list[Answer] | None = None) -> list[Answer]:
     """Every file in the drop folder, oldest first: answered, then moved to ``accepted/turn-NNN/`` or
     ``refused/turn-NNN/`` under a name that goes with its reply (``kept_name``); each answer says where
-    (``Answer.kept``)."""
+    (``Answer.kept``).  ``answers``: the list they are added to as they are given, so a caller that is
+    interrupted (Ctrl-C, held until the file under way is done) still has those given so far."""
     from .errors import UsageError
     drop = Path(drop)
     ready(camp)  # a damaged campaign file: nothing is answered or moved
@@ -797,7 +799,7 @@ def ingest(camp: Campaign, drop: Path, now: datetime, late_ok: bool = False) -> 
             raise UsageError(f"--from {drop}: {held} is a campaign folder; move it out of the drop folder "
                              f"(nothing was taken)")
     entries.sort(key=lambda p: (p.lstat().st_mtime, p.name))
-    answers = []
+    answers = [] if answers is None else answers
     for p in blockers + entries:
         with held_interrupts():  # answered, replied and moved out together (a Ctrl-C sweep: answered twice)
             answers.append(_ingest_one(camp, drop, p, p in blockers, now, late_ok))

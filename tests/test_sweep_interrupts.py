@@ -67,6 +67,47 @@ def test_a_ctrl_c_held_until_a_change_is_made_says_the_change_was_made(tmp_path,
     r = pbem("adjust", camp.root, "--reason", "a refund", "--gold", "athens=+2")
     monkeypatch.undo()
     assert r.exit_code == 130, r.output
-    assert r.output.strip() == ("pbem: interrupted, once the change under way was made whole (audit.log has its "
-                                "line); nothing after it"), r.output
+    lines = r.output.strip().splitlines()  # what it did, then that it was interrupted (a review: said first)
+    assert lines[-1] == ("pbem: interrupted, once the change under way was made whole (audit.log has its line); "
+                         "nothing after it"), r.output
+    assert len(lines) > 1 and "athens" in r.output.split("pbem: interrupted")[0], r.output
     assert "adjust turn 1 (athens gold +2" in (camp.root / "audit.log").read_text()
+
+
+def test_an_interrupted_seat_still_shows_the_new_secret(tmp_path, monkeypatch):
+    """A review: `seat` replaced the secret, was interrupted, and never showed the new one."""
+    from pbem.storage import Campaign as C
+    camp = three_players(tmp_path)
+    monkeypatch.setattr(C, "audit", ctrl_c_after(C.audit))
+    r = pbem("seat", camp.root, "troy", "human", "--reason", "leaked")
+    monkeypatch.undo()
+    assert r.exit_code == 130, r.output
+    new = C.open(camp.root).player_secrets()["troy"]
+    assert f"New secret for troy (hand it to the player; the old one no longer works): {new}" in r.output, r.output
+    assert r.output.strip().splitlines()[-1].startswith("pbem: interrupted, once the change under way was made")
+
+
+def test_an_interrupted_ingest_shows_the_answers_it_gave(tmp_path, monkeypatch):
+    """A review: Ctrl-C during the 2nd of three files: two were answered and moved out, and none shown."""
+    camp = three_players(tmp_path)
+    drop = tmp_path / "drop"
+    drop.mkdir()
+    for i, p in enumerate(("athens", "sparta", "troy")):
+        f = drop / f"{p}.yaml"
+        f.write_bytes(order_text(camp, p))
+        os.utime(f, (1_000_000 + i, 1_000_000 + i))  # oldest first: athens, sparta, troy
+    calls = []
+
+    def second_then_ctrl_c(*args, **kwargs):
+        out = real(*args, **kwargs)
+        calls.append(1)
+        if len(calls) == 2:
+            os.kill(os.getpid(), signal.SIGINT)
+        return out
+    real = intake.reply
+    monkeypatch.setattr(intake, "reply", second_then_ctrl_c)
+    r = pbem("ingest", camp.root, "--from", drop)
+    monkeypatch.undo()
+    assert r.exit_code == 130, r.output
+    assert r.output.count("ACCEPTED: ") == 2 and "athens" in r.output and "sparta" in r.output, r.output
+    assert sorted(p.name for p in drop.iterdir() if p.is_file()) == ["troy.yaml"]
