@@ -1318,7 +1318,9 @@ class RuleCheck:
         out = dict(self.card_wins)
         for i, t in self.p.indexed("diplomacy"):
             city = self.map.cities.get(t) or self.map.find_city(t)
-            if city is not None and city.id not in out:
+            # only a neutral city comes under your control on a 6 (R-PH-DIP); another player's revolts, and goes
+            # neutral at best (a new player landed beside Trojan Lemnos on the word "unless ... wins Lemnos")
+            if city is not None and city.id not in out and self.state.cities[city.id].controller is None:
                 out[city.id] = Win(city.id, f"your diplomacy roll at diplomacy[{i}]", False)
         return out
 

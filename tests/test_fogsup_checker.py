@@ -102,3 +102,17 @@ def test_a_razed_citys_own_garrison_is_told_to_bring_baggage_or_go_next_to_anoth
     assert f.message.startswith("ATH-A2, which no order of this file moves, stays in 1112"), said(r)
     assert f.hint == ("Megara is razed and feeds no one until its razed counters are gone; move it next to another "
                       "city of yours, or bring Baggage there (R-PH-UPK)"), f.hint
+
+
+@pytest.mark.parametrize("controller, fed", [(None, True), ("sparta", False)])
+def test_a_diplomacy_roll_may_feed_units_only_through_a_neutral_city(demo, tmp_path, controller, fed):
+    """A new player's review: "unless your diplomacy roll at diplomacy[0] wins Lemnos for you" was said of a city
+    another player held, which a 6 only makes revolt (R-PH-DIP): neutral at best, feeding no one."""
+    def setup(s):
+        s.cities["megara"].controller = controller
+        s.cities["megara"].hostile = False
+        s.place(s.units["ATH-A2"], "1111")  # next to Megara, three hexes from Athens
+    r = check_text(ATHENS + "diplomacy: [megara]\n", "o.yaml", edited(demo, tmp_path, setup))
+    [f] = upkeep_findings(r)
+    assert f.message.startswith("ATH-A2, which no order of this file moves, stays in 1111"), said(r)
+    assert ("unless your diplomacy roll at diplomacy[0] wins Megara for you" in f.message) is fed, f.message
