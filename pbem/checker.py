@@ -446,6 +446,7 @@ class RuleCheck:
         self.check_treasure()
         self.check_moves("second_move")
         self.warn_navigation()
+        self.warn_upkeep_now()
         self.warn_out_of_supply()
         self.warn_unmanned_recruits()
         self.check_standing()
@@ -1600,6 +1601,48 @@ class RuleCheck:
         if low <= 1:
             return f"any roll sinks it{with_}"
         return f"{low if low == 6 else f'{low}-6'} sinks it{with_}"
+
+    def warn_upkeep_now(self) -> None:
+        """R-PH-UPK, R-TURN-4: this turn's Upkeep comes before the moves and battles.  An Army or Rowers of the
+        player standing now where upkeep will not pay it, without Baggage there for each, makes the upkeep roll
+        then; if it disbands, every order naming it fails whole, the units with it included.  Said at each such
+        order that names other units too (a new player's review: an attack and a Transport's voyage were lost
+        so, with no word)."""
+        st = self.state  # as the turn starts: what the Upkeep phase sees
+        ctx = SimpleNamespace(state=st, game_map=self.map, player=self.me, tables=self.tables)
+        cities = st.controlled_cities(self.me)
+        by_hex: dict[str, list[Unit]] = {}
+        for u in st.units_of(self.me):
+            if u.type.needs_upkeep and u.away_until is None:
+                by_hex.setdefault(u.hex, []).append(u)
+        risk: dict[str, str] = {}  # unit id -> the roll that disbands it, in words
+        for h, eaters in by_hex.items():
+            bags = sum(1 for u in st.hex_units(h) if u.owner == self.me and u.type is UnitType.BAGGAGE)
+            if bags >= len(eaters) or upkeep_phase.supply_problem(ctx, h, cities, {}) is None:
+                continue
+            for u in eaters:
+                low = upkeep_phase.DISBANDS_AT - sum(m["value"] for m in upkeep_phase.upkeep_modifiers(ctx, u))
+                if low <= 6:
+                    risk[u.id] = ("it disbands whatever the die" if low <= 1 else "a 6 disbands it" if low == 6 else
+                                  f"{low}-6 disbands it")
+        if not risk:
+            return
+        for section in ("first_move", "sea_battle", "land_battle", "second_move"):
+            for i, order in self.p.indexed(section):
+                named = [x for x in (*order.units, *getattr(order, "load", ()))]
+                ids = [u.id for x in named for u in (st.hex_units(x) if is_hex_id(x) and x in self.map.terrain
+                                                     else [st.units[x]] if x in st.units else [])
+                       if u.owner == self.me]
+                hit = sorted({x for x in ids if x in risk}, key=ids.index)
+                if not hit or len(set(ids)) < 2:  # a unit alone in its order: its loss takes nothing else with it
+                    continue
+                words = "; ".join(f"{x} in {st.units[x].hex}: {risk[x]}" for x in hit)
+                self.warn((section, i), f"{', '.join(hit)} {'stands' if len(hit) == 1 else 'stand'} out of supply "
+                                        f"without Baggage for each, so at this turn's Upkeep, before your moves, "
+                                        f"{'it makes' if len(hit) == 1 else 'each makes'} an upkeep roll ({words}): "
+                                        f"if one disbands, this order fails whole, the units with it included",
+                          "give the units at risk an order of their own, or keep Baggage with them (R-PH-UPK, "
+                          "R-TURN-4)")
 
     def warn_out_of_supply(self) -> None:
         """R-PH-UPK, as a heads-up: every Army and Rowers of the player (aboard a ship or not) that the turn leaves

@@ -116,3 +116,33 @@ def test_a_diplomacy_roll_may_feed_units_only_through_a_neutral_city(demo, tmp_p
     [f] = upkeep_findings(r)
     assert f.message.startswith("ATH-A2, which no order of this file moves, stays in 1111"), said(r)
     assert ("unless your diplomacy roll at diplomacy[0] wins Megara for you" in f.message) is fed, f.message
+
+
+def test_an_order_naming_a_unit_that_may_disband_in_this_turns_upkeep_is_warned(demo, tmp_path):
+    """A new player's review: ATH-A3 (one starvation counter, no Baggage, on a beach) disbanded in the Upkeep
+    phase, before the moves, and the attack naming it failed whole, ATH-A4 with it: the checker had said nothing.
+    R-PH-UPK (Upkeep before the moves), R-TURN-4 (an order is done whole or not at all)."""
+    def setup(s):
+        for uid in ("ATH-A1", "ATH-A2"):
+            s.place(s.units[uid], "1113")
+        s.units["ATH-A2"].starvation = 1
+    both = ATHENS + 'first_move:\n  - {units: [ATH-A1, ATH-A2], path: ["1212"]}\n'
+    r = check_text(both, "o.yaml", edited(demo, tmp_path / "a", setup))
+    [w] = [f for f in r.findings if "this turn's Upkeep" in f.message]
+    assert w.path == "first_move[0]" and w.severity == "warning", said(r)
+    assert w.message == ("ATH-A1, ATH-A2 stand out of supply without Baggage for each, so at this turn's Upkeep, "
+                         "before your moves, each makes an upkeep roll (ATH-A1 in 1113: a 6 disbands it; ATH-A2 in "
+                         "1113: 5-6 disbands it): if one disbands, this order fails whole, the units with it "
+                         "included"), w.message
+    # a unit alone in its order: its loss takes nothing else with it, so nothing more is said
+    alone = ATHENS + 'first_move:\n  - {units: [ATH-A1], path: ["1212"]}\n  - {units: [ATH-A2], path: ["1212"]}\n'
+    r = check_text(alone, "o.yaml", edited(demo, tmp_path / "b", setup))
+    assert not [f for f in r.findings if "this turn's Upkeep" in f.message], said(r)
+
+    def next_to_athens(s):  # in supply: paid, no roll
+        setup(s)
+        for uid in ("ATH-A1", "ATH-A2"):
+            s.place(s.units[uid], "1212")
+    r = check_text(ATHENS + 'first_move:\n  - {units: [ATH-A1, ATH-A2], path: ["1313"]}\n', "o.yaml",
+                   edited(demo, tmp_path / "c", next_to_athens))
+    assert not [f for f in r.findings if "this turn's Upkeep" in f.message], said(r)
