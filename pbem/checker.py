@@ -436,6 +436,7 @@ class RuleCheck:
         self.check_cards()
         self.card_wins = self.cities_won_by_cards()
         self.gains = self.cities_won_before_moves()
+        self.eaten: set[str] = set()  # Baggage this turn's Upkeep uses up (``warn_upkeep_now``)
         # a Truce of the own-turn cards stops this player's own attacks too (docs/rules.md, Truce)
         self.own_truce = next((cid for cid in self.played if any(e["kind"] == "truce"
                                                                   for e in self.tables.cards[cid].effects)), None)
@@ -1610,6 +1611,7 @@ class RuleCheck:
         so, with no word)."""
         st = self.state  # as the turn starts: what the Upkeep phase sees
         ctx = SimpleNamespace(state=st, game_map=self.map, player=self.me, tables=self.tables)
+        self.eaten = set()  # Baggage this Upkeep uses up (``warn_out_of_supply`` counts without it)
         cities = st.controlled_cities(self.me)
         by_hex: dict[str, list[Unit]] = {}
         for u in st.units_of(self.me):
@@ -1617,8 +1619,13 @@ class RuleCheck:
                 by_hex.setdefault(u.hex, []).append(u)
         risk: dict[str, str] = {}  # unit id -> the roll that disbands it, in words
         for h, eaters in by_hex.items():
-            bags = sum(1 for u in st.hex_units(h) if u.owner == self.me and u.type is UnitType.BAGGAGE)
-            if bags >= len(eaters) or upkeep_phase.supply_problem(ctx, h, cities, {}) is None:
+            if upkeep_phase.supply_problem(ctx, h, cities, {}) is None:
+                continue
+            bags = [u.id for u in st.hex_units(h) if u.owner == self.me and u.type is UnitType.BAGGAGE]
+            # eaten at this Upkeep: not there to feed anyone at the next (a new player's review: the end-of-turn
+            # warning counted them and said nothing; which ones go is the upkeep priority's, their number is not)
+            self.eaten.update(bags[:len(eaters)])
+            if len(bags) >= len(eaters):
                 continue
             for u in eaters:
                 low = upkeep_phase.DISBANDS_AT - sum(m["value"] for m in upkeep_phase.upkeep_modifiers(ctx, u))
@@ -1675,7 +1682,7 @@ class RuleCheck:
             problem = upkeep_phase.supply_problem(ctx, h, cities, friendly)
             if problem is None:
                 continue
-            bags = sum(1 for uid in sim.at(h) if sim.units[uid].type is UnitType.BAGGAGE)
+            bags = sum(1 for uid in sim.at(h) if sim.units[uid].type is UnitType.BAGGAGE and uid not in self.eaten)
             if bags >= len(eaters):
                 continue
             feeders = [c for c in maybe if h in self.map.around_city[c] and st.cities[c].razed == 0]

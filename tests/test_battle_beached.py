@@ -339,15 +339,17 @@ def beach_next_to_land(camp: Campaign) -> tuple[str, str]:
 
 def placed(demo: Campaign, tmp_path, enemy: list[str], hand=()) -> tuple[Campaign, str, str]:
     """A copy of the demo with an Athenian Army (ATH-A9) next to a beach holding Spartan units ``enemy``
-    ("fleet": manned, "empty_fleet", "army").  A Baggage feeds the Army there, out of supply: the
-    checker's supply warning, said of units no order moves too (tests/test_fogsup_checker.py), is not at issue."""
+    ("fleet": manned, "empty_fleet", "army").  Two Baggage feed the Army there, out of supply, at this turn's
+    Upkeep and the next: the checker's supply warning, said of units no order moves too
+    (tests/test_fogsup_checker.py), is not at issue."""
     root = tmp_path / "demo"
     shutil.copytree(demo.root, root)
     camp = Campaign.open(root)
     beach, land = beach_next_to_land(camp)
     s = camp.load_state()
     s.add_unit(Unit("ATH-A9", UnitType.ARMY, "athens", land))
-    s.add_unit(Unit(s.new_unit_id("ATH", UnitType.BAGGAGE), UnitType.BAGGAGE, "athens", land))
+    for _ in range(2):
+        s.add_unit(Unit(s.new_unit_id("ATH", UnitType.BAGGAGE), UnitType.BAGGAGE, "athens", land))
     for i, kind in enumerate(enemy, 1):
         if kind == "army":
             s.add_unit(Unit(f"SPA-A{90 + i}", UnitType.ARMY, "sparta", beach))

@@ -49,12 +49,14 @@ def test_units_in_supply_or_fed_by_baggage_or_moved_home_are_not_warned(demo, tm
     # the demo as set up: everything in Athens
     assert not upkeep_findings(check_text(ATHENS, "o.yaml", demo)), said(check_text(ATHENS, "o.yaml", demo))
 
-    # next to Athens (1212), or with Baggage for each where no city feeds them
+    # next to Athens (1212), or with Baggage for each where no city feeds them: at this turn's Upkeep and at the
+    # next (ATH-A2 eats one now: the checker counted it for the next Upkeep too, a new player's review)
     def fed(s) -> None:
         s.place(s.units["ATH-A1"], "1212")
         s.place(s.units["ATH-A2"], "1113")
         from pbem.model import Unit, UnitType
-        s.add_unit(Unit(s.new_unit_id("ATH", UnitType.BAGGAGE), UnitType.BAGGAGE, "athens", "1113"))
+        for _ in range(2):
+            s.add_unit(Unit(s.new_unit_id("ATH", UnitType.BAGGAGE), UnitType.BAGGAGE, "athens", "1113"))
     r = check_text(ATHENS, "o.yaml", edited(demo, tmp_path / "fed", fed))
     assert not upkeep_findings(r), said(r)
 
@@ -65,11 +67,13 @@ def test_units_in_supply_or_fed_by_baggage_or_moved_home_are_not_warned(demo, tm
 
 
 def test_a_moved_unit_joining_one_left_there_is_one_warning_at_the_move_counting_the_baggage_for_both(demo, tmp_path):
-    """One Baggage in 1113 fed ATH-A2, left there; ATH-A1 marching in makes two mouths for it."""
+    """One Baggage in 1113 fed ATH-A2, left there (a second it eats at this turn's Upkeep); ATH-A1 marching in
+    makes two mouths for the one left."""
     def one_bag(s) -> None:
         from pbem.model import Unit, UnitType
         s.place(s.units["ATH-A2"], "1113")
-        s.add_unit(Unit(s.new_unit_id("ATH", UnitType.BAGGAGE), UnitType.BAGGAGE, "athens", "1113"))
+        for _ in range(2):
+            s.add_unit(Unit(s.new_unit_id("ATH", UnitType.BAGGAGE), UnitType.BAGGAGE, "athens", "1113"))
     camp = edited(demo, tmp_path, one_bag)
     assert not upkeep_findings(check_text(ATHENS, "o.yaml", camp))
     r = check_text(ATHENS + 'first_move:\n  - units: [ATH-A1]\n    path: ["1212", "1113"]\n', "o.yaml", camp)
@@ -146,3 +150,16 @@ def test_an_order_naming_a_unit_that_may_disband_in_this_turns_upkeep_is_warned(
     r = check_text(ATHENS + 'first_move:\n  - {units: [ATH-A1, ATH-A2], path: ["1313"]}\n', "o.yaml",
                    edited(demo, tmp_path / "c", next_to_athens))
     assert not [f for f in r.findings if "this turn's Upkeep" in f.message], said(r)
+
+
+def test_baggage_eaten_at_this_turns_upkeep_feeds_no_one_at_the_next(demo, tmp_path):
+    """A new player's review: ATH-A4 sat out of supply with a Baggage, ate it at this turn's Upkeep, and starved at
+    the next one: the checker had counted that Baggage for the next Upkeep and said nothing."""
+    from pbem.model import Unit, UnitType
+
+    def setup(s):
+        s.place(s.units["ATH-A2"], "1113")
+        s.add_unit(Unit(s.new_unit_id("ATH", UnitType.BAGGAGE), UnitType.BAGGAGE, "athens", "1113"))
+    r = check_text(ATHENS, "o.yaml", edited(demo, tmp_path, setup))
+    [f] = upkeep_findings(r)
+    assert f.message.startswith(f"ATH-A2, which no order of this file moves, stays in 1113 {UNFED[:40]}"), said(r)
