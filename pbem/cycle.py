@@ -585,6 +585,17 @@ class ReportsInterrupted(PbemError):
                          f"--turn {turn}` to rebuild them")
 
 
+class CommittedInterrupted(PbemError):
+    """Ctrl-C while a turn was committed with no reports to write (`adjudicate`, `run-turn --no-reports`): the
+    turn stands whole; exit code 130 (a code review: it was told as "reports incomplete")."""
+
+    exit_code = 130
+
+    def __init__(self, camp: Campaign, turn: int):
+        super().__init__(f"interrupted once game turn {turn} was committed whole (audit.log has its line): "
+                         f"`pbem status {camp.root}` shows the next turn")
+
+
 class ReportsFailed(PbemError):
     """The reports of a committed turn could not be written (a folder not writable, a full disk): the turn
     stands; say so, and how to write them, so that nobody runs the next turn thinking this one failed."""
@@ -686,9 +697,10 @@ def next_deadline_line(camp: Campaign, turn: int, nxt: str | None) -> str:
     return f"No deadline is set for game turn {turn}: set one with `pbem deadline {camp.root} DATE`\n"
 
 
-def _commit(camp: Campaign, force: bool, command: str, next_deadline_of):
+def _commit(camp: Campaign, force: bool, command: str, next_deadline_of, reports: bool = True):
     """Run the current turn and commit it with its next deadline (``next_deadline_of(result)``, None: none) and
-    its audit lines, together."""
+    its audit lines, together.  ``reports``: the reports are to be written next (a Ctrl-C here says they are
+    missing; else that the turn was committed)."""
     from .turn import run_locked
     bots = bot_orders(camp)
     result = None
@@ -706,6 +718,8 @@ def _commit(camp: Campaign, force: bool, command: str, next_deadline_of):
     except KeyboardInterrupt:  # Ctrl-C came while the turn was committed: it stands, no report was written
         if result is None:
             raise
+        if not reports:
+            raise CommittedInterrupted(camp, result.turn) from None
         raise ReportsInterrupted(camp, result.turn) from None
     return result, nxt
 
@@ -728,7 +742,7 @@ def adjudicate(camp: Campaign, now: datetime, force: bool = False):
         if changed:
             raise CampaignError(changed)
         warning = _forced_warning(st, force, now)
-        result, nxt = _commit(camp, force, "adjudicate", lambda r: None)
+        result, nxt = _commit(camp, force, "adjudicate", lambda r: None, reports=False)
         message = warning + summary(result)
         if not result.after.finished:
             message += civil_disorder_lines(camp)
@@ -760,7 +774,7 @@ def run_turn(camp: Campaign, now: datetime, force: bool = False, reports: bool =
         if changed:
             raise CampaignError(changed)
         warning = _forced_warning(st, force, now)
-        result, nxt = _commit(camp, force, "run-turn", lambda r: next_deadline(camp, now))
+        result, nxt = _commit(camp, force, "run-turn", lambda r: next_deadline(camp, now), reports)
         message = warning + summary(result)
         if reports:
             from .report import write_reports

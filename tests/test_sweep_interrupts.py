@@ -111,3 +111,21 @@ def test_an_interrupted_ingest_shows_the_answers_it_gave(tmp_path, monkeypatch):
     assert r.exit_code == 130, r.output
     assert r.output.count("ACCEPTED: ") == 2 and "athens" in r.output and "sparta" in r.output, r.output
     assert sorted(p.name for p in drop.iterdir() if p.is_file()) == ["troy.yaml"]
+
+
+@pytest.mark.parametrize("command, said", [
+    (("adjudicate", "--force"), "pbem: interrupted once game turn 1 was committed whole (audit.log has its line)"),
+    (("run-turn", "--force", "--no-reports"), "pbem: interrupted once game turn 1 was committed whole"),
+    (("run-turn", "--force"), "pbem: interrupted: reports of turn 1 are incomplete; run `pbem report"),
+])
+def test_a_ctrl_c_while_a_turn_is_committed_says_what_stands(tmp_path, monkeypatch, command, said):
+    """A code review: a Ctrl-C during the commit of a turn with no reports to write was told as "reports of turn
+    1 are incomplete"."""
+    from pbem.storage import Campaign as C
+    camp = three_players(tmp_path)
+    monkeypatch.setattr(C, "audit", ctrl_c_after(C.audit))
+    r = pbem(command[0], camp.root, *command[1:])
+    monkeypatch.undo()
+    assert r.exit_code == 130, r.output
+    assert r.output.strip().splitlines()[-1].startswith(said), r.output
+    assert C.open(camp.root).current_turn == 2  # the turn stands
