@@ -754,7 +754,8 @@ class RuleCheck:
             if ctl == self.me:
                 self.error(tpath, f"you control {city.name}; {card.name} needs a neutral city")
             elif ctl is not None:
-                self.add(self.later, tpath, f"{city.name} is controlled by {ctl}, not neutral")
+                who = f"the {st.players[ctl].name}" if ctl in st.players else ctl  # "the Corinthians", not "corinth"
+                self.add(self.later, tpath, f"{city.name} is controlled by {who}, not neutral")
         elif kind in ("enemy_city", "enemy_minor_city"):
             if kind == "enemy_minor_city" and st.cities[city.id].home_of is not None:
                 self.error(tpath, f"{city.name} is a home city; {card.name} needs a minor city")

@@ -128,3 +128,12 @@ def test_an_attack_on_a_city_a_card_wins_first_is_warned(demo, tmp_path):
     [f] = [f for f in r.findings if f.path == "land_battle[0].target"]
     assert f.severity == "warning" and "Argos is yours and this attack on it fails" in f.message, said(r)
     assert f.hint == "keep both only if you mean to attack Argos in case the roll fails"
+
+
+def test_a_card_that_needs_a_neutral_city_names_its_holder_as_players_read_it(demo, tmp_path):
+    """A new player's review: "Melos is controlled by corinth, not neutral" gave the raw id."""
+    def corinthian(s: GameState):
+        s.cities["aegina"].controller = "corinth"
+    r = check_text(ATHENS + CARD, "o.yaml", edited(demo, tmp_path, corinthian))
+    [f] = [f for f in r.findings if "not neutral" in f.message]
+    assert f.message == "Aegina is controlled by the Corinthians, not neutral", f.message
