@@ -800,6 +800,9 @@ def main() -> None:
         sys.exit(_say_interrupted())
     except BrokenPipeError:  # `pbem show ... | head`
         sys.stderr.close()
+    finally:  # `python -m pbem.cli` as the `pbem` command: a Ctrl-C once it has answered is ignored
+        from .launch import done
+        done()
 
 
 if _STARTING:

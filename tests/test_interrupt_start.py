@@ -103,3 +103,14 @@ def test_a_ctrl_c_after_the_command_has_answered_is_ignored(campaign):
                        timeout=60)
     assert r.returncode == 0, (r.returncode, r.stderr)
     assert "Game turn 1" in r.stdout and r.stderr == "", r.stderr
+
+
+def test_a_late_ctrl_c_is_ignored_by_python_m_pbem_cli_too(campaign):
+    """`python -m pbem.cli` (the module run as the command) ignores a Ctrl-C once it has answered, as `pbem` does
+    (a code review)."""
+    code = ("import atexit, os, runpy, signal, sys, time\n"
+            "atexit.register(lambda: (os.kill(os.getpid(), signal.SIGINT), time.sleep(0.2)))\n"
+            "sys.argv = ['pbem', 'status', sys.argv[1]]\nrunpy.run_module('pbem.cli', run_name='__main__')\n")
+    r = subprocess.run([sys.executable, "-c", code, str(campaign)], capture_output=True, text=True, timeout=60)
+    assert r.returncode == 0, (r.returncode, r.stderr)
+    assert "Game turn 1" in r.stdout and r.stderr == "", r.stderr
