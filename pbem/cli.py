@@ -230,10 +230,10 @@ def adjudicate(
         if dry_run:
             if force:
                 raise UsageError("--force goes without --dry-run (a dry run needs no due turn)")
-            from .cycle import changed_by_hand, seen_files_left_out, status
+            from .cycle import before_any_die, status
             from .turn import run, summary
             with camp.lock():  # a stored file changed by hand, a held turn's seen files left out: said before any die
-                changed = changed_by_hand(camp) or seen_files_left_out(camp, status(camp))
+                changed = before_any_die(camp, status(camp))
             if changed:
                 raise UsageError(changed)
             typer.echo(summary(run(camp, dry_run=True), True), nl=False)

@@ -250,7 +250,7 @@ class Status:
             lines.append("Deadline: none set (a held turn needs none: it runs only with --force)")
         lines.append(self.orders_heading())
         lines += self.player_lines()
-        nmr = [p for p in self.missing if self.seats.get(p) != "bot"]
+        nmr = list(self.missing)  # human players only
         left = self.seen_run[1] if self.seen_run else []
         if left:  # `run-turn` refuses the turn without them (``seen_files_left_out``)
             lines.append(f"Waiting for: your fixes: the files of {', '.join(left)} that its rolled-back run played "
@@ -569,7 +569,8 @@ def civil_disorder_lines(camp: Campaign) -> str:
                    for p in st.civil_disorder if st.seats.get(p) != "bot")
 
 
-HELD = "held after rollback: run with --force when the fixes are in"
+HELD_WORDS = "held after rollback"
+HELD = f"{HELD_WORDS}: run with --force when the fixes are in"
 CLOSED = ("the campaign was closed and its secret seed revealed (revealed-seed.txt): every die is known, so no "
           "more order files are taken and no more turns are run")
 
@@ -642,8 +643,8 @@ def _forced_warning(st: Status, force: bool, now: datetime) -> str:
         return (f"warning: no human player's orders are in for game turn {st.turn} "
                 f"({', '.join(humans)}: NMR); running it anyway (--force)\n")
     if force and st.held:  # held after a rollback: no player may send a file for it, only the moderator's fixes
-        nmr = [p for p in st.missing if st.seats.get(p) != "bot"]
-        return (f"warning: game turn {st.turn} is {HELD.split(':')[0]}: running it now (--force), so {len(nmr)} "
+        nmr = st.missing  # human players only: a computer player's file is written when the turn runs
+        return (f"warning: game turn {st.turn} is {HELD_WORDS}: running it now (--force), so {len(nmr)} "
                 f"player(s) with no file taken as a fix are NMR: {', '.join(nmr)}\n") if nmr else ""
     waiting = _waiting(st, now) if force else None
     if waiting:
@@ -660,6 +661,17 @@ def _seen_run_files(camp: Campaign, turn: int) -> Path | None:
     return max(kept)[1] if kept else None
 
 
+def give_back(root: Path) -> str:
+    """How the moderator gives a held turn's seen files back (``seen_files_left_out``, ``held_again_line``)."""
+    return f"`pbem submit {root} FILE --fix` (the same files need no --force)"
+
+
+def before_any_die(camp: Campaign, st: Status) -> str | None:
+    """What stops a run of the current turn (a dry run too) before any die is shown: a stored order file changed
+    by hand (``changed_by_hand``), a held turn's seen files left out (``seen_files_left_out``)."""
+    return changed_by_hand(camp) or seen_files_left_out(camp, st)
+
+
 def seen_files_left_out(camp: Campaign, st: Status) -> str | None:
     """Why a held turn may not run yet, even with --force: a human player's file that its rolled-back run played
     waits in the archive and none is stored in its place (``Status.seen_run``).  Run so, the player would be NMR
@@ -670,8 +682,7 @@ def seen_files_left_out(camp: Campaign, st: Status) -> str | None:
         return None
     where, left = st.seen_run
     return (f"game turn {st.turn} is held, and its rolled-back run played the files of {', '.join(left)} ({where}/), "
-            f"which are not in: give them back with `pbem submit {camp.root} FILE --fix` (the same files need no "
-            f"--force), or take another file for that player with `--fix --force` (audited); run without them, the "
+            f"which are not in: give them back with {give_back(camp.root)}, or take another file for that player with `--fix --force` (audited); run without them, the "
             f"turn would draw other dice than the ones its players saw, and `pbem verify` would flag it; nothing "
             f"was run")
 
@@ -685,7 +696,7 @@ def held_again_line(camp: Campaign, turn: int) -> str:
         return ""
     kept = _seen_run_files(camp, turn)
     where = (f"the files its seen run played are in {kept.relative_to(camp.root).as_posix()}/: give them back "
-             f"with `pbem submit {camp.root} FILE --fix` (the same files need no --force), then ") if kept else ""
+             f"with {give_back(camp.root)}, then ") if kept else ""
     return (f"Game turn {turn} is held: it was run and rolled back from this very position, so its players saw it "
             f"and may not send files for it; {where}run it with `pbem run-turn {camp.root} --force`\n")
 
@@ -738,7 +749,7 @@ def adjudicate(camp: Campaign, now: datetime, force: bool = False):
         why = _refusal(st, now, force)
         if why:
             raise NotDue(why)
-        changed = changed_by_hand(camp) or seen_files_left_out(camp, st)
+        changed = before_any_die(camp, st)
         if changed:
             raise CampaignError(changed)
         warning = _forced_warning(st, force, now)
@@ -770,7 +781,7 @@ def run_turn(camp: Campaign, now: datetime, force: bool = False, reports: bool =
         if waiting:  # for cron: said, exit code 0
             missing, when = waiting
             return None, f"Not due: waiting for {', '.join(missing)}; {when}. Use --force to run it now.\n"
-        changed = changed_by_hand(camp) or seen_files_left_out(camp, st)
+        changed = before_any_die(camp, st)
         if changed:
             raise CampaignError(changed)
         warning = _forced_warning(st, force, now)
