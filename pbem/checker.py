@@ -1637,12 +1637,11 @@ class RuleCheck:
             return
         for section in ("first_move", "sea_battle", "land_battle", "second_move"):
             for i, order in self.p.indexed(section):
-                named = [x for x in (*order.units, *getattr(order, "load", ()))]
-                ids = [u.id for x in named for u in (st.hex_units(x) if is_hex_id(x) and x in self.map.terrain
-                                                     else [st.units[x]] if x in st.units else [])
-                       if u.owner == self.me]
-                hit = sorted({x for x in ids if x in risk}, key=ids.index)
-                if not hit or len(set(ids)) < 2:  # a unit alone in its order: its loss takes nothing else with it
+                # the units the order names, as the adjudicator reads them (a hex id: the stack there)
+                ids = [x for x in expand_units(st, self.me, (*order.units, *getattr(order, "load", ())))
+                       if x in st.units and st.units[x].owner == self.me]
+                hit = [x for x in ids if x in risk]
+                if not hit or len(ids) < 2:  # a unit alone in its order: its loss takes nothing else with it
                     continue
                 words = "; ".join(f"{x} in {st.units[x].hex}: {risk[x]}" for x in hit)
                 self.warn((section, i), f"{', '.join(hit)} {'stands' if len(hit) == 1 else 'stand'} out of supply "
