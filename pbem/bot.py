@@ -1700,18 +1700,13 @@ class Bot:
                     left = rest
                     continue
                 dest, legs = home
-                order: dict[str, Any] = {"units": ts, "path": legs[0], "load": cargo}
                 if src != h:  # it came in the First Move: aboard and home in the Second
-                    second.append({**order, "unload": cargo})
+                    second.append({"units": ts, "path": legs[0], "load": cargo, "unload": cargo})
+                    self.planned[dest] = self.planned.get(dest, 0) + len(ts) + len(arm)
                     after.update((a, h) for a in arm)
-                elif legs[1]:
-                    first.append(order)
-                    second.append({"units": ts, "path": legs[1], "unload": cargo})
-                    after.update((a, legs[0][-1]) for a in arm)
                 else:
-                    first.append({**order, "unload": cargo})
-                    after.update((a, dest) for a in arm)
-                self.planned[dest] = self.planned.get(dest, 0) + len(ts) + len(arm)
+                    self.sail(ts, legs, dest, len(ts) + len(arm), first, second, load=cargo, unload=cargo)
+                    after.update((a, legs[0][-1] if legs[1] else dest) for a in arm)
                 used_t.update(ts)
                 self.shipped.update(arm)
                 self.fetched.update(arm)
@@ -1817,12 +1812,23 @@ class Bot:
         if home is None:
             return
         dest, legs = home
+        self.sail(ships, legs, dest, len(ships) + len(armies), first, second, unload=armies)
+
+    def sail(self, ships: list[str], legs: tuple[list[str], list[str]], dest: str, weight: int, first: list[dict],
+             second: list[dict], load: list[str] = (), unload: list[str] = ()) -> None:
+        """The orders of ``ships`` (one stack) sailing ``legs`` to ``dest``: the First Move's path, then the Second's
+        when there is one; ``load`` goes aboard at the start and ``unload`` ashore at the end (R-PH-MOVE).  The
+        stacking places they and their cargo (``weight``) take at ``dest`` are booked."""
+        order: dict[str, Any] = {"units": ships, "path": legs[0]}
+        if load:
+            order["load"] = list(load)
+        landing = {"unload": list(unload)} if unload else {}
         if legs[1]:
-            first.append({"units": ships, "path": legs[0]})
-            second.append({"units": ships, "path": legs[1], "unload": armies})
+            first.append(order)
+            second.append({"units": ships, "path": legs[1], **landing})
         else:
-            first.append({"units": ships, "path": legs[0], "unload": armies})
-        self.planned[dest] = self.planned.get(dest, 0) + len(ships) + len(armies)
+            first.append({**order, **landing})
+        self.planned[dest] = self.planned.get(dest, 0) + weight
 
     def send_home(self, ships: list[str], first: list[dict], second: list[dict], unload: list[str] = ()) -> bool:
         """Ships (one stack) to the nearest of our ports within two moves, else to a safe hex within one.  False
@@ -1837,14 +1843,7 @@ class Bot:
         for _, p in ports:
             legs = self.voyage(h, p, weight, smp, hungry=hungry)
             if legs:
-                o: dict[str, Any] = {"units": ships, "path": legs[0]}
-                extra = {"unload": list(unload)} if unload else {}
-                if legs[1]:
-                    first.append(o)
-                    second.append({"units": ships, "path": legs[1], **extra})
-                else:
-                    first.append({**o, **extra})
-                self.planned[p] = self.planned.get(p, 0) + weight
+                self.sail(ships, legs, p, weight, first, second, unload=unload)
                 return True
         if not self.safe(h):
             spots = sorted((d, x) for x, d in dist.items() if d <= smp and self.safe(x) and x != h
