@@ -589,9 +589,11 @@ EMBEDDED_ID = re.compile(r"(?<![\w-])[A-Z]{2,4}-[A-Z]+\d+(?![\w-])")
 
 def _unnamed(rec: dict[str, Any], know: _Knowledge) -> dict[str, Any]:
     """A whole record with other players' unit ids replaced by the leader's name or the unit's type (a leader
-    captured on a move, a die rolled for another's unit): ids are seen only in a battle the player fought."""
+    captured on a move, a die rolled for another's unit): ids are seen only in a battle the player fought.  A unit
+    that carries the player's own prefix keeps its id: it was theirs (captured from them since), and they named it
+    in their orders (R-TURN-4: their failed order says which of its units was taken)."""
     def name(uid: str) -> str:
-        if know.owns(uid):
+        if know.owns(uid) or (know.prefix is not None and uid.startswith(know.prefix)):
             return uid
         if know.unit_type(uid) == "leader" and uid in know.leader_names:
             return know.leader_names[uid]

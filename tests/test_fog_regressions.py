@@ -330,3 +330,24 @@ def test_a_card_forcing_another_players_roll_does_not_show_their_traits(card, tr
     own = events_for(ctx.log.records, "sparta", game_map=TINY, states=[before, s])
     [theirs] = [r for r in own if r.get("event") == kind]
     assert theirs["total"] == whole["total"] and "modifiers_hidden" not in theirs  # the owner sees it all
+
+
+def test_R_TURN_4_the_failed_order_of_a_captured_unit_names_it_to_its_former_owner():
+    """Athens orders its Transport, captured by Sparta earlier in the turn: Athens' report says which order failed
+    and why (R-TURN-4) with the unit's id, as Athens wrote it ("ATH-T1 was captured ..."), not "transport was
+    captured" (a new player's review: an order naming two Transports did not say which one was taken)."""
+    from pbem.dice import ScriptedDice
+    from scenario import run_turn
+    s = make_state(("sparta", "athens"))
+    t = add(s, "athens", "transport", "0405")
+    add(s, "athens", "transport", "0404")
+    b = add(s, "sparta", "army", "0505")
+    before = s.copy()
+    log = run_turn(s, {"sparta": orders("sparta", first_move=[{"units": [b.id], "path": ["0405"]}]),
+                       "athens": orders("athens", first_move=[{"units": [t.id, "ATH-T2"], "path": ["0404"]}])},
+                   ScriptedDice([1] * 20))
+    assert s.units[t.id].owner == "sparta"
+    seen = events_for(log.records, "athens", game_map=TINY, states=[before, s])
+    [f] = [r for r in seen if r.get("event") == "order_failed"]
+    assert f["reason"] == "ATH-T1 was captured by the Spartans in their First Move", f
+    assert f["units"] == ["ATH-T1", "ATH-T2"], f
