@@ -47,10 +47,13 @@ def parse_seed(text: str | None) -> tuple[bytes, bool]:
     return hashlib.sha256(f"pbem/seed/{int(text)}".encode()).digest(), True
 
 
-def player_secret(seed: bytes, player: str, guessable: bool) -> str:
-    raw = hashlib.sha256(seed + f"/player-secret/{player}".encode()).hexdigest() if guessable \
-        else pysecrets.token_hex(8)
-    raw = raw[:16]
+def new_player_secret() -> str:
+    """A player's secret: 64 random bits as four groups of four hex digits, "3f2a-09bc-...".  Random even with
+    --seed: a --seed campaign's number can be found from the seed fingerprint every kit shows (try numbers until
+    one's SHA-256 fits), so secrets derived from it could be worked out by any player, who could then send orders
+    for another faction (a cheater's review).  Order files are stored with their secret withheld, so the turns'
+    dice do not depend on the secrets and a --seed demo still replays."""
+    raw = pysecrets.token_hex(8)
     return "-".join(raw[i:i + 4] for i in range(0, 16, 4))
 
 
@@ -88,7 +91,7 @@ def create(root: Path | str, players: list[str], seed: str | None = None, map_fi
                          f"control character; choose another{'' if given else ' with --name'}")
     dice = Dice(setup_seed(secret))
     state = new_campaign(name, game_map, tables(), players, dice, opts)
-    player_secrets = {p: player_secret(secret, p, guessable) for p in state.turn_order}
+    player_secrets = {p: new_player_secret() for p in state.turn_order}
     keys_text = key_commitments(secret, state.last_turn)  # every turn's key, committed to before any order is in
     keys_fingerprint = hashlib.sha256(keys_text.encode()).hexdigest()
 
@@ -104,6 +107,7 @@ def create(root: Path | str, players: list[str], seed: str | None = None, map_fi
             "options": opts,
             "seed_sha256": seed_fingerprint(secret),
             "seed_guessable": guessable,
+            "dice_from_start": True,  # R-TURN-6 (``dice.turn_seed``): campaigns made before 0.6.0 lack it
             "deadline": None,
             "turn_days": 7,
             "civil_disorder_after": 3,

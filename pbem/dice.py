@@ -45,19 +45,30 @@ def key_commitments(secret: bytes, last_turn: int) -> str:
     return "".join(lines)
 
 
-def seed_from_key(key: bytes, turn: int, order_hashes: Sequence[str]) -> bytes:
-    """HMAC-SHA256(turn key, "pbem/turn/T/" + the order hashes joined by "/")."""
-    text = f"pbem/turn/{turn}/" + "/".join(order_hashes)
+def seed_from_key(key: bytes, turn: int, order_hashes: Sequence[str], start: str | None = None) -> bytes:
+    """HMAC-SHA256(turn key, "pbem/turn/T/" + the order hashes joined by "/"); with ``start`` (the SHA-256 hex of
+    the turn's start snapshot, campaigns made since 0.6.0), HMAC-SHA256(turn key, "pbem/turn/T/start/START/" + the
+    order hashes joined by "/")."""
+    text = f"pbem/turn/{turn}/" + (f"start/{start}/" if start is not None else "") + "/".join(order_hashes)
     return hmac.new(key, text.encode(), hashlib.sha256).digest()
 
 
-def turn_seed(secret: bytes, turn: int, order_hashes: Sequence[str]) -> bytes:
+def turn_seed(secret: bytes, turn: int, order_hashes: Sequence[str], start: str | None = None) -> bytes:
     """R-TURN-6: secret seed, game turn and the hashes of the accepted order files, in turn order.
 
     ``order_hashes`` holds one entry per player in turn order: the SHA-256 hex of the accepted file, or
     ``"-"`` for a player without one (NMR).  Nobody can know the dice before the last file is in.
+    ``start``: the SHA-256 hex of the position the turn starts from (its start snapshot as stored), so that a
+    turn run again from another position (an earlier turn rolled back and run to another result) never deals
+    the dice its players saw for the same files, while the same position and files replay the same dice
+    (``state_sha256``; a decision recorded in docs/rules.md under R-TURN-6).
     """
-    return seed_from_key(turn_key(secret, turn), turn, order_hashes)
+    return seed_from_key(turn_key(secret, turn), turn, order_hashes, start)
+
+
+def state_sha256(snapshot: bytes | str) -> str:
+    """The SHA-256 hex of a start snapshot as stored (``GameState.to_json`` in UTF-8): ``turn_seed``'s ``start``."""
+    return hashlib.sha256(snapshot.encode() if isinstance(snapshot, str) else snapshot).hexdigest()
 
 
 def seed_fingerprint(secret: bytes) -> str:

@@ -11,7 +11,7 @@ from typing import Callable
 from . import yamlio
 from .adjudicator import AfterPhase, adjudicate
 from .bot import write_orders
-from .dice import Dice, setup_seed, turn_seed
+from .dice import Dice, setup_seed, state_sha256, turn_seed
 from .gamedata import GameMap, Tables, load_map, tables
 from .model import GameState
 from .ordertypes import Orders
@@ -48,7 +48,8 @@ def play(state: GameState, game_map: GameMap, turns: int, seed: int = 0, after_p
         if state.finished:
             break
         orders, hashes = bot_turn_orders(state, game_map, tabs)
-        adjudicate(state, game_map, tabs, orders, Dice(turn_seed(secret, state.turn, hashes)), after_phase)
+        start = state_sha256(state.to_json())  # as a campaign made now seeds it: its start snapshot's SHA-256
+        adjudicate(state, game_map, tabs, orders, Dice(turn_seed(secret, state.turn, hashes, start)), after_phase)
         if on_turn:
             on_turn(state)
     return state

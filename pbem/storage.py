@@ -38,6 +38,7 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from . import yamlio
+from .dice import state_sha256
 from .errors import CampaignError, DataError
 from .gamedata import DATA, GameMap, load_map, schema, tables, validate
 from .model import GameState
@@ -529,6 +530,14 @@ class Campaign:
         return records
 
     # -- secrets -----------------------------------------------------------------------------------
+    def dice_start(self, turn: int) -> str | None:
+        """What seeds game turn ``turn``'s dice besides its key and order files (``dice.turn_seed``'s ``start``):
+        the SHA-256 of its start snapshot as stored, in a campaign made since 0.6.0 (``dice_from_start`` in
+        campaign.yaml); None in an older one, whose turns keep the dice they were run with."""
+        if not self.config.get("dice_from_start"):
+            return None
+        return state_sha256(self.snapshot_path(turn).read_bytes())
+
     def secret_seed(self) -> bytes:
         path = self.secret_dir / "seed"
         try:

@@ -93,7 +93,7 @@ def run_locked(camp: Campaign, dry_run: bool = False, extra: dict[str, bytes] | 
         raise CampaignError(f"{camp.root}: the campaign was closed and its secret seed revealed (revealed-seed.txt): "
                             f"every die is known, so no more turns are run")
     orders, hashes = accepted_orders(camp, before, extra)
-    dice = Dice(turn_seed(camp.secret_seed(), before.turn, hashes))
+    dice = Dice(turn_seed(camp.secret_seed(), before.turn, hashes, camp.dice_start(before.turn)))
     after = before.copy()
     log = adjudicate(after, camp.game_map, tables(), orders, dice)
     result = TurnResult(before.turn, before, after, log, hashes, bots=sorted(extra or {}))

@@ -507,7 +507,8 @@ def _replay_files(camp: Campaign, turn: int, key: bytes, published: bool) -> Ver
     if problems:
         return Verdict(turn, False, "; ".join(problems))
     after = before.copy()
-    log = adjudicate(after, camp.game_map, tables(), orders, Dice(seed_from_key(key, turn, hashes)))
+    log = adjudicate(after, camp.game_map, tables(), orders, Dice(seed_from_key(key, turn, hashes,
+                                                                                 camp.dice_start(turn))))
     path = camp.snapshot_path(turn + 1)
     first_fix = path.with_name(f"{path.stem}.fix-1.json")  # `pbem adjust` kept the adjudicated original
     adjusted = first_fix.is_file()

@@ -72,15 +72,15 @@ COMMANDS = [
 
 DAMAGES = [
     (lambda t: t.replace("civil_disorder_after: 3", "civil_disorder_after: three"),
-     "civil_disorder_after", ":17:"),
-    (lambda t: t.replace("  sparta: bot", "  sparta: robot"), "seats.sparta", ":21:"),
-    (lambda t: t.replace("  sparta: bot", "  thebes: bot"), "seats.thebes", ":21:"),
+     "civil_disorder_after", ":18:"),
+    (lambda t: t.replace("  sparta: bot", "  sparta: robot"), "seats.sparta", ":22:"),
+    (lambda t: t.replace("  sparta: bot", "  thebes: bot"), "seats.thebes", ":22:"),
     (lambda t: "- just\n- a list\n", "not a pbem campaign file", "campaign.yaml"),
     (lambda t: "", "not a pbem campaign file", "campaign.yaml"),
     (lambda t: t.replace("players:", "players: [\n"), "YAML syntax error", "campaign.yaml:"),
-    (lambda t: t.replace("turn_days: 7", "turn_dayz: 7"), "turn_dayz: not a campaign setting", ":16:"),
+    (lambda t: t.replace("turn_days: 7", "turn_dayz: 7"), "turn_dayz: not a campaign setting", ":17:"),
     (lambda t: t.replace("name: demo", "name: 5"), "name", ":2:"),
-    (lambda t: t.replace("seats:\n  athens: bot\n  sparta: bot", "seats: [athens]"), "seats", ":19:"),
+    (lambda t: t.replace("seats:\n  athens: bot\n  sparta: bot", "seats: [athens]"), "seats", ":20:"),
 ]
 
 
@@ -100,7 +100,7 @@ def test_a_kit_with_a_damaged_campaign_yaml_is_not_used_by_check(camp_dir, tmp_p
     config = camp_dir / "campaign.yaml"
     config.write_text(config.read_text().replace("turn_days: 7", "turn_days: weekly"))
     r = pbem("check", camp_dir / "orders" / "turn-001" / "athens.yaml", "--campaign", camp_dir)
-    assert r.exit_code == 2 and "campaign.yaml:16: turn_days" in r.output and "Traceback" not in r.output
+    assert r.exit_code == 2 and "campaign.yaml:17: turn_days" in r.output and "Traceback" not in r.output
 
 
 def test_campaign_yaml_as_pbem_writes_it_is_valid(camp_dir):

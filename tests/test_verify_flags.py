@@ -102,8 +102,9 @@ def test_the_files_of_a_discarded_timeline_do_not_count_but_the_rolled_back_turn
     send(camp, "athens")  # turn 2: moved to the archive by the rollback to turn 1
     run_turn(camp, NOW, force=True, reports=False)
     rollback(camp, 1, "sparta's file was misread")
-    fix = submit_bytes(camp, orders(camp, "sparta", diplomacy=["megara"]), "sparta.yaml", NOW, moderator_fix=True,
-                       force=True)
+    # (a Baggage bought: the position after turn 1 is another whatever the dice, which seed turn 1 by its start)
+    fix = submit_bytes(camp, orders(camp, "sparta", diplomacy=["megara"], recruit=[{"city": "sparta", "baggage": 1}]),
+                       "sparta.yaml", NOW, moderator_fix=True, force=True)
     assert fix.accepted, fix.text()
     run_turn(camp, NOW, force=True, reports=False)  # turn 1 again, fixed: turn 2 starts from a new position
     run_turn(camp, NOW, force=True, reports=False)  # turn 2: athens's file of the old timeline is archived
@@ -241,8 +242,9 @@ def test_a_rolled_back_turn_reached_from_a_new_position_after_a_deeper_rollback_
     rollback(camp, 2, "a second look")
     run_turn(camp, NOW, force=True, reports=False)  # turn 2 as it was
     rollback(camp, 1, "sparta's file was misread")
-    fix = submit_bytes(camp, orders(camp, "sparta", diplomacy=["megara"]), "sparta.yaml", NOW, moderator_fix=True,
-                       force=True)
+    # (a Baggage bought: the position after turn 1 is another whatever the dice, which seed turn 1 by its start)
+    fix = submit_bytes(camp, orders(camp, "sparta", diplomacy=["megara"], recruit=[{"city": "sparta", "baggage": 1}]),
+                       "sparta.yaml", NOW, moderator_fix=True, force=True)
     assert fix.accepted, fix.text()
     run_turn(camp, NOW, force=True, reports=False)  # turn 1 fixed: turn 2 from a new position, open
     send(camp, "athens", diplomacy=["argos"])
