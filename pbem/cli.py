@@ -160,8 +160,9 @@ def new(
     campaign_dir: Annotated[Path, typer.Argument(metavar="DIR", help="Folder to create for the campaign (must not exist or be empty).")],
     players: Annotated[str, typer.Option("--players", "-p",
                                          help="Home cities, comma-separated: athens,sparta,troy (2 to 12).")],
-    seed: Annotated[Optional[str], typer.Option(help="Derive all dice and secrets from this number (tests, demos): "
-                                                     "such a campaign can be guessed. Default: 256 random bits.")] = None,
+    seed: Annotated[Optional[str], typer.Option(help="Derive all dice from this number (tests, demos): anyone "
+                                                     "can find the number from the seed fingerprint and work out "
+                                                     "every die. Default: 256 random bits.")] = None,
     map_file: Annotated[Optional[Path], typer.Option("--map", help="A map file (YAML) instead of the default Aegean.")] = None,
     option: Annotated[Optional[list[str]], typer.Option("--option", "-o",
                                                        help="Campaign option NAME or NAME=VALUE; repeat for more. "
@@ -192,8 +193,9 @@ def new(
         typer.echo(f"  3. send each player their folder in {camp.reports_dir(0)} (with its kit/ and order template) "
                    f"and their secret")
         if created.guessable:
-            typer.echo("warning: --seed was given, so this campaign's dice and player secrets can be guessed by "
-                       "anyone who knows the number; use it for tests and demos only.", err=True)
+            typer.echo("warning: --seed was given, so anyone can work out this campaign's dice: the number is found "
+                       "by trying numbers against the seed fingerprint every player is shown. Use it for tests and "
+                       "demos only (the player secrets are random all the same).", err=True)
     guarded(body)
 
 

@@ -351,7 +351,7 @@ def change_seat(camp: Campaign, player: str, seat: str, reason: str = "") -> Sea
     the current turn is set aside, kept as ``PLAYER.set-aside-K.yaml`` beside it and named in the audit line: the
     computer player writes the seat's orders when the turn runs, or the player sends a file with the new secret;
     `run-turn`, `status` and `verify` all read the folder that way."""
-    import secrets as pysecrets
+    from .campaign import new_player_secret
     state = camp.load_state()
     if player not in state.players:
         raise UsageError(f"player {player!r} is not in this campaign ({', '.join(state.turn_order)})")
@@ -368,8 +368,7 @@ def change_seat(camp: Campaign, player: str, seat: str, reason: str = "") -> Sea
     former = former_secrets(camp)
     if player_secrets.get(player):
         former.setdefault(player, []).append(secret_digest(player_secrets[player]))
-    raw = pysecrets.token_hex(8)
-    player_secrets[player] = "-".join(raw[i:i + 4] for i in range(0, 16, 4))
+    player_secrets[player] = new_player_secret()
     folder = camp.orders_dir(state.turn)
     stored = folder / f"{player}.yaml"
     aside = None
