@@ -20,7 +20,7 @@ from .storage import Campaign, atomic_write
 from .visibility import redact
 from .campaign import KEYS_FILE
 
-PUBLIC_KEYS = ("name", "players", "options", "seed_sha256", "deadline", "turn_days", "pbem_version")
+PUBLIC_KEYS = ("name", "players", "options", "seed_sha256", "seed_guessable", "deadline", "turn_days", "pbem_version")
 TEMPLATE_NAME = "orders-template.yaml"
 SCHEMA_NAME = "orders.schema.json"
 

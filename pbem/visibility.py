@@ -869,6 +869,7 @@ def redact(state: GameState, game_map: GameMap, player: str) -> GameState:
     out.effects = [Effect.from_dict(e.to_dict()) for e in state.effects if id(e) in touching]
     rename: dict[str, str] = {}
     counter: dict[str, int] = {}
+    shown: list[tuple[str, str, str, str, str]] = []
     for uid in sorted(state.units):
         u = state.units[uid]
         if u.owner == player:
@@ -877,6 +878,11 @@ def redact(state: GameState, game_map: GameMap, player: str) -> GameState:
             out.remove_unit(uid)
             continue
         prefix = state.players[u.owner].abbr if u.owner in state.players else "NEU"
+        shown.append((prefix, u.hex, u.type.value, uid.partition("-")[2], uid))
+    # numbered by owner, hex and type, not by the real ids: those sort a unit captured from a third player
+    # (SPA-B35 held by Thebes) ahead of its holder's own, which told the kit's reader it was captured (a
+    # cheater's review); alike units in one hex are told apart by their number alone, never their prefix
+    for prefix, _, _, _, uid in sorted(shown):
         counter[prefix] = counter.get(prefix, 0) + 1
         rename[uid] = f"{prefix}-?{counter[prefix]}"
     units = {}

@@ -351,3 +351,21 @@ def test_R_TURN_4_the_failed_order_of_a_captured_unit_names_it_to_its_former_own
     [f] = [r for r in seen if r.get("event") == "order_failed"]
     assert f["reason"] == "ATH-T1 was captured by the Spartans in their First Move", f
     assert f["units"] == ["ATH-T1", "ATH-T2"], f
+
+
+def test_the_kits_numbers_for_units_in_sight_do_not_tell_a_captured_unit_from_its_holders_own():
+    """A cheater's review: the kit numbered the units in sight in the order of their real ids, so Baggage captured
+    from a third player (SPA-B35, held by Thebes) came out ahead of Thebes' own Army (THE-?1 baggage, THE-?3 army)
+    and so was known to be captured.  Now they are numbered by owner, hex and type: the same kit whoever made
+    the Baggage."""
+    def kit_of(baggage_maker):
+        s = make_state(("athens", "sparta"))
+        add(s, "athens", "army", "0404")
+        add(s, "sparta", "army", "0405")
+        add(s, "sparta", "baggage", "0405")
+        b = add(s, baggage_maker, "baggage", "0405")
+        b.owner = "sparta"  # captured earlier when athens made it
+        k = redact(s, TINY, "athens")
+        return sorted((u.id, u.type.value, u.hex) for u in k.units.values() if u.owner == "sparta")
+    assert kit_of("athens") == kit_of("sparta") == [
+        ("SPA-?1", "army", "0405"), ("SPA-?2", "baggage", "0405"), ("SPA-?3", "baggage", "0405")]
