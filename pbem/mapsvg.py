@@ -13,9 +13,10 @@ stacks' chips): a badge wholly inside its own hex (on two or three lines or in a
 else on its chip reaching at most a little (REACH_EPS px) over its hex's edge (a reader takes a label for
 the hex it sits in: a new player's 1111 label drawn over the sea hex 1211, Megara's inside 1111; Ionia's
 two-line badge mostly over the sea hex 2510), covering a hex id there rather than going further (the id is
-drawn again at a free place in its hex), else away with a line from its chip (``_place_badge``); the
-viewer's unit ids touch their badge where they stay in the stack's hex (or a little over it), else they
-too have a line.  Greedy and in a fixed order: the
+drawn again at a free place in its hex), else away, pointing at its chip with a tail in its owner's colour
+like a speech bubble (``_place_badge``, ``_tail``: a new player read Athens' badge, drawn above it with a
+thin line, as a stack in 1312); the viewer's unit ids touch their badge where they stay in the stack's hex
+(or a little over it), else they have a line.  Greedy and in a fixed order: the
 same view gives the same map, byte for byte.  A city's tag: its holder in their colour, "!" (hostile)
 in red, "razed N" (``_city_mark_parts``).
 
@@ -1397,6 +1398,29 @@ def _burst(cx: float, cy: float, r: float) -> str:
             + "L".join(f"{_f(x)},{_f(y)}" for x, y in pts) + 'Z"/>')
 
 
+TAIL_HALF = 4.5  # half the width of a badge's tail where it leaves the badge
+
+
+def _tail(chip: tuple[float, float], box: Box, fill: str, outline: str) -> str:
+    """A badge away from its hex points at its chip like a speech bubble: a wedge in its owner's colour from the
+    badge's edge nearest the chip (``_leader``'s end) to the chip's centre.  (A new player read Athens' badge,
+    drawn in the hex above with a thin dark line to its dot, as a stack in that hex.)"""
+    cx, cy = chip
+    x0, y0, x1, y1 = box
+    px, py = min(max(cx, x0), x1), min(max(cy, y0), y1)
+    if px in (x0, x1) and y0 < py < y1:  # off its left or right side: the base runs up and down that side
+        h = min(TAIL_HALF, (y1 - y0) / 2)
+        py = min(max(py, y0 + h), y1 - h)
+        base = ((px, py - h), (px, py + h))
+    else:  # above or below it (or off a corner): the base runs along its top or bottom
+        h = min(TAIL_HALF, (x1 - x0) / 2)
+        px = min(max(px, x0 + h), x1 - h)
+        base = ((px - h, py), (px + h, py))
+    (ax, ay), (bx, by) = base
+    return (f'<path d="M{_f(ax)},{_f(ay)}L{_f(cx)},{_f(cy)}L{_f(bx)},{_f(by)}Z" fill="{fill}" stroke="{outline}" '
+            f'stroke-width="1" stroke-linejoin="round"/>')
+
+
 def _chip(x: float, y: float, fill: str) -> str:
     """A stack's chip: a dot in its owner's colour, ringed in black, on the stack's own hex."""
     return f'<circle cx="{_f(x)}" cy="{_f(y)}" r="{_f(CHIP_R)}" fill="{fill}" stroke="#000000" stroke-width="1.2"/>'
@@ -1437,7 +1461,7 @@ def _dynamic(game_map: GameMap, view: dict[str, Any], events: Iterable[dict[str,
 
     # the labels' places (place_labels); lines back to the stack's chip or the badge for those moved away
     placed, _ = place_labels(game_map, view, events, lay, colours)
-    leaders = [lab.leader for lab in placed if lab.leader]
+    leaders = [lab.leader for lab in placed if lab.leader and lab.kind != "badge"]  # a badge's: its tail
     if leaders:
         d = "".join(f"M{_f(x0)},{_f(y0)}L{_f(x1)},{_f(y1)}" for x0, y0, x1, y1 in leaders)
         out.append(f'<g id="leaders"><path fill="none" stroke="#ffffff" stroke-opacity="0.85" stroke-width="3.6" '
@@ -1497,7 +1521,12 @@ def _dynamic(game_map: GameMap, view: dict[str, Any], events: Iterable[dict[str,
     if names:
         out.append(f'<g id="names-over-moves" font-family="{FONT}">' + "".join(names) + "</g>")
 
-    # over the moves: every stack's chip on its own hex, in its owner's colour (its badge covers it when it sits on it)
+    # over the moves: the tail of each badge away from its hex, then every stack's chip on its own hex, in its
+    # owner's colour (its badge covers it when it sits on it; it covers its tail's tip)
+    tails = [_tail(lab.chip, lab.box, lab.fill, lab.outline) for lab in placed
+             if lab.kind == "badge" and lab.leader and lab.chip]
+    if tails:
+        out.append('<g id="tails">' + "".join(tails) + "</g>")
     out.append('<g id="chips">' + "".join(_chip(*lab.chip, lab.fill) for lab in placed if lab.kind == "badge")
                + "</g>")
 
@@ -1562,10 +1591,11 @@ def _marks_legend(lay: Layout, legend_h: float) -> str:
         (lambda y: "", "T transport, B baggage, L leader,"),
         (lambda y: "", "P pirate, X barbarian (black);"),
         (lambda y: "", "others' units: owner first (SPA 2A)"),
-        (lambda y: f'<path fill="none" stroke="#111111" stroke-width="1.5" d="M{_f(x0 + 5)},{_f(y + 3)}L{_f(x0 + 13)},'
-                   f'{_f(y - 1)}"/>' + _chip(x0 + 5, y + 3, "#777777")
-                   + f'<rect x="{_f(x0 + 11)}" y="{_f(y - 7)}" width="13" height="9" rx="2" fill="#777777"/>',
-         "dot on the units' hex, line to their label"),
+        (lambda y: _tail((x0 + 5, y + 4), (x0 + 9, y - 7, x0 + 24, y + 1), "#777777", "#000000")
+                   + _chip(x0 + 5, y + 4, "#777777")
+                   + f'<rect x="{_f(x0 + 9)}" y="{_f(y - 7)}" width="15" height="8" rx="2" fill="#777777" '
+                     f'stroke="#000000" stroke-width="1"/>',
+         "dot on the units' hex, line to their label"),  # the line: a tail where the label is away
         (lambda y: f'<path fill="{TERRAIN_FILL["water"]}" d="M{_f(x0 + 3)},{_f(y - 7)}h9v14h-9Z"/>'
                    f'<path fill="{TERRAIN_FILL["clear"]}" d="M{_f(x0 + 12)},{_f(y - 7)}h9v14h-9Z"/>'
                    + fog_paths(f"M{_f(x0 + 3)},{_f(y - 7)}h18v14h-18Z",

@@ -325,13 +325,13 @@ class Rec:
         """``template`` worded with the player ``key`` names (``who``) where it is set, else ''."""
         return template.format(self.who(key)) if self.rec.get(key) else ""
 
-    def roll_for(self, what: str, total_if_modified: bool = False) -> str:
-        """"<what> roll for <units>: <roll> <modifiers> = <total>" (the total only where it is set, and
+    def roll_for(self, what: str, total_if_modified: bool = False, at: str = "") -> str:
+        """"<what> roll for <units><at>: <roll> <modifiers> = <total>" (the total only where it is set, and
         with ``total_if_modified`` only where there are modifiers)."""
         mods, total = self.g("modifiers"), self.g("total")
         self.use("modifiers", "total")
         show = total is not None and (mods or not total_if_modified)
-        return (f"{what} roll for {self.units()}: {self.k('roll')}{mods_text(mods)}{hidden_mods_text(self)}"
+        return (f"{what} roll for {self.units()}{at}: {self.k('roll')}{mods_text(mods)}{hidden_mods_text(self)}"
                 f"{' = ' + str(total) if show else ''}")
 
     def lost_with(self) -> str:
@@ -1084,9 +1084,100 @@ def _captured(r: Rec) -> str:
 
 @describes("navigation")
 def _navigation(r: Rec) -> str:
-    r.use("result", "sunk", "hex", "who")  # hex, who: the unit is named; result: said by "sunk"
-    return (r.roll_for("Navigation") + (": sunk" if r.g("sunk") else ": afloat" if "sunk" in r else "")
+    r.use("result", "sunk", "who")  # who: the unit is named; result: said by "sunk"
+    # where the ship stood (the roll is the owner's alone: visibility PRIVATE_KINDS), and the failed move order
+    # that left it there (``ShipsAtSea``)
+    at = r.opt("hex", " at {}", r.nm.place) + r.opt("left_by", " (left at sea by {})")
+    return (r.roll_for("Navigation", at=at) + (": sunk" if r.g("sunk") else ": afloat" if "sunk" in r else "")
             + r.opt("cause", " ({})", r.nm.source))
+
+
+class ShipsAtSea:
+    """Where each ship stands as the log goes by, to say where a failed move order left its ships when that is
+    at sea (R-TURN-4: the order is skipped whole, so they stay where they were; R-PH-SECOND: not docked or
+    beached, they face the navigation roll at the end of the Second Move), and to tie that roll to the order.
+    Fed the viewer's own events (their own units' moves are never redacted; the moderator's: everyone's)."""
+
+    def __init__(self, before: GameState | None, game_map: GameMap) -> None:
+        self.gm = game_map
+        self.ships: dict[str, tuple[str | None, str]] = {}  # ship id -> (owner, hex)
+        if before is not None:
+            self.ships = {u.id: (u.owner, u.hex) for u in before.units.values() if u.type.is_ship}
+        self.waiting: dict[tuple[Any, str], tuple[dict[str, Any], str]] = {}  # (player, ship) -> (stay, hex)
+        self.left_by: dict[Any, str] = {}  # a navigation record's seq -> the failed order that left its ship there
+
+    def see(self, e: dict[str, Any]) -> None:
+        """Follow one record: moves, retreats, recruits, captures and losses; a navigation roll of a ship a
+        failed order left at sea is tied to that order."""
+        kind, ships = e.get("event"), self.ships
+        unit = e.get("unit")
+        if kind == "player_turn":
+            self.waiting.clear()
+        elif kind == "moved" and isinstance(e.get("units"), list) and isinstance(e.get("to"), str):
+            for u in e["units"]:
+                if u in ships:
+                    ships[u] = (ships[u][0], e["to"])
+                    self.waiting.pop((e.get("player"), u), None)
+        elif kind == "retreat" and unit in ships and isinstance(e.get("to"), str):
+            ships[unit] = (ships[unit][0], e["to"])
+        elif kind == "recruited" and e.get("type") in ("fleet", "transport") and isinstance(unit, str) \
+                and e.get("city") in self.gm.cities:
+            ships[unit] = (e.get("player"), self.gm.cities[e["city"]].hex)
+        elif kind == "captured" and unit in ships and e.get("by"):
+            ships[unit] = (e["by"], ships[unit][1])
+        elif kind in ("sunk", "destroyed", "disbanded", "captured") \
+                or (kind == "casualty" and e.get("result") == "destroyed"):
+            # gone (a ship seized by the rebels too: CAPTURED with ``units`` and no ``by``)
+            for key in ("unit", "lost", "units"):
+                for u in (e.get(key) if isinstance(e.get(key), list) else [e.get(key)]):
+                    if isinstance(u, str):
+                        ships.pop(u, None)
+        if kind == "navigation" and isinstance(unit, str):
+            stay_at = self.waiting.pop((e.get("player"), unit), None)
+            if stay_at is not None and stay_at[1] == e.get("hex"):
+                stay, _ = stay_at
+                stay["rolls"].append((unit, bool(e.get("sunk"))))
+                self.left_by[e.get("seq")] = stay["order"]
+
+    def left_at_sea(self, fail: dict[str, Any], order: str) -> list[dict[str, Any]]:
+        """The ships of a failed move order ``fail`` that stay at sea, grouped by hex: [{hex, ships, rolls,
+        order}] (``rolls``: filled in by the navigation rolls that follow).  A hex id in the order's units
+        names the player's ships there."""
+        if fail.get("section") not in ("first_move", "second_move") or not isinstance(fail.get("units"), list):
+            return []
+        me, gm = fail.get("player"), self.gm
+        named: list[str] = []
+        for x in fail["units"]:
+            if x in gm.terrain:
+                named += sorted(u for u, (o, h) in self.ships.items() if o == me and h == x)
+            elif x in self.ships and self.ships[x][0] == me:
+                named.append(x)
+        by_hex: dict[str, dict[str, Any]] = {}
+        for u in dict.fromkeys(named):
+            h = self.ships[u][1]
+            if h in gm.terrain and not gm.ship_may_stop(h):
+                stay = by_hex.setdefault(h, {"hex": h, "ships": [], "rolls": [], "order": order})
+                stay["ships"].append(u)
+                self.waiting[(me, u)] = (stay, h)
+        return list(by_hex.values())
+
+
+def left_at_sea_text(stays: Sequence[dict[str, Any]], nm: Namer, whose: str) -> str:
+    """"ATH-T1 stayed where it was, at sea at 0602 Sea; navigation roll there at the end of your Second Move:
+    afloat" for each hex a failed move order left ships in (``ShipsAtSea.left_at_sea``)."""
+    out = []
+    for s in stays:
+        ships = s["ships"]
+        one = len(ships) == 1
+        text = f"{', '.join(ships)} stayed where {'it was' if one else 'they were'}, at sea at {nm.place(s['hex'])}"
+        rolls = s["rolls"]
+        if rolls:
+            said = [("sunk" if sunk else "afloat") if one else f"{u} {'sunk' if sunk else 'afloat'}"
+                    for u, sunk in rolls]
+            text += (f"; navigation roll{'' if len(rolls) == 1 else 's'} there at the end of {whose} Second Move: "
+                     + ", ".join(said))
+        out.append(text)
+    return "; ".join(out)
 
 
 def lost_counts_with(r: Rec) -> str:
@@ -1660,7 +1751,9 @@ def build_context(camp_name: str, turn: int, game_map: GameMap, tables: Tables, 
     ctx["nmr"] = False
     caused: dict[Any, list[dict[str, Any]]] = defaultdict(list)  # a player's revolts since their last order result
     played: dict[Any, dict[str, Any]] = {}  # a player's last card played: its target for the order's line
+    at_sea = ShipsAtSea(before, game_map)
     for e in events:
+        at_sea.see(e)
         if e.get("event") == "revolt":
             caused[e.get("player")].append(e)
         if e.get("event") == "card_played":
@@ -1678,14 +1771,22 @@ def build_context(camp_name: str, turn: int, game_map: GameMap, tables: Tables, 
             if ok and revolts:  # the diplomacy roll or card started a revolt: how it ended
                 detail += "".join(f"; {revolt_line(x, nm, player)}" for x in revolts)
             idx = e.get("index")
+            section = SECTION_TITLES.get(e.get("section"), e.get("section"))
+            whose = "your" if player else possessive(nm.player(e.get("player")))
             ctx["orders"].append({
-                "who": nm.player(e.get("player")), "section": SECTION_TITLES.get(e.get("section"), e.get("section")),
+                "who": nm.player(e.get("player")), "section": section,
                 "number": idx + 1 if isinstance(idx, int) else None, "ok": ok,
                 "reason": reason_text(e.get("reason"), nm, player),
                 "status": done_word(e.get("section")) if ok else "FAILED",
-                "detail": detail})
+                "detail": detail,
+                # R-TURN-4 skips the order whole: ships at sea stay there, and face the navigation roll
+                "at_sea": [] if ok else at_sea.left_at_sea(
+                    e, f"{whose} failed {section}" + (f" #{idx + 1}" if isinstance(idx, int) else "")),
+                "whose": whose})
         if e.get("event") == "nmr" and e.get("player") == player:
             ctx["nmr"] = True
+    for o in ctx["orders"]:  # the navigation rolls that followed are known now
+        o["stayed"] = left_at_sea_text(o.pop("at_sea"), nm, o.pop("whose"))
     # battles seen whole: the battle and everything in its zone, dice included
     ctx["battles"] = []
     for b in v["battles"]:
@@ -1747,6 +1848,8 @@ def build_context(camp_name: str, turn: int, game_map: GameMap, tables: Tables, 
             label = ("End of the game turn" if head.get("phase") == "end" else
                      f"{owner} turn, {PHASE_TITLES.get(head.get('phase'), head.get('phase'))}")
             blocks.append({"key": key, "label": label, "items": []})
+        if ev is not None and ev.get("seq") in at_sea.left_by:  # a copy: the records are not the report's
+            ev = {**ev, "left_by": at_sea.left_by[ev["seq"]]}
         item = {"text": describe(ev, nm, player) if ev is not None else "Dice rolled",
                 "dice": dice_lines(en.dice, nm), "redacted": bool(ev and ev.get("redacted"))}
         items = blocks[-1]["items"]
