@@ -1386,7 +1386,8 @@ class RuleCheck:
             self.lasting_now: list[tuple[str, str, dict]] = []  # what ``allowance`` found for this move
             self.check_move(section, i, mv)
             if any(f.severity == ERROR for f in self.findings[before:]):
-                for uid in self.listed_units(mv.units):
+                # the units it names, those of its load: too (a skipped move takes no one aboard)
+                for uid in self.listed_units(mv.units) + [x for x in mv.load if isinstance(x, str)]:
                     self.skipped.setdefault(uid, f"{section}[{i}]")
             elif section == "first_move":  # Forced March, Marathon: "+2 this turn", into the Second Move too
                 for uid, card, e in self.lasting_now:
@@ -1697,6 +1698,38 @@ class RuleCheck:
             else:
                 self.warn_unfed((), h, stayed, problem, bags, unless, nearest=self.nearest_feeder(h, cities, friendly))
 
+    def skipped_move(self, uid: str) -> str | None:
+        """The move order with an error (skipped, R-TURN-4) that would have moved ``uid``: one naming it (in
+        units or load), or the ship it is aboard; None if no such order names it."""
+        seen: set[str] = set()
+        x: str | None = uid
+        while x is not None and x not in seen and x in self.sim.units:
+            if x in self.skipped:
+                return self.skipped[x]
+            seen.add(x)
+            x = self.sim.units[x].carried_by
+        return None
+
+    def stay_words(self, units: list[Unit], verb: str, end: str | None = None) -> str:
+        """``units`` left where they stand, with why: no order of the file moves them, or the order that would has
+        an error and is skipped (a new player's review: "which no order of this file moves" was said of units whose
+        move had an error).  ``verb``: "stays" or "already stands" (made plural here), followed by "in ``end``"."""
+        ids = [u.id for u in units]
+        verb = verb if len(ids) == 1 else {"stays": "stay", "already stands": "already stand"}[verb]
+        verb += f" in {end}" if end else ""
+        by_order: dict[str | None, list[str]] = {}
+        for uid in ids:
+            by_order.setdefault(self.skipped_move(uid), []).append(uid)
+        if list(by_order) == [None]:  # "where ATH-A2 already stands": a move's warning needs no more
+            return f"{', '.join(ids)}, which no order of this file moves, {verb}" if end else f"{', '.join(ids)} {verb}"
+        whole = len(by_order) == 1
+        said = []
+        for order, these in by_order.items():
+            them = ("it" if len(these) == 1 else "them") if whole else ", ".join(these)
+            said.append(f"no order of this file moves {them}" if order is None else
+                        f"{order}, which would move {them}, has an error and is skipped: see there")
+        return f"{', '.join(ids)} {verb} ({'; '.join(said)})"
+
     def nearest_feeder(self, h: str, cities: list[str], friendly: dict[str, bool]) -> str | None:
         """The friendly city (``board.friendly_city``; one a card wins for sure counts) of ``cities`` nearest to
         ``h``, in words ("Athens, in 1314"), or None: what would feed units left in ``h``."""
@@ -1735,13 +1768,14 @@ class RuleCheck:
         tail = ((f" and Baggage for {bags} only" if bags else "") + unless
                 + ": at your next Upkeep each without Baggage makes an upkeep roll (6 or more disbands it)")
         if path:
-            where = f", where {', '.join(u.id for u in stayed)} already {'stands' if len(stayed) == 1 else 'stand'}," \
-                if stayed else ""
+            where = f", where {self.stay_words(list(stayed), 'already stands')}," if stayed else ""
             self.warn(path, f"{names} end{'s' if one else ''} the turn in {end}{where} {why}" + tail,
                       "end next to a city of yours that is neither besieged nor razed, or bring Baggage (R-PH-UPK)")
             return
-        # left there by an earlier turn: no order of this file moves them
+        # left there by an earlier turn: no order of this file moves them, or the one that would is skipped
         it = "it" if one else "them"
+        orders = sorted({o for o in (self.skipped_move(u.id) for u in eaters) if o is not None})
+        skip_fix = f"mend the error of {' and '.join(orders)} first; or " if orders else ""
         fix = f"move {it} in or next to a city of yours that is neither besieged nor razed" + (
             f" (the nearest: {nearest})" if nearest else "")
         garrison = next((c for c in self.map.cities.values() if c.hex == end
@@ -1750,15 +1784,15 @@ class RuleCheck:
             fix = (f"break the siege of {garrison.name}" if own and own.endswith(" is under siege") else
                    f"{garrison.name} is razed and feeds no one until its razed counters are gone; move {it} next to "
                    f"another city of yours" if self.sim.state.cities[garrison.id].razed else "")
-            self.warn(path, f"{names}, which no order of this file moves, {'stays' if one else 'stay'} in {end} "
-                            f"{why}" + tail, (fix + ", or " if fix else "") + "bring Baggage there (R-PH-UPK)")
+            self.warn(path, f"{self.stay_words(eaters, 'stays', end)} {why}" + tail,
+                      skip_fix + (fix + ", or " if fix else "") + "bring Baggage there (R-PH-UPK)")
             return
         if kind == "surrounded":
             fix += ", or drive the enemy off a hex around " + it
         elif own and own.endswith(" is under siege"):
             fix += f", or break the siege of {own.removesuffix(' is under siege')}"
-        self.warn(path, f"{names}, which no order of this file moves, {'stays' if one else 'stay'} in {end} {why}"
-                        + tail, fix + ", or bring Baggage there (R-PH-UPK)")
+        self.warn(path, f"{self.stay_words(eaters, 'stays', end)} {why}" + tail,
+                  skip_fix + fix + ", or bring Baggage there (R-PH-UPK)")
 
     def refused(self, base: tuple, mv: Move, r: Refusal, section: str) -> None:
         """``gather`` refuses the order: say why, in the checker's words where it has them, at the unit."""

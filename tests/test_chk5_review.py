@@ -1,0 +1,69 @@
+"""The order checker after a new player's ten turns as Athens, each finding reproduced on the demo campaign: the
+supply warning for units whose move has an error (it said no order moves them), a stacking error that follows
+from an earlier order's error, the unit id suggested for an unknown one, a card both played and discarded, and
+ships a partial move may leave at sea."""
+from __future__ import annotations
+
+import pytest
+
+from pbem.checker import check_text
+from pbem.storage import Campaign
+from demo_campaign import create_demo, edited, ATHENS, said, first
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory) -> Campaign:
+    return create_demo(tmp_path_factory.mktemp("campaigns") / "demo")
+
+
+def upkeep_warnings(r) -> list[tuple[str, str]]:
+    return [(f.path, f.message) for f in r.findings if "Upkeep" in f.message]
+
+
+# -- 1. units left unfed whose move has an error are not "moved by no order" ---------------------------------------
+
+UNFED = ("with no friendly city in or next to it: at your next Upkeep each without Baggage makes an upkeep roll (6 or "
+         "more disbands it)")
+
+
+def far_beach(s) -> None:
+    """ATH-A1 and ATH-F1 (ATH-R1 aboard) on the Sandy Coast 2013, far from any city of Athens."""
+    for uid in ("ATH-A1", "ATH-F1", "ATH-R1"):
+        s.place(s.units[uid], "2013")
+
+
+def test_units_whose_move_has_an_error_are_said_to_stay_because_of_it(demo, tmp_path):
+    """The review: "ATH-A1, which no order of this file moves, stays in ..." was said of an Army whose move order
+    had an error (skipped whole, R-TURN-4): the words named no order, and the player looked for a missing one."""
+    camp = edited(demo, tmp_path, far_beach)
+    r = check_text(ATHENS + 'first_move:\n  - units: [ATH-A1]\n    path: ["1313"]\n', "o.yaml", camp)
+    assert ("error", "first_move[0].path[0]") in [f[:2] for f in said(r)], said(r)
+    assert upkeep_warnings(r) == [("", "ATH-A1, ATH-R1 stay in 2013 (first_move[0], which would move ATH-A1, has an "
+                                       f"error and is skipped: see there; no order of this file moves ATH-R1) {UNFED}")]
+    [w] = [f for f in r.findings if "Upkeep" in f.message]
+    assert w.hint.startswith("mend the error of first_move[0] first; or move them"), w.hint
+    # the Rowers go with their Fleet: a Fleet's move with an error keeps them there too
+    r = check_text(ATHENS + 'first_move:\n  - units: [ATH-A1]\n    path: ["1313"]\n'
+                            '  - units: [ATH-F1]\n    path: ["1313"]\n', "o.yaml", camp)
+    assert upkeep_warnings(r) == [("", "ATH-A1, ATH-R1 stay in 2013 (first_move[0], which would move ATH-A1, has an "
+                                       "error and is skipped: see there; first_move[1], which would move ATH-R1, has "
+                                       f"an error and is skipped: see there) {UNFED}")], said(r)
+    # no order at all: the words as before
+    r = check_text(ATHENS, "o.yaml", camp)
+    assert upkeep_warnings(r) == [("", f"ATH-A1, ATH-R1, which no order of this file moves, stay in 2013 {UNFED}")]
+
+
+def test_units_a_skipped_order_would_have_taken_along_are_said_where_others_end(demo, tmp_path):
+    """Units moved into the hex and units that stay there because their own move is skipped: one warning, at the
+    move, saying why the others are still there."""
+    def change(s) -> None:
+        far_beach(s)
+        s.place(s.units["ATH-F2"], "1913")  # at sea next to 2013, ATH-R2 aboard
+        s.place(s.units["ATH-R2"], "1913")
+    camp = edited(demo, tmp_path, change)
+    r = check_text(ATHENS + 'first_move:\n  - units: [ATH-F2]\n    path: ["2013"]\n'
+                            '  - units: [ATH-F1]\n    path: ["1313"]\n', "o.yaml", camp)
+    assert upkeep_warnings(r) == [("first_move[0].path[0]",
+                                   "ATH-R2 ends the turn in 2013, where ATH-A1, ATH-R1 already stand (no order of "
+                                   "this file moves ATH-A1; first_move[1], which would move ATH-R1, has an error and "
+                                   f"is skipped: see there), {UNFED}")], said(r)
