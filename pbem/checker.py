@@ -1492,14 +1492,23 @@ class RuleCheck:
                 stay = [u for u in sim.at(end) if u in self.skipped and u not in g.group
                         and sim.carrier[u] is None and sim.units[u].type.counts_for_stacking]
                 hint = "Leaders, Baggage and a Fleet's Rowers do not count; an Army aboard a Transport does"
+                cause = ""
                 if stay:
                     order = self.skipped[stay[0]]
                     ids = [u for u in stay if self.skipped[u] == order]
                     hint = (f"{order}, which would move {', '.join(ids)} out of {end}, has an error: it is skipped "
                             f"and {'it stays' if len(ids) == 1 else 'they stay'} in {end}; {hint}")
+                    # said in the message too when those orders' errors alone make it (a new player's review: he
+                    # mended the stacking error, not the one above it that caused it)
+                    if n - len(stay) <= limit:
+                        orders = list(dict.fromkeys(self.skipped[u] for u in stay))
+                        cause = (f", only because {' and '.join(orders)} above {'has' if len(orders) == 1 else 'have'}"
+                                 f" an error and {'is' if len(orders) == 1 else 'are'} skipped, so "
+                                 f"{', '.join(stay)} {'stays' if len(stay) == 1 else 'stay'} there: mend "
+                                 f"{'that error' if len(orders) == 1 else 'those errors'} first")
                 self.add(WARNING if mv.partial else ERROR, last,
                          f"{n} of your Armies, Fleets and Transports would stand in {end} "
-                         f"({m.terrain[end].name}); the stacking limit there is {limit}", hint)
+                         f"({m.terrain[end].name}); the stacking limit there is {limit}{cause}", hint)
         # where the orders leave the units (an order with an error is skipped whole, R-TURN-4), as
         # ``pbem.phases.move.move`` leaves them (captures are not foreseen)
         if any(f.severity == ERROR for f in self.findings[first:]):

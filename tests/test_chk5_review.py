@@ -67,3 +67,29 @@ def test_units_a_skipped_order_would_have_taken_along_are_said_where_others_end(
                                    "ATH-R2 ends the turn in 2013, where ATH-A1, ATH-R1 already stand (no order of "
                                    "this file moves ATH-A1; first_move[1], which would move ATH-R1, has an error and "
                                    f"is skipped: see there), {UNFED}")], said(r)
+
+
+# -- 2. a stacking error that comes of an earlier order's error says so in its message ----------------------------
+
+def test_a_stacking_error_caused_by_a_skipped_order_says_so_in_its_message(demo, tmp_path):
+    """The review: the stacking error named the skipped order only in its hint, and the player mended the stacking
+    error (split the stack) instead of the order above whose error kept the ships in Athens (1313)."""
+    camp = edited(demo, tmp_path, lambda s: s.place(s.units["ATH-A2"], "1212"))
+    r = check_text(ATHENS + 'recruit:\n  - {city: athens, unit: army}\n'
+                            'first_move:\n  - units: [ATH-F1, ATH-F2]\n    path: ["1212"]\n'
+                            '  - units: [ATH-A2]\n    path: ["1313"]\n', "o.yaml", camp)
+    [f] = [f for f in r.findings if "stacking limit" in f.message]
+    assert (f.severity, f.path, f.message) == (
+        "error", "first_move[1].path[0]", "5 of your Armies, Fleets and Transports would stand in 1313 (Cities); the "
+        "stacking limit there is 4, only because first_move[0] above has an error and is skipped, so ATH-F1, ATH-F2 "
+        "stay there: mend that error first"), said(r)
+    # over the limit even if that order went: no "only because" (the hint still names it)
+    def crowded(s) -> None:
+        from pbem.model import Unit, UnitType
+        s.place(s.units["ATH-A2"], "1212")
+        s.add_unit(Unit(s.new_unit_id("ATH", UnitType.ARMY), UnitType.ARMY, "athens", "1212"))
+    r = check_text(ATHENS + 'recruit:\n  - {city: athens, unit: army}\n'
+                            'first_move:\n  - units: [ATH-F1]\n    path: ["1212"]\n'
+                            '  - units: ["1212"]\n    path: ["1313"]\n', "o.yaml", edited(demo, tmp_path / "b", crowded))
+    [f] = [f for f in r.findings if "stacking limit" in f.message and f.path.startswith("first_move")]
+    assert "only because" not in f.message and f.hint.startswith("first_move[0], which would move ATH-F1"), said(r)
