@@ -500,25 +500,36 @@ class RuleCheck:
     def own_ids(self) -> list[str]:
         return sorted_ids(self.sim.units)
 
-    def unknown_unit_hint(self, uid: str) -> str | None:
+    def unknown_unit_hint(self, uid: str, near: str | None = None) -> str | None:
         """The hint for a unit id that is not the player's: whose it is, when another player's prefix says so
         (a player never orders another faction's units), else the nearest of the player's own ids, of the same
-        kind first (ATH-A3 -> ATH-A2, not the Leader ATH-L3)."""
+        kind first (ATH-A3 -> ATH-A2, not the Leader ATH-L3).  ``near``: the hex of the stack the order moves;
+        a unit there is suggested first, and one elsewhere is said to be elsewhere (a new player's review: a
+        leader of another hex was suggested for a move's stack)."""
         abbr = uid.split("-")[0].upper()
         other = next((p for pid, p in self.state.players.items() if p.abbr == abbr and pid != self.me), None)
         if other is not None:
             return f"{uid} is a unit of the {other.name}: you may order only your own units"
-        own = self.own_ids()
+        own = [i for i in self.own_ids() if self.sim.units[i].away_until is None]
         kind = uid.upper().rstrip("0123456789")
-        guess = did_you_mean(uid, [i for i in own if i.rstrip("0123456789") == kind]) or did_you_mean(uid, own)
-        return f"did you mean {guess}?" if guess else None
+        same = [i for i in own if i.rstrip("0123456789") == kind]
+        guess = near and did_you_mean(uid, [i for i in same if self.sim.hex[i] == near])
+        guess = guess or did_you_mean(uid, same) or did_you_mean(uid, own)
+        if not guess:
+            return None
+        u = self.sim.units[guess]
+        named = f"{guess} ({u.name})" if u.type is UnitType.LEADER and u.name and "?" not in guess else guess
+        if near and u.hex != near:
+            return f"did you mean {named}? it is in {u.hex}, not with this order's units in {near}"
+        return f"did you mean {named}?"
 
-    def unit(self, path: tuple, uid: str) -> Unit | None:
-        """One of the player's units (or one the recruits will create), else an error and None."""
+    def unit(self, path: tuple, uid: str, near: str | None = None) -> Unit | None:
+        """One of the player's units (or one the recruits will create), else an error and None.  ``near``: the
+        hex of the stack the order moves, if known (``unknown_unit_hint``)."""
         u = self.sim.units.get(uid)
         if u is None:
             self.error(path, f"{uid} is not one of your units",
-                       self.unknown_unit_hint(uid) or f"your units: {short_list(self.own_ids(), 10)}")
+                       self.unknown_unit_hint(uid, near) or f"your units: {short_list(self.own_ids(), 10)}")
             return None
         if uid in self.predicted:
             self.warn(path, f"{uid} does not exist yet: it is the id {self.predicted[uid]} will get",
@@ -531,6 +542,8 @@ class RuleCheck:
     def units_list(self, base: tuple, ids: Iterable[str]) -> list[str]:
         """Resolve a ``units`` list (unit ids, or hex ids for the stack there) to unit ids, reporting bad ones."""
         out: list[str] = []
+        ids = list(ids)
+        near = self.stack_hex(ids)
         for j, x in enumerate(ids):
             path = base + (j,)
             if is_hex_id(x):
@@ -547,9 +560,20 @@ class RuleCheck:
             if x in out:
                 self.warn(path, f"{x} is named twice")
                 continue
-            if self.unit(path, x) is not None:
+            if self.unit(path, x, near) is not None:
                 out.append(x)
         return out
+
+    def stack_hex(self, names: Iterable[str]) -> str | None:
+        """Where the stack a move's ``units`` names stands: the first hex id of the map, or the hex of the first
+        unit of the player's it names; None if it names none."""
+        for x in names:
+            if is_hex_id(x) and x in self.map.terrain:
+                return x
+            u = self.sim.units.get(x) if isinstance(x, str) else None
+            if u is not None and u.away_until is None:
+                return u.hex
+        return None
 
     def map_size_hint(self) -> str:
         g = self.map.grid
@@ -1422,8 +1446,9 @@ class RuleCheck:
         ids = self.units_list(base + ("units",), mv.units)
         if not ids:
             return
+        near = self.stack_hex(mv.units)
         for k, uid in enumerate(mv.load):
-            self.unit(base + ("load", k), uid)
+            self.unit(base + ("load", k), uid, near)
         # what the file says about each unit, all of it (``gather`` below stops at the first)
         for uid in ids:
             if uid in self.disembarked:

@@ -93,3 +93,37 @@ def test_a_stacking_error_caused_by_a_skipped_order_says_so_in_its_message(demo,
                             '  - units: ["1212"]\n    path: ["1313"]\n', "o.yaml", edited(demo, tmp_path / "b", crowded))
     [f] = [f for f in r.findings if "stacking limit" in f.message and f.path.startswith("first_move")]
     assert "only because" not in f.message and f.hint.startswith("first_move[0], which would move ATH-F1"), said(r)
+
+
+# -- 3. the unit suggested for an unknown id stands with the order's stack, or is said to be elsewhere -----------
+
+def test_an_unknown_leader_id_suggests_a_leader_of_the_stack_the_order_moves(demo, tmp_path):
+    """The review: 'ATH-L4 is not one of your units (hint: did you mean ATH-L3?)' for a move of ATH-A2 in 1212,
+    where ATH-L2 stood; ATH-L3 was in Athens (1313)."""
+    def change(s) -> None:
+        s.place(s.units["ATH-A2"], "1212")
+        s.place(s.units["ATH-L2"], "1212")
+    camp = edited(demo, tmp_path, change)
+    r = check_text(ATHENS + 'first_move:\n  - units: [ATH-A2, ATH-L4]\n    path: ["1113"]\n', "o.yaml", camp)
+    [f] = [f for f in r.findings if f.path == "first_move[0].units[1]"]
+    assert (f.message, f.hint) == ("ATH-L4 is not one of your units", "did you mean ATH-L2 (Astyochus)?"), said(r)
+    # a hex id names the stack too
+    r = check_text(ATHENS + 'first_move:\n  - units: ["1212", ATH-L4]\n    path: ["1113"]\n', "o.yaml", camp)
+    [f] = [f for f in r.findings if f.path == "first_move[0].units[1]"]
+    assert f.hint == "did you mean ATH-L2 (Astyochus)?", said(r)
+    # no leader there: the nearest id, and where it is
+    r = check_text(ATHENS + 'first_move:\n  - units: [ATH-A2]\n    path: ["1113"]\n'
+                            'second_move:\n  - units: [ATH-A2, ATH-L4]\n    path: ["1112"]\n', "o.yaml", camp)
+    [f] = [f for f in r.findings if f.path == "second_move[0].units[1]"]
+    assert f.hint in ("did you mean ATH-L2 (Astyochus)? it is in 1212, not with this order's units in 1113",
+                      "did you mean ATH-L3 (Epimenides)? it is in 1313, not with this order's units in 1113"), said(r)
+
+
+def test_an_unknown_id_in_load_suggests_a_unit_of_the_start_hex(demo, tmp_path):
+    def change(s) -> None:
+        s.place(s.units["ATH-L3"], "1212")
+    camp = edited(demo, tmp_path, change)
+    r = check_text(ATHENS + 'first_move:\n  - units: [ATH-F1]\n    load: [ATH-L4]\n    path: ["1314"]\n', "o.yaml",
+                   camp)
+    [f] = [f for f in r.findings if f.path == "first_move[0].load[0]"]
+    assert f.hint in ("did you mean ATH-L1 (Conon)?", "did you mean ATH-L2 (Astyochus)?"), said(r)
