@@ -387,6 +387,7 @@ class RuleCheck:
         self.findings: list[Finding] = []
         self.me = self.o.player
         self.played: dict[str, str] = {}  # card -> where it is first played in the own turn
+        self.played_path: dict[str, tuple] = {}  # card -> the same, as a path (a finding's place)
         self.maybe_played: set[str] = set()  # cards of self.played whose order has a warning: it may fail
         self.card_findings: dict[int, bool] = {}  # cards[i] -> whether its play has a finding
 
@@ -451,6 +452,7 @@ class RuleCheck:
         self.warn_out_of_supply()
         self.warn_unmanned_recruits()
         self.check_standing()
+        self.check_discarded_plays()
         self.check_hand_limit()
         return self.findings
 
@@ -595,6 +597,7 @@ class RuleCheck:
                            "the deck holds one of each card")
             return
         self.played[cid] = json_path(path)
+        self.played_path[cid] = path
         if cid not in self.hand:
             self.warn(path, f"{card.name} is not in your hand: {what}",
                       f"your hand: {', '.join(self.hand) or 'empty'}")
@@ -936,6 +939,65 @@ class RuleCheck:
         else:
             hint = f"to choose, write discard: [{', '.join(suggest)}]"
         self.warn(path, f"{over}, so {what}", hint)
+
+    def discarded_at_draw(self) -> tuple[int, int, dict[str, tuple | None]]:
+        """The cards of the discard lists that the Draw phase discards (R-PH-DRAW, ``pbem.phases.draw``): over the
+        hand limit after drawing, the order's ``discard`` list first, then the standing one, until the hand fits.
+        Returns (cards held after the draw, the limit, card -> the discard entry naming it: its path in this
+        file, or None for a standing list kept from an earlier file)."""
+        hand = self.hand
+        limit = HAND_LIMIT + total_value(player_effects(self.state, self.tables, self.me, "hand_size"))
+        need = len(hand) + DRAW - limit
+        out: dict[str, tuple | None] = {}
+        if need <= 0:
+            return len(hand) + DRAW, limit, out
+        kept = self.o.standing is None
+        standing = Standing.from_dict(self.state.players[self.me].standing) if kept else self.o.standing
+        named = [(c, ("discard", i)) for i, c in self.p.indexed("discard")]
+        named += [(c, None) for c in standing.discard] if kept else \
+            [(c, ("standing", "discard", j)) for j, c in self.p.indexed("standing", "discard")]
+        for c, path in named:
+            if len(out) >= need:
+                break
+            if c in hand and c not in out:
+                out[c] = path
+        return len(hand) + DRAW, limit, out
+
+    def check_discarded_plays(self) -> None:
+        """A card the file plays (in the own turn, or as a standing defence card or reaction) that its discard
+        lists throw away at the Draw phase, the first of the player-turn (R-PH-DRAW): the own-turn play fails as
+        the card is no longer in hand (a whole move or attack with it), and a standing card is gone from then on
+        (a new player's review: a defence card listed under discard: too got no word)."""
+        held, limit, out = self.discarded_at_draw()
+        if not out:
+            return
+        first = self.later == ERROR  # nothing before this player's Draw phase changes the hand
+
+        def why(cid: str) -> tuple[str, str]:
+            at = out[cid]
+            listed = f"{json_path(at)} lists it" if at is not None else "your standing discard list (kept from " \
+                                                                         "an earlier file) names it"
+            name = self.tables.cards[cid].name
+            return (f"{name} is discarded in your Draw phase, the first of your turn: you will hold {held} cards, over "
+                    f"your hand limit of {limit}, and {listed}" + ("" if first else " (unless your hand is smaller "
+                                                                                   "by then)"),
+                    f"take {cid} out of {json_path(at) if at is not None else 'standing: discard'}")
+        for cid, path in self.played_path.items():
+            if cid not in out:
+                continue
+            msg, hint = why(cid)
+            what = "it is not played" if path[0] == "cards" else "the whole order fails (a card it names must be " \
+                                                                 "in your hand)"
+            self.add(ERROR if first else WARNING, path, f"{msg}; so {what}", hint)
+        for key in ("defence_cards", "reactions"):
+            for i, use in self.p.indexed("standing", key):
+                if use.card not in out:
+                    continue
+                path = ("standing", key, i)
+                path += ("card",) if isinstance(self.raw(path), dict) else ()
+                msg, hint = why(use.card)
+                self.warn(path, f"{msg}; from then on it is not in your hand to play" + (
+                    ", and you play first this turn: it is never played" if first else ""), hint)
 
     def cards_named(self) -> set[str]:
         """Every card id the file names, wherever (cards, moves, attacks, standing orders; not discard lists),

@@ -127,3 +127,60 @@ def test_an_unknown_id_in_load_suggests_a_unit_of_the_start_hex(demo, tmp_path):
                    camp)
     [f] = [f for f in r.findings if f.path == "first_move[0].load[0]"]
     assert f.hint in ("did you mean ATH-L1 (Conon)?", "did you mean ATH-L2 (Astyochus)?"), said(r)
+
+
+# -- 4. a card both played and listed under discard: -------------------------------------------------------------
+
+def six_cards(s) -> None:
+    """Athens first, six cards in hand (the demo's five and Strong Position, a defence card): 8 after the Draw,
+    one over the limit of 7."""
+    first(s, "athens")
+    s.deck.remove("strong_position")
+    s.players["athens"].hand.append("strong_position")
+
+
+def test_a_standing_defence_card_the_discard_list_throws_away_is_warned(demo, tmp_path):
+    """The review: standing.defence_cards held Strong Position and discard: listed it too; the Draw phase discarded
+    it (over the hand limit, the discard list goes first, R-PH-DRAW) and the checker said nothing."""
+    camp = edited(demo, tmp_path, six_cards)
+    body = 'discard: [strong_position]\nstanding:\n  defence_cards:\n    - {card: strong_position}\n'
+    r = check_text(ATHENS + body, "o.yaml", camp)
+    [f] = [f for f in r.findings if f.path.startswith("standing.defence_cards")]
+    assert (f.severity, f.path, f.message) == (
+        "warning", "standing.defence_cards[0].card", "Strong Position is discarded in your Draw phase, the first of "
+        "your turn: you will hold 8 cards, over your hand limit of 7, and discard[0] lists it; from then on it is not "
+        "in your hand to play, and you play first this turn: it is never played"), said(r)
+    assert f.hint == "take strong_position out of discard[0]"
+    # not over the limit: the discard list discards nothing, nothing to say
+    r = check_text(ATHENS + body, "o.yaml", demo)
+    assert not [f for f in r.findings if f.path.startswith("standing.defence_cards")], said(r)
+    # another card listed first fills the one place: Strong Position stays
+    r = check_text(ATHENS + body.replace("[strong_position]", "[storms, strong_position]"), "o.yaml", camp)
+    assert not [f for f in r.findings if f.path.startswith("standing.defence_cards")], said(r)
+
+
+def test_an_own_turn_card_the_discard_list_throws_away_is_an_error_and_the_adjudicator_agrees(demo, tmp_path):
+    """Intrigue in cards: and discard: — the Draw phase, first of the player-turn, discards it, and its play fails
+    (not in hand).  Athens moves first: an error; later in turn order a warning (the hand may shrink before)."""
+    from pbem.ordertypes import Orders
+    from scenario import run_phase
+    camp = edited(demo, tmp_path, six_cards)
+    body = 'discard: [intrigue]\ncards: [intrigue]\n'
+    r = check_text(ATHENS + body, "o.yaml", camp)
+    [f] = [f for f in r.findings if f.path == "cards[0]"]
+    assert (f.severity, f.message) == ("error", "Intrigue is discarded in your Draw phase, the first of your turn: "
+                                                "you will hold 8 cards, over your hand limit of 7, and discard[0] "
+                                                "lists it; so it is not played"), said(r)
+    state = camp.load_state()
+    run_phase("draw", state, "athens", orders=Orders.from_dict({"campaign": "demo", "turn": 1, "player": "athens",
+                                                                "discard": ["intrigue"], "cards": ["intrigue"]}),
+              game_map=camp.game_map, check=False)
+    assert "intrigue" not in state.players["athens"].hand and len(state.players["athens"].hand) == 7
+    # second in turn order: a warning
+    def later(s) -> None:
+        six_cards(s)
+        s.turn_order = [s.turn_order[1], "athens"] + s.turn_order[2:]
+    r = check_text(ATHENS + body, "o.yaml", edited(demo, tmp_path / "b", later))
+    [f] = [f for f in r.findings if f.path == "cards[0]"]
+    assert f.severity == "warning" and f.message.endswith("discard[0] lists it (unless your hand is smaller by "
+                                                          "then); so it is not played"), said(r)
