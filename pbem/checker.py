@@ -969,19 +969,21 @@ class RuleCheck:
         the card is no longer in hand (a whole move or attack with it), and a standing card is gone from then on
         (a new player's review: a defence card listed under discard: too got no word)."""
         held, limit, out = self.discarded_at_draw()
+        # only a discard list of this file is said: one kept from an earlier file was checked with that file (and
+        # the agreement tests, which run a phase by itself, leave the Draw phase out)
+        out = {c: at for c, at in out.items() if at is not None}
         if not out:
             return
         first = self.later == ERROR  # nothing before this player's Draw phase changes the hand
 
         def why(cid: str) -> tuple[str, str]:
             at = out[cid]
-            listed = f"{json_path(at)} lists it" if at is not None else "your standing discard list (kept from " \
-                                                                         "an earlier file) names it"
+            listed = f"{json_path(at)} lists it"
             name = self.tables.cards[cid].name
             return (f"{name} is discarded in your Draw phase, the first of your turn: you will hold {held} cards, over "
                     f"your hand limit of {limit}, and {listed}" + ("" if first else " (unless your hand is smaller "
                                                                                    "by then)"),
-                    f"take {cid} out of {json_path(at) if at is not None else 'standing: discard'}")
+                    f"take {cid} out of {json_path(at)}")
         for cid, path in self.played_path.items():
             if cid not in out:
                 continue
