@@ -1533,6 +1533,7 @@ class RuleCheck:
         # the path: every problem of each hex; with partial: true the move stops before the first one
         prev, cost = start, 0
         path_ok = True
+        reached: list[str] = []  # the hexes of the path the stack enters, as far as it goes
         # a move of an earlier phase with an error is skipped (R-TURN-4): its units set out from where they are
         # now, and an error at the first hex is most likely that one's knock-on; say so
         knock_on = next((f"{self.skipped[u]}, which would move {u}, has an error: it is skipped and {u} stays in "
@@ -1551,7 +1552,7 @@ class RuleCheck:
                     self.add(sev, p, f"{msg}; the stack cannot move at all", hint)
                     path_ok = sev != ERROR
                 else:
-                    self.warn(p, msg, f"with partial: true the move stops at {prev}")
+                    self.warn(p, msg, self.partial_stop(section, prev, sea))
                 break
             for sev, msg, hint in problems:
                 self.add(sev, p, msg, hint)
@@ -1559,9 +1560,15 @@ class RuleCheck:
             if h not in self.map.terrain:
                 break
             prev = h
+            reached.append(h)
         end = prev
         if not mv.path and not mv.load and not mv.unload:
             self.warn(base, "this move has no path, load or unload: it does nothing")
+        # stacking at the end (R-UNIT-2); with partial: true the stack stops at the last hex reached where it fits
+        # (``pbem.phases.move``), before the unload
+        if path_ok:
+            end, path_ok = self.check_stacking(base, mv, g, end, reached, section)
+            reached = reached[:reached.index(end) + 1] if end in reached else []
         # unload in the last hex (the ships docked or beached there)
         unloaded = list(g.unload)
         if g.unload and sea and path_ok and not m.ship_may_stop(end):
@@ -1571,33 +1578,6 @@ class RuleCheck:
                 self.add(sev, base + ("unload", k), f"{end} is {m.terrain[end].name}: units go ashore only where "
                                                     f"ships dock or beach (a coastal City, Sandy Coast or Fishing "
                                                     f"Village hex)")
-        # stacking at the end (R-UNIT-2)
-        if path_ok:
-            n, limit = stack_at(sim.state, m, self.me, g, end), board.stack_limit(m, end)
-            if n > limit:
-                last = base + (("path", len(mv.path) - 1) if mv.path else ("unload",) if mv.unload else ("units",))
-                # units an order with an error would have taken out of the hex stay (R-TURN-4): say so, as the
-                # other knock-on findings do (a new player's ships leaving 1313 had an error of their own)
-                stay = [u for u in sim.at(end) if u in self.skipped and u not in g.group
-                        and sim.carrier[u] is None and sim.units[u].type.counts_for_stacking]
-                hint = "Leaders, Baggage and a Fleet's Rowers do not count; an Army aboard a Transport does"
-                cause = ""
-                if stay:
-                    order = self.skipped[stay[0]]
-                    ids = [u for u in stay if self.skipped[u] == order]
-                    hint = (f"{order}, which would move {', '.join(ids)} out of {end}, has an error: it is skipped "
-                            f"and {'it stays' if len(ids) == 1 else 'they stay'} in {end}; {hint}")
-                    # said in the message too when those orders' errors alone make it (a new player's review: he
-                    # mended the stacking error, not the one above it that caused it)
-                    if n - len(stay) <= limit:
-                        orders = list(dict.fromkeys(self.skipped[u] for u in stay))
-                        cause = (f", only because {' and '.join(orders)} above {'has' if len(orders) == 1 else 'have'}"
-                                 f" an error and {'is' if len(orders) == 1 else 'are'} skipped, so "
-                                 f"{', '.join(stay)} {'stays' if len(stay) == 1 else 'stay'} there: mend "
-                                 f"{'that error' if len(orders) == 1 else 'those errors'} first")
-                self.add(WARNING if mv.partial else ERROR, last,
-                         f"{n} of your Armies, Fleets and Transports would stand in {end} "
-                         f"({m.terrain[end].name}); the stacking limit there is {limit}{cause}", hint)
         # where the orders leave the units (an order with an error is skipped whole, R-TURN-4), as
         # ``pbem.phases.move.move`` leaves them (captures are not foreseen)
         if any(f.severity == ERROR for f in self.findings[first:]):
@@ -1615,7 +1595,7 @@ class RuleCheck:
             if u.id in sim.units:
                 sim.hex[u.id] = end
                 if u.type.is_ship:  # where a navigation warning about it goes (``warn_navigation``)
-                    self.ship_moves[u.id] = base + (("path", len(mv.path) - 1) if mv.path else ())
+                    self.ship_moves[u.id] = base + (("path", len(reached) - 1) if reached else ())
         for uid in unloaded:
             sim.carrier[uid] = None
             self.disembarked[uid] = i
@@ -1623,7 +1603,50 @@ class RuleCheck:
             self.moved.setdefault(uid, i)
         for u in g.members:  # where a supply warning about it goes (``warn_out_of_supply``): its last move
             if u.id in sim.units and (mv.path or u.id in unloaded):
-                self.last_moves[u.id] = base + (("path", len(mv.path) - 1) if mv.path else ("unload",))
+                self.last_moves[u.id] = base + (("path", len(reached) - 1) if reached else ("path", 0) if mv.path
+                                                else ("unload",))
+
+    def check_stacking(self, base: tuple, mv: Move, g: Stack, end: str, reached: list[str],
+                       section: str) -> tuple[str, bool]:
+        """R-UNIT-2 at the end of a move: the stacking limit of ``end``.  With partial: true the stack stops at the
+        last hex of ``reached`` where it fits (``pbem.phases.move``), and the order fails if there is none.
+        Returns where the move ends and whether it is carried out."""
+        m, sim = self.map, self.sim
+        n, limit = stack_at(sim.state, m, self.me, g, end), board.stack_limit(m, end)
+        if n > limit:
+            last = base + (("path", len(reached) - 1) if reached else ("path", 0) if mv.path else ("unload",)
+                           if mv.unload else ("units",))
+            # units an order with an error would have taken out of the hex stay (R-TURN-4): say so, as the
+            # other knock-on findings do (a new player's ships leaving 1313 had an error of their own)
+            stay = [u for u in sim.at(end) if u in self.skipped and u not in g.group
+                    and sim.carrier[u] is None and sim.units[u].type.counts_for_stacking]
+            hint = "Leaders, Baggage and a Fleet's Rowers do not count; an Army aboard a Transport does"
+            cause = ""
+            if stay:
+                order = self.skipped[stay[0]]
+                ids = [u for u in stay if self.skipped[u] == order]
+                hint = (f"{order}, which would move {', '.join(ids)} out of {end}, has an error: it is skipped "
+                        f"and {'it stays' if len(ids) == 1 else 'they stay'} in {end}; {hint}")
+                # said in the message too when those orders' errors alone make it (a new player's review: he
+                # mended the stacking error, not the one above it that caused it)
+                if n - len(stay) <= limit:
+                    orders = list(dict.fromkeys(self.skipped[u] for u in stay))
+                    cause = (f", only because {' and '.join(orders)} above {'has' if len(orders) == 1 else 'have'}"
+                             f" an error and {'is' if len(orders) == 1 else 'are'} skipped, so "
+                             f"{', '.join(stay)} {'stays' if len(stay) == 1 else 'stay'} there: mend "
+                             f"{'that error' if len(orders) == 1 else 'those errors'} first")
+            stop = next((h for h in reversed(reached[:-1])
+                         if stack_at(sim.state, m, self.me, g, h) <= board.stack_limit(m, h)), None)
+            if mv.partial and stop is not None:
+                hint = f"{self.partial_stop(section, stop, g.sea, 'the last hex of the path where it fits')}; {hint}"
+            elif mv.partial:
+                hint = f"with partial: true the move stops at the last hex of the path where the stack fits, and " \
+                       f"there is none: the order fails; {hint}"
+            self.add(WARNING if mv.partial and stop is not None else ERROR, last,
+                     f"{n} of your Armies, Fleets and Transports would stand in {end} "
+                     f"({m.terrain[end].name}); the stacking limit there is {limit}{cause}", hint)
+            return (stop, True) if mv.partial and stop is not None else (end, False)
+        return end, True
 
     def warn_boarding_by_hex(self, base: tuple, mv: Move, g: Stack) -> None:
         """A hex id in a ship move's units names every unit of the player's there (not aboard a ship): its Armies
@@ -1891,6 +1914,16 @@ class RuleCheck:
             fix += f", or break the siege of {own.removesuffix(' is under siege')}"
         self.warn(path, f"{self.stay_words(eaters, 'stays', end)} {why}" + tail,
                   skip_fix + fix + ", or bring Baggage there (R-PH-UPK)")
+
+    def partial_stop(self, section: str, h: str, sea: bool, what: str = "") -> str:
+        """The hint for a move partial: true stops short, at ``h``: ships stopped at sea make a navigation roll if
+        they end the turn there (R-PH-SECOND; a new player's review: partial ships left at sea got no word)."""
+        words = f"with partial: true the move stops at {h}" + (f", {what}" if what else "")
+        if not sea or self.map.ship_may_stop(h):
+            return words
+        return words + (f", at sea: ships that end the turn at sea make a navigation "
+                        f"roll (R-PH-SECOND)" + (", unless your second_move takes them on"
+                                                 if section == "first_move" else ""))
 
     def refused(self, base: tuple, mv: Move, r: Refusal, section: str) -> None:
         """``gather`` refuses the order: say why, in the checker's words where it has them, at the unit."""

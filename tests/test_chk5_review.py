@@ -184,3 +184,73 @@ def test_an_own_turn_card_the_discard_list_throws_away_is_an_error_and_the_adjud
     [f] = [f for f in r.findings if f.path == "cards[0]"]
     assert f.severity == "warning" and f.message.endswith("discard[0] lists it (unless your hand is smaller by "
                                                           "then); so it is not played"), said(r)
+
+
+# -- 5. partial: true on a ship move that may leave the ships at sea ----------------------------------------------
+
+def spartan_fleet_in_sight(s, at: str = "1515") -> None:
+    """ATH-F2 (ATH-R2 aboard) at sea in 1414 sees a manned Spartan Fleet in 1515."""
+    from pbem.model import Unit, UnitType
+    s.place(s.units["ATH-F2"], "1414")
+    s.place(s.units["ATH-R2"], "1414")
+    f = s.add_unit(Unit(s.new_unit_id("SPA", UnitType.FLEET), UnitType.FLEET, "sparta", at))
+    s.add_unit(Unit(s.new_unit_id("SPA", UnitType.ROWERS), UnitType.ROWERS, "sparta", at, carried_by=f.id))
+
+
+def test_a_partial_ship_move_stopped_at_sea_says_the_ships_stay_at_sea(demo, tmp_path):
+    """The review: a Second Move with partial: true whose way the player could see blocked stopped at sea, and the
+    ships made the navigation roll; the stop was said, not that it was at sea, and the navigation warning pointed
+    at the path's last hex, which the ships never reach."""
+    camp = edited(demo, tmp_path, lambda s: (first(s, "athens"), spartan_fleet_in_sight(s)))
+    body = 'second_move:\n  - units: [ATH-F1]\n    path: ["1314", "1414", "1515", "1516"]\n    partial: true\n'
+    r = check_text(ATHENS + body, "o.yaml", camp)
+    [stop] = [f for f in r.findings if f.path == "second_move[0].path[2]"]
+    assert stop.severity == "warning" and stop.hint == (
+        "with partial: true the move stops at 1414, at sea: ships that end the turn at sea make a navigation roll "
+        "(R-PH-SECOND)"), said(r)
+    assert ("warning", "second_move[0].path[1]", "ATH-F1 ends the turn at sea in 1414: it makes a navigation roll "
+                                                 "(5-6 sinks it)") in said(r), said(r)
+    # in the First Move the Second may take them on
+    r = check_text(ATHENS + body.replace("second_move", "first_move"), "o.yaml", camp)
+    [stop] = [f for f in r.findings if f.path == "first_move[0].path[2]"]
+    assert stop.hint.endswith("(R-PH-SECOND), unless your second_move takes them on"), said(r)
+
+
+def test_a_partial_ship_move_over_the_stacking_limit_stops_where_it_fits_at_sea(demo, tmp_path):
+    """partial: true and a full last hex: the adjudicator stops the ships at the last hex of the path where they fit
+    (``pbem.phases.move``), here at sea; the checker had them at the full hex, in port, and said nothing of the sea.
+    """
+    def full_beach(s) -> None:
+        from pbem.model import Unit, UnitType
+        first(s, "athens")
+        for _ in range(4):
+            s.add_unit(Unit(s.new_unit_id("ATH", UnitType.ARMY), UnitType.ARMY, "athens", "1415"))
+    camp = edited(demo, tmp_path, full_beach)
+    body = 'second_move:\n  - units: [ATH-F1]\n    path: ["1314", "1414", "1415"]\n    partial: true\n'
+    r = check_text(ATHENS + body, "o.yaml", camp)
+    [f] = [f for f in r.findings if "stacking limit" in f.message]
+    assert (f.severity, f.path) == ("warning", "second_move[0].path[2]"), said(r)
+    assert f.hint.startswith("with partial: true the move stops at 1414, the last hex of the path where it fits, at "
+                             "sea: ships that end the turn at sea make a navigation roll (R-PH-SECOND); "), f.hint
+    assert ("warning", "second_move[0].path[1]", "ATH-F1 ends the turn at sea in 1414: it makes a navigation roll "
+                                                 "(5-6 sinks it)") in said(r), said(r)
+    # the adjudicator agrees: the Fleet stops in 1414 and makes the navigation roll (a 1 here: it floats)
+    from pbem.ordertypes import Orders
+    from scenario import run_phase
+    state = camp.load_state()
+    run_phase("second_move", state, "athens", dice=[1], game_map=camp.game_map, check=False, orders=Orders.from_dict(
+        {"campaign": "demo", "turn": 1, "player": "athens",
+         "second_move": [{"units": ["ATH-F1"], "path": ["1314", "1414", "1415"], "partial": True}]}))
+    assert state.units["ATH-F1"].hex == "1414"
+    # no hex of the path fits: the adjudicator fails the order ("the stack cannot move at all")
+    r = check_text(ATHENS + 'second_move:\n  - units: [ATH-F1]\n    path: ["1314"]\n    partial: true\n', "o.yaml",
+                   edited(demo, tmp_path / "b", lambda s: (first(s, "athens"), full_sea(s))))
+    [f] = [f for f in r.findings if "stacking limit" in f.message]
+    assert f.severity == "error" and "there is none: the order fails" in f.hint, said(r)
+
+
+def full_sea(s) -> None:
+    """Four Athenian Fleets at sea in 1314, its stacking limit (4)."""
+    from pbem.model import Unit, UnitType
+    for _ in range(4):
+        s.add_unit(Unit(s.new_unit_id("ATH", UnitType.FLEET), UnitType.FLEET, "athens", "1314"))
