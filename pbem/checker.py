@@ -387,6 +387,7 @@ class RuleCheck:
         self.findings: list[Finding] = []
         self.me = self.o.player
         self.played: dict[str, str] = {}  # card -> where it is first played in the own turn
+        self.played_path: dict[str, tuple] = {}  # card -> the same, as a path (a finding's place)
         self.maybe_played: set[str] = set()  # cards of self.played whose order has a warning: it may fail
         self.card_findings: dict[int, bool] = {}  # cards[i] -> whether its play has a finding
 
@@ -451,6 +452,7 @@ class RuleCheck:
         self.warn_out_of_supply()
         self.warn_unmanned_recruits()
         self.check_standing()
+        self.check_discarded_plays()
         self.check_hand_limit()
         return self.findings
 
@@ -500,25 +502,36 @@ class RuleCheck:
     def own_ids(self) -> list[str]:
         return sorted_ids(self.sim.units)
 
-    def unknown_unit_hint(self, uid: str) -> str | None:
+    def unknown_unit_hint(self, uid: str, near: str | None = None) -> str | None:
         """The hint for a unit id that is not the player's: whose it is, when another player's prefix says so
         (a player never orders another faction's units), else the nearest of the player's own ids, of the same
-        kind first (ATH-A3 -> ATH-A2, not the Leader ATH-L3)."""
+        kind first (ATH-A3 -> ATH-A2, not the Leader ATH-L3).  ``near``: the hex of the stack the order moves;
+        a unit there is suggested first, and one elsewhere is said to be elsewhere (a new player's review: a
+        leader of another hex was suggested for a move's stack)."""
         abbr = uid.split("-")[0].upper()
         other = next((p for pid, p in self.state.players.items() if p.abbr == abbr and pid != self.me), None)
         if other is not None:
             return f"{uid} is a unit of the {other.name}: you may order only your own units"
-        own = self.own_ids()
+        own = [i for i in self.own_ids() if self.sim.units[i].away_until is None]
         kind = uid.upper().rstrip("0123456789")
-        guess = did_you_mean(uid, [i for i in own if i.rstrip("0123456789") == kind]) or did_you_mean(uid, own)
-        return f"did you mean {guess}?" if guess else None
+        same = [i for i in own if i.rstrip("0123456789") == kind]
+        guess = near and did_you_mean(uid, [i for i in same if self.sim.hex[i] == near])
+        guess = guess or did_you_mean(uid, same) or did_you_mean(uid, own)
+        if not guess:
+            return None
+        u = self.sim.units[guess]
+        named = f"{guess} ({u.name})" if u.type is UnitType.LEADER and u.name and "?" not in guess else guess
+        if near and u.hex != near:
+            return f"did you mean {named}? it is in {u.hex}, not with this order's units in {near}"
+        return f"did you mean {named}?"
 
-    def unit(self, path: tuple, uid: str) -> Unit | None:
-        """One of the player's units (or one the recruits will create), else an error and None."""
+    def unit(self, path: tuple, uid: str, near: str | None = None) -> Unit | None:
+        """One of the player's units (or one the recruits will create), else an error and None.  ``near``: the
+        hex of the stack the order moves, if known (``unknown_unit_hint``)."""
         u = self.sim.units.get(uid)
         if u is None:
             self.error(path, f"{uid} is not one of your units",
-                       self.unknown_unit_hint(uid) or f"your units: {short_list(self.own_ids(), 10)}")
+                       self.unknown_unit_hint(uid, near) or f"your units: {short_list(self.own_ids(), 10)}")
             return None
         if uid in self.predicted:
             self.warn(path, f"{uid} does not exist yet: it is the id {self.predicted[uid]} will get",
@@ -531,6 +544,8 @@ class RuleCheck:
     def units_list(self, base: tuple, ids: Iterable[str]) -> list[str]:
         """Resolve a ``units`` list (unit ids, or hex ids for the stack there) to unit ids, reporting bad ones."""
         out: list[str] = []
+        ids = list(ids)
+        near = self.stack_hex(ids)
         for j, x in enumerate(ids):
             path = base + (j,)
             if is_hex_id(x):
@@ -547,9 +562,20 @@ class RuleCheck:
             if x in out:
                 self.warn(path, f"{x} is named twice")
                 continue
-            if self.unit(path, x) is not None:
+            if self.unit(path, x, near) is not None:
                 out.append(x)
         return out
+
+    def stack_hex(self, names: Iterable[str]) -> str | None:
+        """Where the stack a move's ``units`` names stands: the first hex id of the map, or the hex of the first
+        unit of the player's it names; None if it names none."""
+        for x in names:
+            if is_hex_id(x) and x in self.map.terrain:
+                return x
+            u = self.sim.units.get(x) if isinstance(x, str) else None
+            if u is not None and u.away_until is None:
+                return u.hex
+        return None
 
     def map_size_hint(self) -> str:
         g = self.map.grid
@@ -571,6 +597,7 @@ class RuleCheck:
                            "the deck holds one of each card")
             return
         self.played[cid] = json_path(path)
+        self.played_path[cid] = path
         if cid not in self.hand:
             self.warn(path, f"{card.name} is not in your hand: {what}",
                       f"your hand: {', '.join(self.hand) or 'empty'}")
@@ -912,6 +939,67 @@ class RuleCheck:
         else:
             hint = f"to choose, write discard: [{', '.join(suggest)}]"
         self.warn(path, f"{over}, so {what}", hint)
+
+    def discarded_at_draw(self) -> tuple[int, int, dict[str, tuple | None]]:
+        """The cards of the discard lists that the Draw phase discards (R-PH-DRAW, ``pbem.phases.draw``): over the
+        hand limit after drawing, the order's ``discard`` list first, then the standing one, until the hand fits.
+        Returns (cards held after the draw, the limit, card -> the discard entry naming it: its path in this
+        file, or None for a standing list kept from an earlier file)."""
+        hand = self.hand
+        limit = HAND_LIMIT + total_value(player_effects(self.state, self.tables, self.me, "hand_size"))
+        need = len(hand) + DRAW - limit
+        out: dict[str, tuple | None] = {}
+        if need <= 0:
+            return len(hand) + DRAW, limit, out
+        kept = self.o.standing is None
+        standing = Standing.from_dict(self.state.players[self.me].standing) if kept else self.o.standing
+        named = [(c, ("discard", i)) for i, c in self.p.indexed("discard")]
+        named += [(c, None) for c in standing.discard] if kept else \
+            [(c, ("standing", "discard", j)) for j, c in self.p.indexed("standing", "discard")]
+        for c, path in named:
+            if len(out) >= need:
+                break
+            if c in hand and c not in out:
+                out[c] = path
+        return len(hand) + DRAW, limit, out
+
+    def check_discarded_plays(self) -> None:
+        """A card the file plays (in the own turn, or as a standing defence card or reaction) that its discard
+        lists throw away at the Draw phase, the first of the player-turn (R-PH-DRAW): the own-turn play fails as
+        the card is no longer in hand (a whole move or attack with it), and a standing card is gone from then on
+        (a new player's review: a defence card listed under discard: too got no word)."""
+        held, limit, out = self.discarded_at_draw()
+        # only a discard list of this file is said: one kept from an earlier file was checked with that file (and
+        # the agreement tests, which run a phase by itself, leave the Draw phase out)
+        out = {c: at for c, at in out.items() if at is not None}
+        if not out:
+            return
+        first = self.later == ERROR  # nothing before this player's Draw phase changes the hand
+
+        def why(cid: str) -> tuple[str, str]:
+            at = out[cid]
+            listed = f"{json_path(at)} lists it"
+            name = self.tables.cards[cid].name
+            return (f"{name} is discarded in your Draw phase, the first of your turn: you will hold {held} cards, over "
+                    f"your hand limit of {limit}, and {listed}" + ("" if first else " (unless your hand is smaller "
+                                                                                   "by then)"),
+                    f"take {cid} out of {json_path(at)}")
+        for cid, path in self.played_path.items():
+            if cid not in out:
+                continue
+            msg, hint = why(cid)
+            what = "it is not played" if path[0] == "cards" else "the whole order fails (a card it names must be " \
+                                                                 "in your hand)"
+            self.add(ERROR if first else WARNING, path, f"{msg}; so {what}", hint)
+        for key in ("defence_cards", "reactions"):
+            for i, use in self.p.indexed("standing", key):
+                if use.card not in out:
+                    continue
+                path = ("standing", key, i)
+                path += ("card",) if isinstance(self.raw(path), dict) else ()
+                msg, hint = why(use.card)
+                self.warn(path, f"{msg}; from then on it is not in your hand to play" + (
+                    ", and you play first this turn: it is never played" if first else ""), hint)
 
     def cards_named(self) -> set[str]:
         """Every card id the file names, wherever (cards, moves, attacks, standing orders; not discard lists),
@@ -1386,7 +1474,8 @@ class RuleCheck:
             self.lasting_now: list[tuple[str, str, dict]] = []  # what ``allowance`` found for this move
             self.check_move(section, i, mv)
             if any(f.severity == ERROR for f in self.findings[before:]):
-                for uid in self.listed_units(mv.units):
+                # the units it names, those of its load: too (a skipped move takes no one aboard)
+                for uid in self.listed_units(mv.units) + [x for x in mv.load if isinstance(x, str)]:
                     self.skipped.setdefault(uid, f"{section}[{i}]")
             elif section == "first_move":  # Forced March, Marathon: "+2 this turn", into the Second Move too
                 for uid, card, e in self.lasting_now:
@@ -1421,8 +1510,9 @@ class RuleCheck:
         ids = self.units_list(base + ("units",), mv.units)
         if not ids:
             return
+        near = self.stack_hex(mv.units)
         for k, uid in enumerate(mv.load):
-            self.unit(base + ("load", k), uid)
+            self.unit(base + ("load", k), uid, near)
         # what the file says about each unit, all of it (``gather`` below stops at the first)
         for uid in ids:
             if uid in self.disembarked:
@@ -1443,6 +1533,7 @@ class RuleCheck:
         # the path: every problem of each hex; with partial: true the move stops before the first one
         prev, cost = start, 0
         path_ok = True
+        reached: list[str] = []  # the hexes of the path the stack enters, as far as it goes
         # a move of an earlier phase with an error is skipped (R-TURN-4): its units set out from where they are
         # now, and an error at the first hex is most likely that one's knock-on; say so
         knock_on = next((f"{self.skipped[u]}, which would move {u}, has an error: it is skipped and {u} stays in "
@@ -1461,7 +1552,7 @@ class RuleCheck:
                     self.add(sev, p, f"{msg}; the stack cannot move at all", hint)
                     path_ok = sev != ERROR
                 else:
-                    self.warn(p, msg, f"with partial: true the move stops at {prev}")
+                    self.warn(p, msg, self.partial_stop(section, prev, sea))
                 break
             for sev, msg, hint in problems:
                 self.add(sev, p, msg, hint)
@@ -1469,9 +1560,15 @@ class RuleCheck:
             if h not in self.map.terrain:
                 break
             prev = h
+            reached.append(h)
         end = prev
         if not mv.path and not mv.load and not mv.unload:
             self.warn(base, "this move has no path, load or unload: it does nothing")
+        # stacking at the end (R-UNIT-2); with partial: true the stack stops at the last hex reached where it fits
+        # (``pbem.phases.move``), before the unload
+        if path_ok:
+            end, path_ok = self.check_stacking(base, mv, g, end, reached, section)
+            reached = reached[:reached.index(end) + 1] if end in reached else []
         # unload in the last hex (the ships docked or beached there)
         unloaded = list(g.unload)
         if g.unload and sea and path_ok and not m.ship_may_stop(end):
@@ -1481,24 +1578,6 @@ class RuleCheck:
                 self.add(sev, base + ("unload", k), f"{end} is {m.terrain[end].name}: units go ashore only where "
                                                     f"ships dock or beach (a coastal City, Sandy Coast or Fishing "
                                                     f"Village hex)")
-        # stacking at the end (R-UNIT-2)
-        if path_ok:
-            n, limit = stack_at(sim.state, m, self.me, g, end), board.stack_limit(m, end)
-            if n > limit:
-                last = base + (("path", len(mv.path) - 1) if mv.path else ("unload",) if mv.unload else ("units",))
-                # units an order with an error would have taken out of the hex stay (R-TURN-4): say so, as the
-                # other knock-on findings do (a new player's ships leaving 1313 had an error of their own)
-                stay = [u for u in sim.at(end) if u in self.skipped and u not in g.group
-                        and sim.carrier[u] is None and sim.units[u].type.counts_for_stacking]
-                hint = "Leaders, Baggage and a Fleet's Rowers do not count; an Army aboard a Transport does"
-                if stay:
-                    order = self.skipped[stay[0]]
-                    ids = [u for u in stay if self.skipped[u] == order]
-                    hint = (f"{order}, which would move {', '.join(ids)} out of {end}, has an error: it is skipped "
-                            f"and {'it stays' if len(ids) == 1 else 'they stay'} in {end}; {hint}")
-                self.add(WARNING if mv.partial else ERROR, last,
-                         f"{n} of your Armies, Fleets and Transports would stand in {end} "
-                         f"({m.terrain[end].name}); the stacking limit there is {limit}", hint)
         # where the orders leave the units (an order with an error is skipped whole, R-TURN-4), as
         # ``pbem.phases.move.move`` leaves them (captures are not foreseen)
         if any(f.severity == ERROR for f in self.findings[first:]):
@@ -1516,7 +1595,7 @@ class RuleCheck:
             if u.id in sim.units:
                 sim.hex[u.id] = end
                 if u.type.is_ship:  # where a navigation warning about it goes (``warn_navigation``)
-                    self.ship_moves[u.id] = base + (("path", len(mv.path) - 1) if mv.path else ())
+                    self.ship_moves[u.id] = base + (("path", len(reached) - 1) if reached else ())
         for uid in unloaded:
             sim.carrier[uid] = None
             self.disembarked[uid] = i
@@ -1524,7 +1603,50 @@ class RuleCheck:
             self.moved.setdefault(uid, i)
         for u in g.members:  # where a supply warning about it goes (``warn_out_of_supply``): its last move
             if u.id in sim.units and (mv.path or u.id in unloaded):
-                self.last_moves[u.id] = base + (("path", len(mv.path) - 1) if mv.path else ("unload",))
+                self.last_moves[u.id] = base + (("path", len(reached) - 1) if reached else ("path", 0) if mv.path
+                                                else ("unload",))
+
+    def check_stacking(self, base: tuple, mv: Move, g: Stack, end: str, reached: list[str],
+                       section: str) -> tuple[str, bool]:
+        """R-UNIT-2 at the end of a move: the stacking limit of ``end``.  With partial: true the stack stops at the
+        last hex of ``reached`` where it fits (``pbem.phases.move``), and the order fails if there is none.
+        Returns where the move ends and whether it is carried out."""
+        m, sim = self.map, self.sim
+        n, limit = stack_at(sim.state, m, self.me, g, end), board.stack_limit(m, end)
+        if n > limit:
+            last = base + (("path", len(reached) - 1) if reached else ("path", 0) if mv.path else ("unload",)
+                           if mv.unload else ("units",))
+            # units an order with an error would have taken out of the hex stay (R-TURN-4): say so, as the
+            # other knock-on findings do (a new player's ships leaving 1313 had an error of their own)
+            stay = [u for u in sim.at(end) if u in self.skipped and u not in g.group
+                    and sim.carrier[u] is None and sim.units[u].type.counts_for_stacking]
+            hint = "Leaders, Baggage and a Fleet's Rowers do not count; an Army aboard a Transport does"
+            cause = ""
+            if stay:
+                order = self.skipped[stay[0]]
+                ids = [u for u in stay if self.skipped[u] == order]
+                hint = (f"{order}, which would move {', '.join(ids)} out of {end}, has an error: it is skipped "
+                        f"and {'it stays' if len(ids) == 1 else 'they stay'} in {end}; {hint}")
+                # said in the message too when those orders' errors alone make it (a new player's review: he
+                # mended the stacking error, not the one above it that caused it)
+                if n - len(stay) <= limit:
+                    orders = list(dict.fromkeys(self.skipped[u] for u in stay))
+                    cause = (f", only because {' and '.join(orders)} above {'has' if len(orders) == 1 else 'have'}"
+                             f" an error and {'is' if len(orders) == 1 else 'are'} skipped, so "
+                             f"{', '.join(stay)} {'stays' if len(stay) == 1 else 'stay'} there: mend "
+                             f"{'that error' if len(orders) == 1 else 'those errors'} first")
+            stop = next((h for h in reversed(reached[:-1])
+                         if stack_at(sim.state, m, self.me, g, h) <= board.stack_limit(m, h)), None)
+            if mv.partial and stop is not None:
+                hint = f"{self.partial_stop(section, stop, g.sea, 'the last hex of the path where it fits')}; {hint}"
+            elif mv.partial:
+                hint = f"with partial: true the move stops at the last hex of the path where the stack fits, and " \
+                       f"there is none: the order fails; {hint}"
+            self.add(WARNING if mv.partial and stop is not None else ERROR, last,
+                     f"{n} of your Armies, Fleets and Transports would stand in {end} "
+                     f"({m.terrain[end].name}); the stacking limit there is {limit}{cause}", hint)
+            return (stop, True) if mv.partial and stop is not None else (end, False)
+        return end, True
 
     def warn_boarding_by_hex(self, base: tuple, mv: Move, g: Stack) -> None:
         """A hex id in a ship move's units names every unit of the player's there (not aboard a ship): its Armies
@@ -1697,6 +1819,38 @@ class RuleCheck:
             else:
                 self.warn_unfed((), h, stayed, problem, bags, unless, nearest=self.nearest_feeder(h, cities, friendly))
 
+    def skipped_move(self, uid: str) -> str | None:
+        """The move order with an error (skipped, R-TURN-4) that would have moved ``uid``: one naming it (in
+        units or load), or the ship it is aboard; None if no such order names it."""
+        seen: set[str] = set()
+        x: str | None = uid
+        while x is not None and x not in seen and x in self.sim.units:
+            if x in self.skipped:
+                return self.skipped[x]
+            seen.add(x)
+            x = self.sim.units[x].carried_by
+        return None
+
+    def stay_words(self, units: list[Unit], verb: str, end: str | None = None) -> str:
+        """``units`` left where they stand, with why: no order of the file moves them, or the order that would has
+        an error and is skipped (a new player's review: "which no order of this file moves" was said of units whose
+        move had an error).  ``verb``: "stays" or "already stands" (made plural here), followed by "in ``end``"."""
+        ids = [u.id for u in units]
+        verb = verb if len(ids) == 1 else {"stays": "stay", "already stands": "already stand"}[verb]
+        verb += f" in {end}" if end else ""
+        by_order: dict[str | None, list[str]] = {}
+        for uid in ids:
+            by_order.setdefault(self.skipped_move(uid), []).append(uid)
+        if list(by_order) == [None]:  # "where ATH-A2 already stands": a move's warning needs no more
+            return f"{', '.join(ids)}, which no order of this file moves, {verb}" if end else f"{', '.join(ids)} {verb}"
+        whole = len(by_order) == 1
+        said = []
+        for order, these in by_order.items():
+            them = ("it" if len(these) == 1 else "them") if whole else ", ".join(these)
+            said.append(f"no order of this file moves {them}" if order is None else
+                        f"{order}, which would move {them}, has an error and is skipped: see there")
+        return f"{', '.join(ids)} {verb} ({'; '.join(said)})"
+
     def nearest_feeder(self, h: str, cities: list[str], friendly: dict[str, bool]) -> str | None:
         """The friendly city (``board.friendly_city``; one a card wins for sure counts) of ``cities`` nearest to
         ``h``, in words ("Athens, in 1314"), or None: what would feed units left in ``h``."""
@@ -1735,13 +1889,14 @@ class RuleCheck:
         tail = ((f" and Baggage for {bags} only" if bags else "") + unless
                 + ": at your next Upkeep each without Baggage makes an upkeep roll (6 or more disbands it)")
         if path:
-            where = f", where {', '.join(u.id for u in stayed)} already {'stands' if len(stayed) == 1 else 'stand'}," \
-                if stayed else ""
+            where = f", where {self.stay_words(list(stayed), 'already stands')}," if stayed else ""
             self.warn(path, f"{names} end{'s' if one else ''} the turn in {end}{where} {why}" + tail,
                       "end next to a city of yours that is neither besieged nor razed, or bring Baggage (R-PH-UPK)")
             return
-        # left there by an earlier turn: no order of this file moves them
+        # left there by an earlier turn: no order of this file moves them, or the one that would is skipped
         it = "it" if one else "them"
+        orders = sorted({o for o in (self.skipped_move(u.id) for u in eaters) if o is not None})
+        skip_fix = f"mend the error of {' and '.join(orders)} first; or " if orders else ""
         fix = f"move {it} in or next to a city of yours that is neither besieged nor razed" + (
             f" (the nearest: {nearest})" if nearest else "")
         garrison = next((c for c in self.map.cities.values() if c.hex == end
@@ -1750,15 +1905,25 @@ class RuleCheck:
             fix = (f"break the siege of {garrison.name}" if own and own.endswith(" is under siege") else
                    f"{garrison.name} is razed and feeds no one until its razed counters are gone; move {it} next to "
                    f"another city of yours" if self.sim.state.cities[garrison.id].razed else "")
-            self.warn(path, f"{names}, which no order of this file moves, {'stays' if one else 'stay'} in {end} "
-                            f"{why}" + tail, (fix + ", or " if fix else "") + "bring Baggage there (R-PH-UPK)")
+            self.warn(path, f"{self.stay_words(eaters, 'stays', end)} {why}" + tail,
+                      skip_fix + (fix + ", or " if fix else "") + "bring Baggage there (R-PH-UPK)")
             return
         if kind == "surrounded":
             fix += ", or drive the enemy off a hex around " + it
         elif own and own.endswith(" is under siege"):
             fix += f", or break the siege of {own.removesuffix(' is under siege')}"
-        self.warn(path, f"{names}, which no order of this file moves, {'stays' if one else 'stay'} in {end} {why}"
-                        + tail, fix + ", or bring Baggage there (R-PH-UPK)")
+        self.warn(path, f"{self.stay_words(eaters, 'stays', end)} {why}" + tail,
+                  skip_fix + fix + ", or bring Baggage there (R-PH-UPK)")
+
+    def partial_stop(self, section: str, h: str, sea: bool, what: str = "") -> str:
+        """The hint for a move partial: true stops short, at ``h``: ships stopped at sea make a navigation roll if
+        they end the turn there (R-PH-SECOND; a new player's review: partial ships left at sea got no word)."""
+        words = f"with partial: true the move stops at {h}" + (f", {what}" if what else "")
+        if not sea or self.map.ship_may_stop(h):
+            return words
+        return words + (f", at sea: ships that end the turn at sea make a navigation "
+                        f"roll (R-PH-SECOND)" + (", unless your second_move takes them on"
+                                                 if section == "first_move" else ""))
 
     def refused(self, base: tuple, mv: Move, r: Refusal, section: str) -> None:
         """``gather`` refuses the order: say why, in the checker's words where it has them, at the unit."""
