@@ -91,6 +91,12 @@ app = typer.Typer(
 
 
 def fail(message: str, code: int = 2) -> None:
+    """The command's one-line answer and exit code.  Its answer is given: a Ctrl-C from here on is ignored
+    (``launch.done``), or it would add "interrupted" under the answer and change the exit code to 130 (the Ctrl-C
+    sweep test, on a busy machine: a refused rollback said both)."""
+    from .launch import COMMAND, done
+    if COMMAND[0]:  # (not inside a test's process, whose own Ctrl-C must still work)
+        done()
     typer.echo(f"pbem: {message}", err=True)
     raise typer.Exit(code)
 
@@ -796,6 +802,8 @@ def demo(
 
 
 def main() -> None:
+    from .launch import COMMAND
+    COMMAND[0] = True
     try:
         app()
     except KeyboardInterrupt:

@@ -48,7 +48,11 @@ def restore() -> None:
         signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
+COMMAND = [False]  # True once `pbem` (or `python -m pbem[.cli]`) runs as a program, not inside another one's process
+
+
 def main() -> None:
+    COMMAND[0] = True
     installed = install()
     from .cli import main as run  # most of the start-up: our handler answers Ctrl-C meanwhile
     try:

@@ -114,3 +114,27 @@ def test_a_late_ctrl_c_is_ignored_by_python_m_pbem_cli_too(campaign):
     r = subprocess.run([sys.executable, "-c", code, str(campaign)], capture_output=True, text=True, timeout=60)
     assert r.returncode == 0, (r.returncode, r.stderr)
     assert "Game turn 1" in r.stdout and r.stderr == "", r.stderr
+
+
+def test_a_ctrl_c_after_a_refusal_was_said_is_ignored(monkeypatch):
+    """The Ctrl-C sweep on a busy machine: `pbem rollback DIR 1` at turn 1 said its one-line refusal and then
+    "pbem: interrupted" under it, exit code 130.  The refusal is the command's answer: from the moment it is
+    said, the `pbem` program ignores Ctrl-C (as it does once a command has answered)."""
+    import signal as sig
+
+    import typer
+
+    from pbem import launch
+    from pbem.cli import fail
+    before = sig.getsignal(sig.SIGINT)
+    monkeypatch.setattr(launch, "COMMAND", [True])  # as the `pbem` program runs it
+    try:
+        with pytest.raises(typer.Exit):
+            fail("turn 1 is already the current turn", 2)
+        assert sig.getsignal(sig.SIGINT) is sig.SIG_IGN
+    finally:
+        sig.signal(sig.SIGINT, before)
+    monkeypatch.setattr(launch, "COMMAND", [False])  # inside another program's process (a test's): left alone
+    with pytest.raises(typer.Exit):
+        fail("turn 1 is already the current turn", 2)
+    assert sig.getsignal(sig.SIGINT) is before
