@@ -1341,15 +1341,36 @@ def possessive(name: str) -> str:
     return name + ("'" if name.endswith("s") else "'s")
 
 
+def gold_die_purpose(r: dict[str, Any], nm: Namer) -> tuple[str, tuple[str, ...]]:
+    """A card's gold die ("Internal Jealousies: gold", logged with the player whose gold it is) worded by the
+    sign of the card's gold effect (cards.yaml): "Internal Jealousies: gold the Spartans lose", "Contributions:
+    gold the Spartans gain", "Treasure: gold gained for taking Corinth" (a new player read "gold for the
+    Spartans" under a loss as gold gained).  Returns the purpose and the keys it has put in words; any other
+    die: its purpose as logged and none."""
+    purpose = str(r.get("purpose"))
+    name, _, what = purpose.rpartition(": ")
+    card = next((c for c in nm.tables.cards.values() if c.name == name), None) if what == "gold" else None
+    gold = [e for e in card.effects if e.get("kind") == "gold"] if card else []
+    if not gold:
+        return purpose, ()
+    gain = int(gold[0].get("sign", 1)) > 0
+    who, city = r.get("player", r.get("who")), r.get("city")
+    if isinstance(who, str):
+        verb = "gain" if gain else "lose"
+        return f"{name}: gold {nm.the(who)} {verb}", ("player", "who")
+    taking = f" for taking {nm.city(city)}" if isinstance(city, str) else ""
+    return f"{name}: gold {'gained' if gain else 'lost'}{taking}", ("city",) if taking else ()
+
+
 # A die's context keys, worded after its purpose: "for Olynthus", "for ATH-A1", "(Reconnaissance)"
 def describe_roll(rec: dict[str, Any], nm: Namer) -> str:
     """One die: "1D6 = 4: diplomacy roll for Olynthus", "1D10 = 7: attack roll ATH-A1, modifier +2"."""
     r = rec["roll"]
-    purpose = str(r.get("purpose"))
+    purpose, worded = gold_die_purpose(r, nm)
     low = purpose.lower()
     extra, notes = "", []
     for key, v in r.items():
-        if key in ("die", "result", "purpose") or v in (None, [], {}):
+        if key in ("die", "result", "purpose") or key in worded or v in (None, [], {}):
             continue
         if key in ("unit", "leader") and isinstance(v, str):
             if v not in purpose:
