@@ -1439,6 +1439,49 @@ def dice_lines(dice: Sequence[dict[str, Any]], nm: Namer) -> list[str]:
     return out
 
 
+def _capture_trail(rec: dict[str, Any]) -> bool:
+    """A record a move's captures write before the move's own "moved" record (``movement.capture_hex``): a unit
+    captured by moving in, a captured leader's ransom die and fate, a captured ship scuttled."""
+    kind = rec.get("event")
+    if is_roll(rec):
+        return rec["roll"].get("purpose") == "ransom"
+    return ((kind == "captured" and rec.get("how") == "move") or kind == "leader_fate"
+            or (kind == "destroyed" and str(rec.get("cause", "")).startswith("scuttled")))
+
+
+def captures_after_their_moves(records: Sequence[dict[str, Any]], events: Sequence[dict[str, Any]]
+                               ) -> list[dict[str, Any]]:
+    """``events`` (the viewer's) with what a move captured put after that move's line: the log writes a capture
+    while the move goes on and the "moved" record at its end, and a new player read "Your SPA-T1 (transport)
+    captured ... by moving in" before "Corinthians: 2 armies moved from 1215 to 1216", the move that took it.
+    Which move a capture belongs to is read from the whole log (``records``); only events the viewer sees are
+    moved, and only when they see that move's line too (else they stay where they are)."""
+    move_of: dict[Any, Any] = {}  # a capture's record's seq -> its move's seq
+    for i, r in enumerate(records):
+        if r.get("event") != "moved":
+            continue
+        trail, j = [], i - 1
+        while j >= 0 and _capture_trail(records[j]) and \
+                (records[j].get("player"), records[j].get("phase")) == (r.get("player"), r.get("phase")):
+            trail.append(records[j])
+            j -= 1
+        move_of.update((x.get("seq"), r.get("seq")) for x in trail if x.get("seq") is not None)
+    if not move_of:
+        return list(events)
+    shown = {e.get("seq") for e in events if e.get("seq") is not None}
+    held: dict[Any, list[dict[str, Any]]] = defaultdict(list)
+    out: list[dict[str, Any]] = []
+    for e in events:
+        move = move_of.get(e.get("seq"))
+        if move is not None and move in shown:
+            held[move].append(e)
+            continue
+        out.append(e)
+        if e.get("event") == "moved":
+            out += held.pop(e.get("seq"), [])
+    return out + [e for rest in held.values() for e in rest]
+
+
 @dataclass
 class Entry:
     """An event with the dice rolled for it; ``event`` None for dice that caused no event."""
@@ -1840,7 +1883,7 @@ def build_context(camp_name: str, turn: int, game_map: GameMap, tables: Tables, 
     # diplomacy rolls (own and those on the player's cities) with their dice
     ctx["diplomacy"] = []
     in_battle = {e.get("seq") for e in events if e.get("in_battle") is not None}
-    groups = entries(events)
+    groups = entries(captures_after_their_moves(records, events))
     for en in groups:
         if en.event is not None and en.event.get("event") == "diplomacy_roll" and not en.event.get("redacted"):
             ctx["diplomacy"].append({"text": describe(en.event, nm, player),
