@@ -1208,6 +1208,15 @@ def revolt_unopposed(battle: dict[str, Any]) -> bool:
     return not any(isinstance(battle.get(k), dict) and battle[k].get("units") for k in ("attack", "defence"))
 
 
+def stirred_up_by(battle: dict[str, Any], rec: dict[str, Any]) -> bool:
+    """Whether ``rec`` is the result of the card or diplomacy order that started the revolt ``battle``: its zone
+    ends with it, but the block has said it already (the card played, the diplomacy roll, and the revolt's
+    line "stirred up by the Cretans' Install Governments card"), and a new player read "The Cretans' order
+    Cards: done: played Install Governments" at the end of the battle as a line of another player's orders."""
+    return (battle.get("battle") == "revolt" and rec.get("event") in ("order_done", "order_failed")
+            and rec.get("section") in ("cards", "diplomacy"))
+
+
 @describes("battle")
 def _battle(r: Rec) -> str:
     g = r.g
@@ -1871,7 +1880,7 @@ def build_context(camp_name: str, turn: int, game_map: GameMap, tables: Tables, 
                     lines.append({"dice": False, "text": "Won by " + (
                         "you" if won == player and player else nm.player(won) if won else f"the {rec['won_by']}")})
                 lines += [{"dice": False, "text": t} for t in unplayed_card_lines(rec, nm, player)]
-            elif en.event is not None:
+            elif en.event is not None and not stirred_up_by(rec, en.event):
                 lines.append({"dice": False, "text": describe(en.event, nm, player)})
         bp = rec.get("player")
         ctx["battles"].append({"title": describe(rec, nm, player),
