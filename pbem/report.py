@@ -456,16 +456,26 @@ def _nmr(r: Rec) -> str:
     return f"{r.who()} sent no orders (no moves received" + (f", {r.k('streak')} in a row)" if r.g("streak") else ")")
 
 
-def reason_text(reason: Any, nm: Namer, viewer: str | None) -> Any:
+def reason_text(reason: Any, nm: Namer, viewer: str | None, owner: str | None = None) -> Any:
     """A failure's reason as a player reads it: a player's id before "played" becomes their name ("the attack
     is cancelled: corinth played Hesitation" -> "... Corinthians played Hesitation"; "you played" for the
-    viewer)."""
+    viewer).  The rules write a reason for the order's ``owner`` ("ATH-A1 disbanded in your Upkeep", "not in
+    your hand"): anyone else (the moderator) reads it of them, "in the Athenians' Upkeep"."""
     if not isinstance(reason, str):
         return reason
+    if owner is not None and owner != viewer:
+        reason = for_others(reason, nm.the(owner))
     for pid in nm.players:
         name = "you" if viewer is not None and pid == viewer else nm.player(pid)
         reason = re.sub(rf"(?<![\w-]){re.escape(pid)} played\b", f"{name} played", reason)
     return reason
+
+
+def for_others(reason: str, them: str) -> str:
+    """A reason written to the order's owner ("you", "your") worded of them (``them``: "the Athenians")."""
+    reason = re.sub(r"\bdid you mean\b", "did they mean", reason)
+    reason = re.sub(r"\b[Yy]our\b", lambda m: possessive(them), reason)
+    return re.sub(r"\b[Yy]ou\b", lambda m: them, reason)
 
 
 def _names_in(reason: Any, *names: str) -> bool:
@@ -545,7 +555,7 @@ def _order(r: Rec) -> str:
     outcome = order_outcome(r)
     if r.kind == "order_done":
         return f"{whose} order {what}: {done_word(r.g('section'))}" + (f": {outcome}" if outcome else "")
-    return f"{whose} order {what}: FAILED: {reason_text(r.k('reason'), r.nm, r.viewer)}" + (
+    return f"{whose} order {what}: FAILED: {reason_text(r.k('reason'), r.nm, r.viewer, r.g('player'))}" + (
         f" ({outcome})" if outcome else "")
 
 
@@ -1849,7 +1859,7 @@ def build_context(camp_name: str, turn: int, game_map: GameMap, tables: Tables, 
             ctx["orders"].append({
                 "who": nm.player(e.get("player")), "section": section,
                 "number": idx + 1 if isinstance(idx, int) else None, "ok": ok,
-                "reason": reason_text(e.get("reason"), nm, player),
+                "reason": reason_text(e.get("reason"), nm, player, e.get("player")),
                 "status": done_word(e.get("section")) if ok else "FAILED",
                 "detail": detail,
                 # R-TURN-4 skips the order whole: ships at sea stay there, and face the navigation roll
