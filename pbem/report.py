@@ -1759,12 +1759,19 @@ def name_income_bonus(events: list[dict[str, Any]], tables: Tables, *states: Gam
                 break
 
 
+# `pbem new --seed N` and `pbem demo` make campaigns whose dice anyone can work out (campaign.yaml
+# ``seed_guessable``): for tests and demos; every report of one says so at its top
+TEST_CAMPAIGN = "Test campaign (--seed): anyone can work out its dice; do not play it for real."
+
+
 def build_context(camp_name: str, turn: int, game_map: GameMap, tables: Tables, after: GameState,
                   before: GameState | None, records: Sequence[dict[str, Any]], player: str | None,
-                  deadline: Any = None, corrections: Sequence[Correction] = ()) -> dict[str, Any]:
+                  deadline: Any = None, corrections: Sequence[Correction] = (),
+                  test_campaign: bool = False) -> dict[str, Any]:
     """Everything a report template shows, for one viewer (None: the moderator), from their view alone;
     ``corrections``: the moderator's that touch this turn (``campaign_corrections``), each told to whom it
-    touches."""
+    touches; ``test_campaign``: made with a guessable seed (campaign.yaml ``seed_guessable``): the report says
+    so at its top (``TEST_CAMPAIGN``)."""
     v = make_view(after, game_map, player, records=records, before=before)
     leaders = {u.id: (u.owner, u.name) for st in (before, after) if st is not None
                for u in st.leaders() if u.name}  # names are public (Namer.leaders)
@@ -1777,6 +1784,7 @@ def build_context(camp_name: str, turn: int, game_map: GameMap, tables: Tables, 
         "winner": nm.player(after.winner) if after.winner else None,
         "viewer": player, "moderator": player is None,
         "deadline": None if deadline in (None, "") else deadline_text(str(deadline)),
+        "test_campaign": TEST_CAMPAIGN if test_campaign else "",
         "title": (f"{camp_name}: " + (f"turn {turn} ({game_date(turn)})" if turn else "the set-up") + " - "
                   + (v["players"][player]["name"] if player else "moderator")),
     }
@@ -2199,6 +2207,7 @@ class _Job:
     formats: tuple[str, ...]
     created: str
     corrections: Sequence[Correction] = ()
+    test_campaign: bool = False
 
 
 _JOB: _Job | None = None
@@ -2209,7 +2218,7 @@ def _write_player(job: _Job, pid: str | None) -> Written:
     folder = job.camp.reports_dir(job.turn, pid or MODERATOR)
     files = write_one(job.env, folder, job.camp_name, job.turn, job.game_map, job.tables, job.after, job.before,
                       job.records, pid, job.deadline, job.formats, created=job.created,
-                      corrections=job.corrections)
+                      corrections=job.corrections, test_campaign=job.test_campaign)
     if pid is not None and "kit" in job.formats:
         from .playerkit import write_kit
         write_kit(job.camp, pid, job.turn + 1)
@@ -2271,7 +2280,8 @@ def write_reports(camp: Campaign, turn: int, players: list[str] | None = None,
                camp_name=camp.config.get("name", after.campaign), turn=turn, game_map=camp.game_map,
                tables=load_tables(), after=after, before=before, records=records,
                deadline=orders_due(camp, turn), formats=formats, created=_creation_date(),
-               corrections=campaign_corrections(camp, turn, before, after) if turn else [])
+               corrections=campaign_corrections(camp, turn, before, after) if turn else [],
+               test_campaign=bool(camp.config.get("seed_guessable")))
     n = worker_count(len(who), workers)
     if n == 1 or "fork" not in multiprocessing.get_all_start_methods():
         return [_write_player(job, pid) for pid in who]
@@ -2383,8 +2393,9 @@ def render_all(env: jinja2.Environment, ctx: dict[str, Any], game_map: GameMap,
 def write_one(env: jinja2.Environment, folder: Path, camp_name: str, turn: int, game_map: GameMap, tables: Tables,
               after: GameState, before: GameState | None, records: Sequence[dict[str, Any]], player: str | None,
               deadline: Any, formats: Sequence[str], created: str | None = None,
-              corrections: Sequence[Correction] = ()) -> list[Path]:
-    ctx = build_context(camp_name, turn, game_map, tables, after, before, records, player, deadline, corrections)
+              corrections: Sequence[Correction] = (), test_campaign: bool = False) -> list[Path]:
+    ctx = build_context(camp_name, turn, game_map, tables, after, before, records, player, deadline, corrections,
+                        test_campaign)
     files = render_all(env, ctx, game_map, formats, created)
     paths = []
     for name in sorted(files):
