@@ -1581,13 +1581,14 @@ def _legend_x(lay: Layout) -> float:
 
 
 def _marks_y(legend_h: float) -> tuple[float, float, float]:
-    """The "Map marks" heading, its first row, and the "Players (cities)" heading (rows 20 apart)."""
+    """The "Map marks" heading, its first row, and the "Players (cities)" heading (rows MARK_ROW_H apart)."""
     y = MARGIN + legend_h + 10
-    return y, y + 16, y + 16 + 20 * MARK_ROWS + 6
+    return y, y + 16, y + 16 + MARK_ROW_H * MARK_ROWS + 6
 
 
-MARK_ROWS = 11
-UNIT_MARK_ROW = 3  # the sample unit box, in the viewer's colour
+MARK_ROWS = 12
+MARK_ROW_H = 19  # 20 until the hostile ring had its own row: twelve players' rows still end above the map's foot
+UNIT_MARK_ROW = 4  # the sample unit box, in the viewer's colour
 
 
 def _marks_legend(lay: Layout, legend_h: float) -> str:
@@ -1603,8 +1604,11 @@ def _marks_legend(lay: Layout, legend_h: float) -> str:
                    f'stroke-width="1.6"/>', "home city (controller's colour)"),
         (lambda y: f'<circle cx="{_f(x0 + 12)}" cy="{_f(y)}" r="6" fill="#ffffff" stroke="#000" stroke-width="1.4"/>',
          "minor city; white: neutral"),
+        # each mark by itself (a new player took the dashed ring drawn beside the tag's words for all of them)
         (lambda y: f'<circle cx="{_f(x0 + 12)}" cy="{_f(y)}" r="9" fill="none" stroke="#d01010" stroke-width="2" '
-                   f'stroke-dasharray="3,2"/>', "SPA holds it, ! hostile, razed 2 counters"),
+                   f'stroke-dasharray="3,2"/>', "hostile city (its tag shows ! too)"),
+        (lambda y: _text(x0 + 13, y + 3, "SPA !", size=8, weight="bold", fill="#555555"),  # a city's tag
+         "SPA holds it, ! hostile, razed 2 counters"),
         (lambda y: "", "units: A army, R rowers, F fleet,"),  # the sample box: _viewer_legend
         (lambda y: "", "T transport, B baggage, L leader,"),
         (lambda y: "", "P pirate, X barbarian (black);"),
@@ -1629,7 +1633,7 @@ def _marks_legend(lay: Layout, legend_h: float) -> str:
         if mark:
             out.append(mark)
         out.append(f'<text x="{_f(x0 + 30)}" y="{_f(y + 4)}">{escape(label)}</text>')
-        y += 20
+        y += MARK_ROW_H
     out.append(f'<text x="{_f(x0)}" y="{_f(players_y)}" font-weight="bold" font-size="12">Players (cities)</text>')
     out.append("</g>")
     return "\n".join(out)
@@ -1662,7 +1666,7 @@ def _viewer_legend(game_map: GameMap, view: dict[str, Any], colours: dict[str, s
     viewer = view.get("viewer")
     who = view["players"][viewer]["name"] if viewer else "Moderator (no fog)"
     mine = colours.get(viewer, PALETTE[0]) if viewer else PALETTE[0]
-    y = _marks_y(legend_height(game_map))[1] + 20 * UNIT_MARK_ROW
+    y = _marks_y(legend_height(game_map))[1] + MARK_ROW_H * UNIT_MARK_ROW
     return (f'<g id="legend" font-family="{FONT}" font-size="11" fill="#222">\n'
             f'<text x="{_f(x0)}" y="{_f(MARGIN + 36)}" font-size="13">{escape(who)}</text>\n'
             + _unit_box(x0 + 12, y, "2A", mine) + "\n</g>")
