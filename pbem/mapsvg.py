@@ -16,7 +16,8 @@ two-line badge mostly over the sea hex 2510), covering a hex id there rather tha
 drawn again at a free place in its hex), else away, pointing at its chip with a tail in its owner's colour
 like a speech bubble (``_place_badge``, ``_tail``: a new player read Athens' badge, drawn above it with a
 thin line, as a stack in 1312); the viewer's unit ids touch their badge where they stay in the stack's hex
-(or a little over it), else they have a line.  Greedy and in a fixed order: the
+(or a little over it), else they sit in a bubble edged in their owner's colour that points at their badge
+with a tail in that colour (a new player read "A3,9 L3", drawn in 0815 with a thin line, as units there).  Greedy and in a fixed order: the
 same view gives the same map, byte for byte.  A city's tag: its holder in their colour, "!" (hostile)
 in red, "razed N" (``_city_mark_parts``).
 
@@ -1224,7 +1225,7 @@ def place_labels(game_map: GameMap, view: dict[str, Any], events: Iterable[dict[
                                 "#000000" if mine or viewer is None else "#ffffff", chip, *form))
             top = box[1]
             if mine and ids:
-                id_lines.append((h, compact_ids(ids, players.get(owner, {}).get("abbr")), box))
+                id_lines.append((h, compact_ids(ids, players.get(owner, {}).get("abbr")), box, fill))
                 top -= IDS_SIZE * 1.08 + 1  # room for the ids above it
 
     for cid in sorted(view["cities"]):
@@ -1247,7 +1248,7 @@ def place_labels(game_map: GameMap, view: dict[str, Any], events: Iterable[dict[
                                  near=12 + len(slid))
         labels.append(Label("tag", h, text, box, _leader((cx, cy), box) if away else None, parts=parts))
 
-    for h, text, badge in id_lines:
+    for h, text, badge, fill in id_lines:
         x0, y0, x1, y1 = _text_box(0, 0, text, IDS_SIZE)
         cands = _around(badge, x1 - x0, y1 - y0, _RINGS)
         # touching its badge (no line) only where it stays in the stack's hex, or but a little over its edge;
@@ -1257,7 +1258,7 @@ def place_labels(game_map: GameMap, view: dict[str, Any], events: Iterable[dict[
         cands = touching + cands[12:]
         box, away = placer.place(((b, i >= len(touching)) for i, b in enumerate(cands)), "ids")
         bx, by = (badge[0] + badge[2]) / 2, (badge[1] + badge[3]) / 2
-        labels.append(Label("ids", h, text, box, _leader((bx, by), box) if away else None))
+        labels.append(Label("ids", h, text, box, _leader((bx, by), box) if away else None, fill))
     labels += _moved_ids(game_map, key, lay, placer, labels)
     return labels, placer
 
@@ -1408,7 +1409,10 @@ def _tail(chip: tuple[float, float], box: Box, fill: str, outline: str) -> str:
     cx, cy = chip
     x0, y0, x1, y1 = box
     px, py = min(max(cx, x0), x1), min(max(cy, y0), y1)
-    if px in (x0, x1) and y0 < py < y1:  # off its left or right side: the base runs up and down that side
+    # off its left or right side (or off a corner, further out sideways than up or down): the base runs up and
+    # down that side (on the top or bottom edge the wedge to a point far to the side is a flat sliver: an id
+    # line's tail to its badge beside it read as a line)
+    if px in (x0, x1) and (y0 < py < y1 or abs(cx - px) > abs(cy - py)):
         h = min(TAIL_HALF, (y1 - y0) / 2)
         py = min(max(py, y0 + h), y1 - h)
         base = ((px, py - h), (px, py + h))
@@ -1466,6 +1470,14 @@ def _dynamic(game_map: GameMap, view: dict[str, Any], events: Iterable[dict[str,
         d = "".join(f"M{_f(x0)},{_f(y0)}L{_f(x1)},{_f(y1)}" for x0, y0, x1, y1 in leaders)
         out.append(f'<g id="leaders"><path fill="none" stroke="#ffffff" stroke-opacity="0.85" stroke-width="3.6" '
                    f'd="{d}"/><path fill="none" stroke="#111111" stroke-width="1.5" d="{d}"/></g>')
+    # the viewer's unit ids away from their badge point at it as a badge away from its hex points at its dot:
+    # a tail in the owner's colour over their line, from the ids' box to the badge's middle (under the badge).
+    # A new player read "A3,9 L3", drawn in 0815 with a thin line to its badge in 0915, as units in 0815.  Under
+    # the cities, the moves and the badges: an id line may sit a hex or more away, its tail over other hexes.
+    id_tails = [_tail(lab.leader[:2], lab.box, lab.fill, "#000000") for lab in placed
+                if lab.kind == "ids" and lab.leader and lab.fill]
+    if id_tails:
+        out.append('<g id="id-tails">' + "".join(id_tails) + "</g>")
 
     # cities: marker filled with the controller's colour; the tag (placed with the labels) carries the marks
     markers = []
@@ -1542,6 +1554,12 @@ def _dynamic(game_map: GameMap, view: dict[str, Any], events: Iterable[dict[str,
                                      fill=HEXID_FILL, halo=False))
         elif lab.kind == "tag":
             labels.append(_tag((x0 + x1) / 2, y0 + TAG_SIZE * 0.82, lab.parts))
+        elif lab.leader and lab.fill:  # ids away from their badge: a bubble edged in the owner's colour (its tail:
+            # "id-tails"), so it does not read as a label of the hex it sits in
+            labels.append(f'<rect x="{_f(x0)}" y="{_f(y0)}" width="{_f(x1 - x0)}" height="{_f(y1 - y0)}" rx="2" '
+                          f'fill="#ffffff" fill-opacity="0.92" stroke="{lab.fill}" stroke-width="1.5"/>'
+                          + _text((x0 + x1) / 2, y0 + IDS_SIZE * 0.82, lab.text, size=IDS_SIZE, fill="#000000",
+                                  halo=False))
         else:
             labels.append(_text((x0 + x1) / 2, y0 + IDS_SIZE * 0.82, lab.text, size=IDS_SIZE, fill="#000000"))
     out.append('<g id="units">' + "".join(boxes) + "</g>")
@@ -1563,13 +1581,14 @@ def _legend_x(lay: Layout) -> float:
 
 
 def _marks_y(legend_h: float) -> tuple[float, float, float]:
-    """The "Map marks" heading, its first row, and the "Players (cities)" heading (rows 20 apart)."""
+    """The "Map marks" heading, its first row, and the "Players (cities)" heading (rows MARK_ROW_H apart)."""
     y = MARGIN + legend_h + 10
-    return y, y + 16, y + 16 + 20 * MARK_ROWS + 6
+    return y, y + 16, y + 16 + MARK_ROW_H * MARK_ROWS + 6
 
 
-MARK_ROWS = 11
-UNIT_MARK_ROW = 3  # the sample unit box, in the viewer's colour
+MARK_ROWS = 12
+MARK_ROW_H = 19  # 20 until the hostile ring had its own row: twelve players' rows still end above the map's foot
+UNIT_MARK_ROW = 4  # the sample unit box, in the viewer's colour
 
 
 def _marks_legend(lay: Layout, legend_h: float) -> str:
@@ -1585,8 +1604,11 @@ def _marks_legend(lay: Layout, legend_h: float) -> str:
                    f'stroke-width="1.6"/>', "home city (controller's colour)"),
         (lambda y: f'<circle cx="{_f(x0 + 12)}" cy="{_f(y)}" r="6" fill="#ffffff" stroke="#000" stroke-width="1.4"/>',
          "minor city; white: neutral"),
+        # each mark by itself (a new player took the dashed ring drawn beside the tag's words for all of them)
         (lambda y: f'<circle cx="{_f(x0 + 12)}" cy="{_f(y)}" r="9" fill="none" stroke="#d01010" stroke-width="2" '
-                   f'stroke-dasharray="3,2"/>', "SPA holds it, ! hostile, razed 2 counters"),
+                   f'stroke-dasharray="3,2"/>', "hostile city (its tag shows ! too)"),
+        (lambda y: _text(x0 + 13, y + 3, "SPA !", size=8, weight="bold", fill="#555555"),  # a city's tag
+         "SPA holds it, ! hostile, razed 2 counters"),
         (lambda y: "", "units: A army, R rowers, F fleet,"),  # the sample box: _viewer_legend
         (lambda y: "", "T transport, B baggage, L leader,"),
         (lambda y: "", "P pirate, X barbarian (black);"),
@@ -1611,7 +1633,7 @@ def _marks_legend(lay: Layout, legend_h: float) -> str:
         if mark:
             out.append(mark)
         out.append(f'<text x="{_f(x0 + 30)}" y="{_f(y + 4)}">{escape(label)}</text>')
-        y += 20
+        y += MARK_ROW_H
     out.append(f'<text x="{_f(x0)}" y="{_f(players_y)}" font-weight="bold" font-size="12">Players (cities)</text>')
     out.append("</g>")
     return "\n".join(out)
@@ -1644,7 +1666,7 @@ def _viewer_legend(game_map: GameMap, view: dict[str, Any], colours: dict[str, s
     viewer = view.get("viewer")
     who = view["players"][viewer]["name"] if viewer else "Moderator (no fog)"
     mine = colours.get(viewer, PALETTE[0]) if viewer else PALETTE[0]
-    y = _marks_y(legend_height(game_map))[1] + 20 * UNIT_MARK_ROW
+    y = _marks_y(legend_height(game_map))[1] + MARK_ROW_H * UNIT_MARK_ROW
     return (f'<g id="legend" font-family="{FONT}" font-size="11" fill="#222">\n'
             f'<text x="{_f(x0)}" y="{_f(MARGIN + 36)}" font-size="13">{escape(who)}</text>\n'
             + _unit_box(x0 + 12, y, "2A", mine) + "\n</g>")

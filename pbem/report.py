@@ -456,16 +456,26 @@ def _nmr(r: Rec) -> str:
     return f"{r.who()} sent no orders (no moves received" + (f", {r.k('streak')} in a row)" if r.g("streak") else ")")
 
 
-def reason_text(reason: Any, nm: Namer, viewer: str | None) -> Any:
+def reason_text(reason: Any, nm: Namer, viewer: str | None, owner: str | None = None) -> Any:
     """A failure's reason as a player reads it: a player's id before "played" becomes their name ("the attack
     is cancelled: corinth played Hesitation" -> "... Corinthians played Hesitation"; "you played" for the
-    viewer)."""
+    viewer).  The rules write a reason for the order's ``owner`` ("ATH-A1 disbanded in your Upkeep", "not in
+    your hand"): anyone else (the moderator) reads it of them, "in the Athenians' Upkeep"."""
     if not isinstance(reason, str):
         return reason
+    if owner is not None and owner != viewer:
+        reason = for_others(reason, nm.the(owner))
     for pid in nm.players:
         name = "you" if viewer is not None and pid == viewer else nm.player(pid)
         reason = re.sub(rf"(?<![\w-]){re.escape(pid)} played\b", f"{name} played", reason)
     return reason
+
+
+def for_others(reason: str, them: str) -> str:
+    """A reason written to the order's owner ("you", "your") worded of them (``them``: "the Athenians")."""
+    reason = re.sub(r"\bdid you mean\b", "did they mean", reason)
+    reason = re.sub(r"\b[Yy]our\b", lambda m: possessive(them), reason)
+    return re.sub(r"\b[Yy]ou\b", lambda m: them, reason)
 
 
 def _names_in(reason: Any, *names: str) -> bool:
@@ -545,7 +555,7 @@ def _order(r: Rec) -> str:
     outcome = order_outcome(r)
     if r.kind == "order_done":
         return f"{whose} order {what}: {done_word(r.g('section'))}" + (f": {outcome}" if outcome else "")
-    return f"{whose} order {what}: FAILED: {reason_text(r.k('reason'), r.nm, r.viewer)}" + (
+    return f"{whose} order {what}: FAILED: {reason_text(r.k('reason'), r.nm, r.viewer, r.g('player'))}" + (
         f" ({outcome})" if outcome else "")
 
 
@@ -1208,6 +1218,15 @@ def revolt_unopposed(battle: dict[str, Any]) -> bool:
     return not any(isinstance(battle.get(k), dict) and battle[k].get("units") for k in ("attack", "defence"))
 
 
+def stirred_up_by(battle: dict[str, Any], rec: dict[str, Any]) -> bool:
+    """Whether ``rec`` is the result of the card or diplomacy order that started the revolt ``battle``: its zone
+    ends with it, but the block has said it already (the card played, the diplomacy roll, and the revolt's
+    line "stirred up by the Cretans' Install Governments card"), and a new player read "The Cretans' order
+    Cards: done: played Install Governments" at the end of the battle as a line of another player's orders."""
+    return (battle.get("battle") == "revolt" and rec.get("event") in ("order_done", "order_failed")
+            and rec.get("section") in ("cards", "diplomacy"))
+
+
 @describes("battle")
 def _battle(r: Rec) -> str:
     g = r.g
@@ -1341,15 +1360,36 @@ def possessive(name: str) -> str:
     return name + ("'" if name.endswith("s") else "'s")
 
 
+def gold_die_purpose(r: dict[str, Any], nm: Namer) -> tuple[str, tuple[str, ...]]:
+    """A card's gold die ("Internal Jealousies: gold", logged with the player whose gold it is) worded by the
+    sign of the card's gold effect (cards.yaml): "Internal Jealousies: gold the Spartans lose", "Contributions:
+    gold the Spartans gain", "Treasure: gold gained for taking Corinth" (a new player read "gold for the
+    Spartans" under a loss as gold gained).  Returns the purpose and the keys it has put in words; any other
+    die: its purpose as logged and none."""
+    purpose = str(r.get("purpose"))
+    name, _, what = purpose.rpartition(": ")
+    card = next((c for c in nm.tables.cards.values() if c.name == name), None) if what == "gold" else None
+    gold = [e for e in card.effects if e.get("kind") == "gold"] if card else []
+    if not gold:
+        return purpose, ()
+    gain = int(gold[0].get("sign", 1)) > 0
+    who, city = r.get("player", r.get("who")), r.get("city")
+    if isinstance(who, str):
+        verb = "gain" if gain else "lose"
+        return f"{name}: gold {nm.the(who)} {verb}", ("player", "who")
+    taking = f" for taking {nm.city(city)}" if isinstance(city, str) else ""
+    return f"{name}: gold {'gained' if gain else 'lost'}{taking}", ("city",) if taking else ()
+
+
 # A die's context keys, worded after its purpose: "for Olynthus", "for ATH-A1", "(Reconnaissance)"
 def describe_roll(rec: dict[str, Any], nm: Namer) -> str:
     """One die: "1D6 = 4: diplomacy roll for Olynthus", "1D10 = 7: attack roll ATH-A1, modifier +2"."""
     r = rec["roll"]
-    purpose = str(r.get("purpose"))
+    purpose, worded = gold_die_purpose(r, nm)
     low = purpose.lower()
     extra, notes = "", []
     for key, v in r.items():
-        if key in ("die", "result", "purpose") or v in (None, [], {}):
+        if key in ("die", "result", "purpose") or key in worded or v in (None, [], {}):
             continue
         if key in ("unit", "leader") and isinstance(v, str):
             if v not in purpose:
@@ -1416,6 +1456,49 @@ def dice_lines(dice: Sequence[dict[str, Any]], nm: Namer) -> list[str]:
                      else " (no trait for this number: rolled again)")
         out.append(text)
     return out
+
+
+def _capture_trail(rec: dict[str, Any]) -> bool:
+    """A record a move's captures write before the move's own "moved" record (``movement.capture_hex``): a unit
+    captured by moving in, a captured leader's ransom die and fate, a captured ship scuttled."""
+    kind = rec.get("event")
+    if is_roll(rec):
+        return rec["roll"].get("purpose") == "ransom"
+    return ((kind == "captured" and rec.get("how") == "move") or kind == "leader_fate"
+            or (kind == "destroyed" and str(rec.get("cause", "")).startswith("scuttled")))
+
+
+def captures_after_their_moves(records: Sequence[dict[str, Any]], events: Sequence[dict[str, Any]]
+                               ) -> list[dict[str, Any]]:
+    """``events`` (the viewer's) with what a move captured put after that move's line: the log writes a capture
+    while the move goes on and the "moved" record at its end, and a new player read "Your SPA-T1 (transport)
+    captured ... by moving in" before "Corinthians: 2 armies moved from 1215 to 1216", the move that took it.
+    Which move a capture belongs to is read from the whole log (``records``); only events the viewer sees are
+    moved, and only when they see that move's line too (else they stay where they are)."""
+    move_of: dict[Any, Any] = {}  # a capture's record's seq -> its move's seq
+    for i, r in enumerate(records):
+        if r.get("event") != "moved":
+            continue
+        trail, j = [], i - 1
+        while j >= 0 and _capture_trail(records[j]) and \
+                (records[j].get("player"), records[j].get("phase")) == (r.get("player"), r.get("phase")):
+            trail.append(records[j])
+            j -= 1
+        move_of.update((x.get("seq"), r.get("seq")) for x in trail if x.get("seq") is not None)
+    if not move_of:
+        return list(events)
+    shown = {e.get("seq") for e in events if e.get("seq") is not None}
+    held: dict[Any, list[dict[str, Any]]] = defaultdict(list)
+    out: list[dict[str, Any]] = []
+    for e in events:
+        move = move_of.get(e.get("seq"))
+        if move is not None and move in shown:
+            held[move].append(e)
+            continue
+        out.append(e)
+        if e.get("event") == "moved":
+            out += held.pop(e.get("seq"), [])
+    return out + [e for rest in held.values() for e in rest]
 
 
 @dataclass
@@ -1676,12 +1759,19 @@ def name_income_bonus(events: list[dict[str, Any]], tables: Tables, *states: Gam
                 break
 
 
+# `pbem new --seed N` and `pbem demo` make campaigns whose dice anyone can work out (campaign.yaml
+# ``seed_guessable``): for tests and demos; every report of one says so at its top
+TEST_CAMPAIGN = "Test campaign (--seed): anyone can work out its dice; do not play it for real."
+
+
 def build_context(camp_name: str, turn: int, game_map: GameMap, tables: Tables, after: GameState,
                   before: GameState | None, records: Sequence[dict[str, Any]], player: str | None,
-                  deadline: Any = None, corrections: Sequence[Correction] = ()) -> dict[str, Any]:
+                  deadline: Any = None, corrections: Sequence[Correction] = (),
+                  test_campaign: bool = False) -> dict[str, Any]:
     """Everything a report template shows, for one viewer (None: the moderator), from their view alone;
     ``corrections``: the moderator's that touch this turn (``campaign_corrections``), each told to whom it
-    touches."""
+    touches; ``test_campaign``: made with a guessable seed (campaign.yaml ``seed_guessable``): the report says
+    so at its top (``TEST_CAMPAIGN``)."""
     v = make_view(after, game_map, player, records=records, before=before)
     leaders = {u.id: (u.owner, u.name) for st in (before, after) if st is not None
                for u in st.leaders() if u.name}  # names are public (Namer.leaders)
@@ -1694,6 +1784,7 @@ def build_context(camp_name: str, turn: int, game_map: GameMap, tables: Tables, 
         "winner": nm.player(after.winner) if after.winner else None,
         "viewer": player, "moderator": player is None,
         "deadline": None if deadline in (None, "") else deadline_text(str(deadline)),
+        "test_campaign": TEST_CAMPAIGN if test_campaign else "",
         "title": (f"{camp_name}: " + (f"turn {turn} ({game_date(turn)})" if turn else "the set-up") + " - "
                   + (v["players"][player]["name"] if player else "moderator")),
     }
@@ -1776,7 +1867,7 @@ def build_context(camp_name: str, turn: int, game_map: GameMap, tables: Tables, 
             ctx["orders"].append({
                 "who": nm.player(e.get("player")), "section": section,
                 "number": idx + 1 if isinstance(idx, int) else None, "ok": ok,
-                "reason": reason_text(e.get("reason"), nm, player),
+                "reason": reason_text(e.get("reason"), nm, player, e.get("player")),
                 "status": done_word(e.get("section")) if ok else "FAILED",
                 "detail": detail,
                 # R-TURN-4 skips the order whole: ships at sea stay there, and face the navigation roll
@@ -1807,7 +1898,7 @@ def build_context(camp_name: str, turn: int, game_map: GameMap, tables: Tables, 
                     lines.append({"dice": False, "text": "Won by " + (
                         "you" if won == player and player else nm.player(won) if won else f"the {rec['won_by']}")})
                 lines += [{"dice": False, "text": t} for t in unplayed_card_lines(rec, nm, player)]
-            elif en.event is not None:
+            elif en.event is not None and not stirred_up_by(rec, en.event):
                 lines.append({"dice": False, "text": describe(en.event, nm, player)})
         bp = rec.get("player")
         ctx["battles"].append({"title": describe(rec, nm, player),
@@ -1819,7 +1910,7 @@ def build_context(camp_name: str, turn: int, game_map: GameMap, tables: Tables, 
     # diplomacy rolls (own and those on the player's cities) with their dice
     ctx["diplomacy"] = []
     in_battle = {e.get("seq") for e in events if e.get("in_battle") is not None}
-    groups = entries(events)
+    groups = entries(captures_after_their_moves(records, events))
     for en in groups:
         if en.event is not None and en.event.get("event") == "diplomacy_roll" and not en.event.get("redacted"):
             ctx["diplomacy"].append({"text": describe(en.event, nm, player),
@@ -2116,6 +2207,7 @@ class _Job:
     formats: tuple[str, ...]
     created: str
     corrections: Sequence[Correction] = ()
+    test_campaign: bool = False
 
 
 _JOB: _Job | None = None
@@ -2126,7 +2218,7 @@ def _write_player(job: _Job, pid: str | None) -> Written:
     folder = job.camp.reports_dir(job.turn, pid or MODERATOR)
     files = write_one(job.env, folder, job.camp_name, job.turn, job.game_map, job.tables, job.after, job.before,
                       job.records, pid, job.deadline, job.formats, created=job.created,
-                      corrections=job.corrections)
+                      corrections=job.corrections, test_campaign=job.test_campaign)
     if pid is not None and "kit" in job.formats:
         from .playerkit import write_kit
         write_kit(job.camp, pid, job.turn + 1)
@@ -2188,7 +2280,8 @@ def write_reports(camp: Campaign, turn: int, players: list[str] | None = None,
                camp_name=camp.config.get("name", after.campaign), turn=turn, game_map=camp.game_map,
                tables=load_tables(), after=after, before=before, records=records,
                deadline=orders_due(camp, turn), formats=formats, created=_creation_date(),
-               corrections=campaign_corrections(camp, turn, before, after) if turn else [])
+               corrections=campaign_corrections(camp, turn, before, after) if turn else [],
+               test_campaign=bool(camp.config.get("seed_guessable")))
     n = worker_count(len(who), workers)
     if n == 1 or "fork" not in multiprocessing.get_all_start_methods():
         return [_write_player(job, pid) for pid in who]
@@ -2300,8 +2393,9 @@ def render_all(env: jinja2.Environment, ctx: dict[str, Any], game_map: GameMap,
 def write_one(env: jinja2.Environment, folder: Path, camp_name: str, turn: int, game_map: GameMap, tables: Tables,
               after: GameState, before: GameState | None, records: Sequence[dict[str, Any]], player: str | None,
               deadline: Any, formats: Sequence[str], created: str | None = None,
-              corrections: Sequence[Correction] = ()) -> list[Path]:
-    ctx = build_context(camp_name, turn, game_map, tables, after, before, records, player, deadline, corrections)
+              corrections: Sequence[Correction] = (), test_campaign: bool = False) -> list[Path]:
+    ctx = build_context(camp_name, turn, game_map, tables, after, before, records, player, deadline, corrections,
+                        test_campaign)
     files = render_all(env, ctx, game_map, formats, created)
     paths = []
     for name in sorted(files):
