@@ -45,6 +45,9 @@ from .storage import Campaign
 from .visibility import redact, sight
 
 ERROR, WARNING = "error", "warning"
+# a note: what an order does that is worth knowing but no likely mistake (a city named again in diplomacy is a
+# second try that costs nothing); never counted as a warning
+NOTE = "note"
 _ARTICLE = {UnitType.ARMY: "an Army", UnitType.ROWERS: "a Rowers unit", UnitType.FLEET: "a Fleet",
             UnitType.TRANSPORT: "a Transport", UnitType.BAGGAGE: "a Baggage unit", UnitType.LEADER: "a Leader"}
 
@@ -71,7 +74,7 @@ def a_unit(t: UnitType) -> str:
 
 @dataclass(frozen=True)
 class Finding:
-    severity: str  # error | warning
+    severity: str  # error | warning | note
     file: str
     line: int | None
     column: int | None
@@ -102,6 +105,10 @@ class Report:
         return [f for f in self.findings if f.severity == WARNING]
 
     @property
+    def notes(self) -> list[Finding]:
+        return [f for f in self.findings if f.severity == NOTE]
+
+    @property
     def exit_code(self) -> int:
         if not self.usable:
             return 2
@@ -117,9 +124,11 @@ class Report:
                         f"--campaign KIT_FOLDER to check the orders against the game)")
             return (f"{self.file}: {e} error{'s' if e != 1 else ''}, {w} warning{'s' if w != 1 else ''} (the format "
                     f"only: not checked against a campaign)")
+        n = len(self.notes)
+        notes = f", {n} note{'s' if n != 1 else ''}" if n else ""
         if not e and not w:
-            return f"{self.file}: OK, no findings"
-        return f"{self.file}: {e} error{'s' if e != 1 else ''}, {w} warning{'s' if w != 1 else ''}"
+            return f"{self.file}: OK, no errors or warnings{notes}" if n else f"{self.file}: OK, no findings"
+        return f"{self.file}: {e} error{'s' if e != 1 else ''}, {w} warning{'s' if w != 1 else ''}{notes}"
 
     def to_text(self) -> str:
         return "".join(f.text() + "\n" for f in self.findings) + self.summary() + "\n"
@@ -1317,7 +1326,19 @@ class RuleCheck:
             rolls, win, trait = maybe[0]
             return (f"{win.by} wins {self.map.cities[win.city].name} first (its {trait} gives "
                     f"{'one more roll' if rolls == 1 else f'{rolls} more rolls'})")
-        rolled = {True: 0, False: 0}  # targets before that use a roll: for sure, at most
+        # R-PH-DIP step 3, as the Diplomacy phase rolls: the ways the targets before may have gone, for each number
+        # of rolls the findings below ask about: (rolls used, cities won).  A neutral or own hostile city a roll
+        # before won is no target any more: a city named again is a second try that uses no roll then (an
+        # enemy-controlled city stays a target: a success makes it revolt)
+        lost = self.rolls_lost()
+        ways: dict[int, set[tuple[int, frozenset]]] = {k: {(0, frozenset())} for k in {n + extra, n, n - lost}}
+
+        def rolled(k: int, cid: str) -> tuple[bool, bool]:
+            """(rolled for whatever the rolls before did, never rolled for) with ``k`` rolls."""
+            go = [cid not in won and used < k for used, won in ways[k]]
+            return all(go), not any(go)
+        never_again: list[tuple[int, str]] = []  # cities named again that are never rolled for: (target, name)
+        again_before = False  # a city named again before: its roll may be left over
         earlier: dict[str, int] = {}  # city -> the first target naming it that may be rolled for
         for i, target in self.p.indexed("diplomacy"):
             path = ("diplomacy", i)
@@ -1330,6 +1351,10 @@ class RuleCheck:
                 self.error(path, f"{city.name} is a home city: home cities are never diplomacy targets",
                            "target a neutral or enemy-controlled minor city, or a hostile city of yours")
                 continue
+            free = c.controller is None or c.hostile  # a success makes it no target: a second try is free then
+            again = city.id in earlier and free and city.id not in won_by_card
+            if again:
+                first_at = earlier[city.id]
             if c.controller == self.me and not c.hostile:
                 self.add(self.later, path, f"you control {city.name} and it is not hostile: a diplomacy roll "
                                            f"there does nothing",
@@ -1337,40 +1362,69 @@ class RuleCheck:
             elif city.id in won_by_card:
                 self.warn(path, f"{won_by_card[city.id]} in cards wins {city.name} before the diplomacy rolls: "
                                 f"this target then fails", "cards are played at the start of the Diplomacy phase")
-            elif city.id in earlier and (c.controller is None or c.hostile):
-                self.warn(path, f"if the roll for {city.name} at diplomacy[{earlier[city.id]}] succeeds, "
-                                f"{'you control it' if c.controller is None else 'it is no longer hostile'} and "
-                                f"this target fails", "name a city once")
             if any(f.severity == ERROR for f in self.findings[before:]):
                 continue
-            if rolled[True] >= n + extra or rolled[False] >= n + extra:
+            always, never = rolled(n + extra, city.id)
+            if again:
+                # a second try (R-PH-DIP step 3): rolled for only if the tries before failed, else it uses no
+                # roll: a note (it may fail, and costs nothing); a warning only if no roll can be left for it
+                if never and not more:
+                    never_again.append((i, city.name))
+                else:
+                    won = "wins it" if c.controller is None else "ends its hostility"
+                    self.add(NOTE, path, f"a second try for {city.name} (first at diplomacy[{first_at}]): rolled for "
+                                         f"only if the tries before it fail; once one {won}, this target uses no "
+                                         f"roll (R-PH-DIP)")
+            elif never or not always:
                 # R-PH-DIP: the targets beyond the rolls fail.  Sure only when the targets before use every roll
                 # and nothing can add one before the Diplomacy phase; else it may still be rolled for
-                used = rolled[True] >= n + extra
-                sure = used and not more
+                sure = never and not more
                 sums = self.rolls_sum(n, why) + (f"; {n + extra} if {if_won()}" if extra else "")
                 if sure:
                     self.error(path, f"you have {count} this turn ({sums}), used by the targets before this one: "
                                      f"this target is never rolled for (targets beyond the rolls fail, R-PH-DIP)",
                                "cards like intrigue or bribes in cards: add rolls")
                     continue
-                gets = ("" if used else "a target before it fails" + (" or " if more else "")) + \
+                left = "a target before it fails" + (" (a city named again uses no roll once a roll before has "
+                                                     "won it)" if again_before else "")
+                gets = ("" if never else left + (" or " if more else "")) + \
                     (f"you get more rolls ({'; or '.join(more)})" if more else "")
                 self.warn(path, f"you have {count} this turn as far as the checker knows ({sums}), "
-                                f"{'used' if used else 'which may be used'} by the targets before this one: this "
+                                f"{'used' if never else 'which may be used'} by the targets before this one: this "
                                 f"target is rolled for only if {gets}; targets beyond the rolls fail (R-PH-DIP)",
                           "cards like intrigue or bribes in cards: add rolls")
-            elif rolled[True] >= n or rolled[False] >= n:
+            elif not rolled(n, city.id)[0]:
                 self.warn(path, f"you have {count} this turn ({self.rolls_sum(n, why)}); this target is rolled for "
                                 f"only if {if_won()}")
-            elif rolled[False] >= n - self.rolls_lost():
+            elif not rolled(n - lost, city.id)[0]:
                 self.warn(path, "the cards you play first may remove a leader of yours and a diplomacy roll with "
                                 "it: then this target is not rolled for")
             earlier.setdefault(city.id, i)
             self.dip_targets.setdefault(city.id, i)
-            rolled[False] += 1
-            if len(self.findings) == before:
-                rolled[True] += 1
+            again_before = again_before or again
+            # a target with a finding may fail without a roll (a second try's note: the ways above say when)
+            sure = all(f.severity == NOTE for f in self.findings[before:])
+            for k, now in ways.items():
+                ways[k] = set()
+                for used, won in now:
+                    if city.id in won or used >= k:
+                        ways[k].add((used, won))
+                        continue
+                    ways[k].add((used + 1, won))  # the roll fails (or an enemy city revolts: still a target)
+                    if free:
+                        ways[k].add((used + 1, won | {city.id}))
+                    if not sure:
+                        ways[k].add((used, won))
+        if never_again:
+            (i, name), rest = never_again[0], never_again[1:]
+            also = f" (and so is {', '.join(f'diplomacy[{j}] ({nm})' for j, nm in rest)})" if rest else ""
+            self.warn(("diplomacy", i), f"{name} named again is a second try, rolled for only if the tries before "
+                                        f"fail; but you have {count} this turn ({self.rolls_sum(n, why)}), all "
+                                        f"used by then: this try is never rolled for{also}",
+                      "naming a city again costs nothing (a try after a success uses no roll, R-PH-DIP); to try "
+                      "more often, add rolls (cards like intrigue or bribes)")
+            for j, nm in rest:
+                self.add(NOTE, ("diplomacy", j), f"never rolled for, as diplomacy[{i}] (see there)")
 
     def cities_won_by_cards(self) -> dict[str, Win]:
         """Cities the own-turn cards win before the Diplomacy rolls (``pbem.cards``: a card is played if it is in

@@ -1,0 +1,71 @@
+"""The order checker after a new player's eleven turns as Sparta, each finding reproduced on the demo campaign: a
+city named again in diplomacy (a free second try, R-PH-DIP step 3)."""
+from __future__ import annotations
+
+import pytest
+
+from pbem.checker import check_text
+from pbem.ordertypes import Orders
+from pbem.storage import Campaign
+from demo_campaign import create_demo, edited, ATHENS, said, first
+from test_chk3_review import intrigue_and_atrocities
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory) -> Campaign:
+    return create_demo(tmp_path_factory.mktemp("campaigns") / "demo")
+
+
+def dip(r) -> list[tuple[str, str, str]]:
+    return [f for f in said(r) if f[1].startswith("diplomacy")]
+
+
+# -- 1. a city named again in diplomacy is a second try that costs nothing --------------------------------------
+
+def test_a_city_named_again_is_a_free_second_try_and_is_not_warned(demo, tmp_path):
+    """The review: [miletus, thrace, miletus, thrace, miletus, thrace] gave a warning per repeat with the hint "name
+    a city once"; but a target no longer valid is reported failed and uses no roll (R-PH-DIP step 3): naming a city
+    again is a fallback that costs nothing.  The Diplomacy phase shows it: Megara won at once, its repeat uses no
+    roll, Chalcis gets the last two rolls."""
+    from scenario import run_phase, events
+    camp = edited(demo, tmp_path, intrigue_and_atrocities(razed=2))  # 3 rolls, none can come
+    r = check_text(ATHENS + "cards: [intrigue]\ndiplomacy: [megara, chalcis, megara, chalcis]\n", "o.yaml", camp)
+    # no warning: a short note at each second try (it may fail, so the checker says something, but costs nothing)
+    assert dip(r) == [
+        ("note", "diplomacy[2]", "a second try for Megara (first at diplomacy[0]): rolled for only if the tries "
+                                 "before it fail; once one wins it, this target uses no roll (R-PH-DIP)"),
+        ("note", "diplomacy[3]", "a second try for Chalcis (first at diplomacy[1]): rolled for only if the tries "
+                                 "before it fail; once one wins it, this target uses no roll (R-PH-DIP)")], said(r)
+    assert not r.warnings or all("diplomacy" not in f.path for f in r.warnings)
+    assert r.to_text().splitlines()[-1].endswith(", 2 notes"), r.to_text()
+    # third tries with three rolls: never rolled for (the first two tries use them), one warning for them all
+    body = "cards: [intrigue]\ndiplomacy: [megara, chalcis, megara, chalcis, megara, chalcis]\n"
+    r = check_text(ATHENS + body, "o.yaml", camp)
+    assert [f[:2] for f in dip(r)] == [("note", "diplomacy[2]"), ("note", "diplomacy[3]"),
+                                       ("warning", "diplomacy[4]"), ("note", "diplomacy[5]")], said(r)
+    [f] = [f for f in r.findings if f.path.startswith("diplomacy") and f.severity == "warning"]
+    assert f.message.startswith("Megara named again is a second try, rolled for only if the tries before fail; but "
+                                "you have 3 diplomacy rolls this turn (") and f.message.endswith(
+        "all used by then: this try is never rolled for (and so is diplomacy[5] (Chalcis))"), f.message
+    assert "name a city once" not in (f.hint or "")
+    state = camp.load_state()
+    ctx = run_phase("diplomacy", state, "athens", dice=[6, 2, 3], game_map=camp.game_map, check=False,
+                    orders=Orders.from_dict({"campaign": "demo", "turn": 1, "player": "athens", "cards": ["intrigue"],
+                                             "diplomacy": ["megara", "chalcis", "megara", "chalcis", "megara",
+                                                           "chalcis"]}))
+    rolls = [e["city"] for e in events(ctx, "diplomacy_roll")]
+    assert rolls == ["megara", "chalcis", "chalcis"], rolls
+    failed = [r["index"] for r in ctx.log.records if r.get("event") == "order_failed"]
+    assert failed == [2, 4, 5], ctx.log.records
+    assert state.cities["megara"].controller == "athens"
+
+
+def test_a_target_after_a_city_named_again_may_still_be_beyond_the_rolls(demo, tmp_path):
+    """Three rolls and [megara, megara, megara, chalcis]: Chalcis is rolled for only if a Megara roll wins it
+    early; the warning says how a target before it may leave a roll over (the repeats get a note)."""
+    camp = edited(demo, tmp_path, intrigue_and_atrocities(razed=2))
+    r = check_text(ATHENS + "cards: [intrigue]\ndiplomacy: [megara, megara, megara, chalcis]\n", "o.yaml", camp)
+    assert [f[:2] for f in dip(r)] == [("note", "diplomacy[1]"), ("note", "diplomacy[2]"),
+                                       ("warning", "diplomacy[3]")], said(r)
+    f = dip(r)[-1]
+    assert "a city named again uses no roll once a roll before has won it" in f[2], f[2]
