@@ -929,12 +929,17 @@ class RuleCheck:
         how = ("the second card you draw" if drawn == 1 else "both cards you draw") + \
             (f", then {', '.join(also)} (the latest in your hand)" if also else "")
         # never a card the file names anywhere (a card order with an error still says the player means to play
-        # it: a new player was told to discard the Social Division his cards named), the standing ones last
+        # it: a new player was told to discard the Social Division his cards named), nor one the standing orders in
+        # force use, this file's or kept from an earlier one (defence cards, reactions, an Executions-type card
+        # while executions is on): a new player was told to discard the defence card his standing orders held
         in_file = self.cards_named()
-        keep = in_file | {dc.card for dc in standing.defence_cards} | {u.card for u in standing.reactions}
+        by_standing = {dc.card for dc in standing.defence_cards} | {u.card for u in standing.reactions}
+        if standing.executions:
+            by_standing |= {c for c in hand if any(e["kind"] == "negate_revolt" for e in self.tables.cards[c].effects)}
+        keep = in_file | by_standing
         spare = [c for c in reversed(hand) if c not in named and c not in keep]
-        spare += [c for c in reversed(hand) if c not in named and c not in spare and c not in in_file]
         suggest = named + spare[:left]
+        kept_by_standing = [c for c in hand if c in by_standing and c not in in_file and c not in named]
         path = ("discard",) if "discard" in self.p.data else ()
         over = f"you hold {len(hand)} cards and draw {DRAW}: {len(hand) + DRAW} is over your hand limit of {limit}"
         if named:
@@ -943,8 +948,12 @@ class RuleCheck:
         else:
             what = f"{need} card{'s' if need > 1 else ''} will be discarded, the most recently drawn first: {how}"
         if len(suggest) < need:
-            hint = (f"to choose, discard cards your orders do not name: only {', '.join(suggest)} {'is' if len(suggest) == 1 else 'are'} such"
-                    if suggest else "every card in your hand is named in your orders: the draw decides")
+            standing_words = (f" (your standing orders use {', '.join(dict.fromkeys(kept_by_standing))})"
+                              if kept_by_standing else "")
+            hint = (f"to choose, discard cards your orders do not use: only {', '.join(suggest)} "
+                    f"{'is' if len(suggest) == 1 else 'are'} such{standing_words}"
+                    if suggest else f"every card in your hand is named in your orders{standing_words}: the draw "
+                                    f"decides")
         else:
             hint = f"to choose, write discard: [{', '.join(suggest)}]"
         self.warn(path, f"{over}, so {what}", hint)

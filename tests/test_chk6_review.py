@@ -1,5 +1,5 @@
 """The order checker after a new player's eleven turns as Sparta, each finding reproduced on the demo campaign: a
-city named again in diplomacy (a free second try, R-PH-DIP step 3)."""
+city named again in diplomacy (a free second try, R-PH-DIP step 3), the hand-limit hint and standing orders."""
 from __future__ import annotations
 
 import pytest
@@ -69,3 +69,37 @@ def test_a_target_after_a_city_named_again_may_still_be_beyond_the_rolls(demo, t
                                        ("warning", "diplomacy[3]")], said(r)
     f = dip(r)[-1]
     assert "a city named again uses no roll once a roll before has won it" in f[2], f[2]
+
+
+# -- 2. the hand-limit hint never suggests a card the standing orders use -----------------------------------------
+
+def six_cards_one_standing(s) -> None:
+    """Athens first, six cards in hand (8 after the Draw, one over the limit of 7); Strong Position a standing
+    defence card saved from an earlier file (in the state, not in this one)."""
+    first(s, "athens")
+    s.deck.remove("strong_position")
+    s.players["athens"].hand.append("strong_position")
+    s.players["athens"].standing = {"defence_cards": [{"card": "strong_position", "if_needed": False}]}
+
+
+def hand_hint(r) -> str:
+    [f] = [f for f in r.findings if "over your hand limit" in f.message]
+    return f.hint
+
+
+def test_the_hand_limit_hint_never_suggests_a_card_of_the_standing_orders_kept_from_an_earlier_file(demo, tmp_path):
+    """The review: "(hint: to choose, write discard: [reinforce_wings])" named the defence card the player's
+    standing orders, saved from an earlier turn, held; docs/rules.md (Draw) promises cards the orders do not use."""
+    camp = edited(demo, tmp_path, six_cards_one_standing)
+    # every other card is named by this file: nothing is left to suggest
+    body = "cards: [treasure, formal_agreement, storms, negotiations, intrigue]\n"
+    assert hand_hint(check_text(ATHENS + body, "o.yaml", camp)) == (
+        "every card in your hand is named in your orders (your standing orders use strong_position): the draw "
+        "decides")
+    # one card free: that one, not the standing card
+    body = "cards: [treasure, formal_agreement, storms, negotiations]\n"
+    assert hand_hint(check_text(ATHENS + body, "o.yaml", camp)) == "to choose, write discard: [intrigue]"
+    # the file's own standing orders replace the kept ones (R-STAND-1): a reaction of this file counts too
+    body = ("cards: [treasure, formal_agreement, storms, negotiations]\n"
+            "standing:\n  reactions: [intrigue]\n  defence_cards: [{card: strong_position}]\n")
+    assert hand_hint(check_text(ATHENS + body, "o.yaml", camp)).startswith("every card in your hand is named")
