@@ -33,7 +33,7 @@ from .errors import PbemError
 from .gamedata import Card, GameMap, Tables, json_path, tables
 from .model import RECRUIT_COST, GameState, Unit, UnitType, sorted_ids
 from .movement import (BASE_MP, aid_of_city, cannot_move_or_attack, effects_in_force, foreign_city, land_ok,
-                       movement_allowance, step_problems)
+                       may_stand, movement_allowance, step_problems)
 from .orders import Parsed, build, did_you_mean, expand_units, is_hex_id, orders_schema, short_list
 from .ordertypes import Attack, CardUse, Move, Standing
 from .phases.draw import DRAW, HAND_LIMIT
@@ -2230,6 +2230,44 @@ class RuleCheck:
             used.setdefault(uid, (i, not mine))
         if mine:  # it may fail: the cards it plays may still be in the hand after it
             self.maybe_played |= {c for c in self.played if c not in played}
+        if section == "land_battle":
+            self.warn_no_retreat((section, i), a)
+
+    def warn_no_retreat(self, base: tuple, a: Attack) -> None:
+        """Attackers that lose retreat from their own hexes (R-BAT-3, ``pbem.battle.retreat_hex``): one hex, onto
+        terrain they may stand in, not an enemy or neutral city, holding no enemy unit.  A hex with no such
+        neighbour (a beach of an island whose only land hex is the city attacked) turns every retreat into
+        destruction: a new player lost an Army so, and rules.md's "Islands" says it in prose only.  Said when the
+        player sees it is so, after the moves before the battle; a city the file's own cards or diplomacy may win,
+        or another attack of the file may take, counts as a way out (so does a hex out of sight)."""
+        sim, m = self.sim, self.map
+        targets = {x.target for _, x in self.p.indexed("land_battle")} - {a.target}
+        by_hex: dict[str, list[str]] = {}
+        for uid in self.attackers:
+            if uid in sim.units and self.fights_on_land(uid):
+                by_hex.setdefault(sim.hex[uid], []).append(uid)
+        for x, uids in by_hex.items():
+            if x not in m.terrain or not m.adjacent(x, a.target):
+                continue
+            u = sim.units[uids[0]]
+            ways = []
+            for n in m.neighbours[x]:
+                if n == a.target or not may_stand(m, u, n):
+                    continue  # the winner holds the target
+                city = foreign_city(sim.state, m, n, self.me)
+                if city is not None and city not in self.gains and n not in targets:
+                    continue
+                if n in self.seen and any(board.hostile_to(e, self.me) for e in sim.state.units_at(n)):
+                    continue
+                ways.append(n)
+            if ways:
+                continue
+            who = f"{uids[0]} attacks" if len(uids) == 1 else f"{', '.join(uids)} attack"
+            self.warn(self.unit_path(base, a, uids[0]),
+                      f"{who} from {x}, which has no hex your units could retreat to (R-BAT-3: one hex, over land, "
+                      f"not into an enemy or neutral city, nor a hex holding enemy units): if this attack is lost, "
+                      f"each unit whose casualty roll says retreat (5 or more) is destroyed instead",
+                      "attack with the odds well on your side, or from a hex with a way out")
 
     def check_attack_order(self, section: str, i: int, a: Attack, used: dict[str, tuple[int, bool]]) -> None:
         st, m, sim = self.state, self.map, self.sim
