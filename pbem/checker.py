@@ -459,6 +459,7 @@ class RuleCheck:
         self.warn_navigation()
         self.warn_upkeep_now()
         self.warn_out_of_supply()
+        self.warn_capturable()
         self.warn_unmanned_recruits()
         self.check_standing()
         self.check_discarded_plays()
@@ -1881,6 +1882,51 @@ class RuleCheck:
                 self.warn_unfed(path, h, moved, problem, bags, unless, stayed)
             else:
                 self.warn_unfed((), h, stayed, problem, bags, unless, nearest=self.nearest_feeder(h, cities, friendly))
+
+    def warn_capturable(self) -> None:
+        """R-UNIT-3: Leaders, Baggage, Transports and unmanned Fleets with no combat unit of their own in the hex
+        (an Army or Rowers, on land or aboard a Transport; a manned Fleet) are captured by an enemy Army, Rowers or
+        manned Fleet that enters it (``movement.capture_hex``).  Warned where the turn leaves them on land outside
+        a city (no enemy may enter a city of yours, R-PH-MOVE) next to an enemy Army or Rowers on land the player
+        sees: every other player moves before this player's next moves, those after in turn order this very
+        turn (a new player lost two Transports left on a beach beside enemy Armies)."""
+        st, sim, m = self.sim.state, self.sim, self.map
+        order = [p for p in st.turn_order if st.players[p].eliminated_turn is None]
+        by_hex: dict[str, list[str]] = {}
+        for uid in sorted_ids(sim.units):
+            u = sim.units[uid]
+            if u.away_until is None and u.carried_by is None and uid in st.units:
+                by_hex.setdefault(u.hex, []).append(uid)
+        for h, tops in sorted(by_hex.items()):
+            if h not in m.terrain or not land_ok(m, h) or h in m.city_at:
+                continue
+            if any(board.is_combat_unit(st, u) for u in st.units_at(h) if u.owner == self.me):
+                continue
+            armies: dict[str, list[str]] = {}  # enemy player -> hexes of their Armies or Rowers beside it
+            for n in m.neighbours[h]:
+                if n not in self.seen:
+                    continue
+                for e in st.units_at(n):
+                    if e.owner not in order or e.owner == self.me or e.carried_by is not None or \
+                            e.type not in (UnitType.ARMY, UnitType.ROWERS) or not land_ok(m, n):
+                        continue
+                    if n not in armies.setdefault(e.owner, []):
+                        armies[e.owner].append(n)
+            if not armies:
+                continue
+            mine = order.index(self.me) if self.me in order else len(order)
+            when = "; ".join(f"{p} in {', '.join(sorted(hs))} ("
+                             + ("moves after you this turn" if order.index(p) > mine else
+                                "moves again before your next moves") + ")"
+                             for p, hs in sorted(armies.items()))
+            names = ", ".join(tops)
+            moved = [self.last_moves[u] for u in tops if u in self.last_moves]
+            path = max(moved, key=lambda p: (p[0] == "second_move", p[1])) if moved else ()
+            self.warn(path, f"{names} end{'s' if len(tops) == 1 else ''} the turn in {h} with no Army, Rowers or "
+                            f"manned Fleet of yours, next to enemy Armies: {when}; an enemy Army, Rowers or manned "
+                            f"Fleet that enters {h} captures {'it' if len(tops) == 1 else 'them'} (R-UNIT-3)",
+                      f"leave an Army or Rowers with {'it' if len(tops) == 1 else 'them'}, or take "
+                      f"{'it' if len(tops) == 1 else 'them'} away: into a city of yours, or out of reach")
 
     def skipped_move(self, uid: str) -> str | None:
         """The move order with an error (skipped, R-TURN-4) that would have moved ``uid``: one naming it (in

@@ -1,6 +1,6 @@
 """The order checker after a new player's eleven turns as Sparta, each finding reproduced on the demo campaign: a
 city named again in diplomacy (a free second try, R-PH-DIP step 3), the hand-limit hint and standing orders, an
-attack from a hex with nowhere to retreat (R-BAT-3)."""
+attack from a hex with nowhere to retreat (R-BAT-3), and capturable units left beside enemy Armies (R-UNIT-3)."""
 from __future__ import annotations
 
 import pytest
@@ -162,3 +162,63 @@ def test_a_hex_whose_only_way_out_is_an_own_city_is_not_warned_and_a_foreign_cit
     r = check_text(ATHENS + body, "o.yaml", edited(demo, tmp_path / "c", blocked))
     assert [f.path for f in r.findings if "no hex your units could retreat to" in f.message] == \
         ["land_battle[0].units[0]"], said(r)
+
+
+# -- 4. Leaders, Baggage, Transports and unmanned Fleets left alone beside enemy Armies -----------------------------
+
+def transport_on_the_beach(with_army: bool):
+    """An empty Athenian Transport on the Sandy Coast 1510 (ATH-A1 beside it when ``with_army``), a Spartan Army
+    in 1409, the beach's land neighbour; Sparta moves after Athens (the demo's turn order)."""
+    def change(s) -> None:
+        from pbem.model import Unit, UnitType
+        s.add_unit(Unit(s.new_unit_id("ATH", UnitType.TRANSPORT), UnitType.TRANSPORT, "athens", "1510"))  # ATH-T1
+        s.add_unit(Unit(s.new_unit_id("SPA", UnitType.ARMY), UnitType.ARMY, "sparta", "1409"))
+        if with_army:
+            s.place(s.units["ATH-A1"], "1510")
+    return change
+
+
+def test_an_empty_transport_left_beside_an_enemy_army_is_warned_and_the_army_captures_it(demo, tmp_path):
+    """The review: two Transports left on a beach beside enemy Armies were captured; the checker said nothing."""
+    from scenario import run_phase, events
+    camp = edited(demo, tmp_path, transport_on_the_beach(with_army=False))
+    r = check_text(ATHENS, "o.yaml", camp)
+    assert ("warning", "", "ATH-T1 ends the turn in 1510 with no Army, Rowers or manned Fleet of yours, next to "
+                           "enemy Armies: sparta in 1409 (moves after you this turn); an enemy Army, Rowers or manned "
+                           "Fleet that enters 1510 captures it (R-UNIT-3)") in said(r), said(r)
+    # Sparta's move into the beach takes it
+    state = camp.load_state()
+    spa = next(u.id for u in state.units_at("1409") if u.owner == "sparta")
+    ctx = run_phase("first_move", state, "sparta", game_map=camp.game_map, check=False, orders=Orders.from_dict(
+        {"campaign": "demo", "turn": 1, "player": "sparta", "first_move": [{"units": [spa], "path": ["1510"]}]}))
+    assert [(e["unit"], e["by"]) for e in events(ctx, "captured")] == [("ATH-T1", "sparta")], events(ctx)
+    assert state.units["ATH-T1"].owner == "sparta"
+    # an Army of its own in the hex protects it: nothing to say
+    r = check_text(ATHENS, "o.yaml", edited(demo, tmp_path / "b", transport_on_the_beach(with_army=True)))
+    assert not [f for f in r.findings if "captures" in f.message], said(r)
+
+
+def test_a_leader_the_moves_leave_alone_beside_an_enemy_army_is_warned_at_the_move(demo, tmp_path):
+    """After the file's moves: ATH-A1 goes home to Athens and leaves ATH-L1 alone in 1413, next to a Corinthian
+    Army in 1412 (Corinth moves before Athens: again before Athens' next moves).  In a city of yours it is safe."""
+    from pbem.model import Unit, UnitType
+
+    def change(s) -> None:
+        s.place(s.units["ATH-A1"], "1413")
+        s.place(s.units["ATH-L1"], "1413")
+        s.add_unit(Unit(s.new_unit_id("COR", UnitType.ARMY), UnitType.ARMY, "corinth", "1412"))
+    camp = edited(demo, tmp_path, change)
+    r = check_text(ATHENS + 'first_move:\n  - units: [ATH-A1]\n    path: ["1313"]\n', "o.yaml", camp)
+    [f] = [f for f in r.findings if "captures" in f.message]
+    assert (f.severity, f.path) == ("warning", ""), said(r)
+    assert f.message.startswith("ATH-L1 ends the turn in 1413") and \
+        "corinth in 1412 (moves again before your next moves)" in f.message, f.message
+    # the leader moved along: nothing
+    r = check_text(ATHENS + 'first_move:\n  - units: [ATH-A1, ATH-L1]\n    path: ["1313"]\n', "o.yaml", camp)
+    assert not [f for f in r.findings if "captures" in f.message], said(r)
+    # the leader moved by itself next to the enemy: said at that move
+    r = check_text(ATHENS + 'first_move:\n  - units: [ATH-L2]\n    path: ["1413"]\n', "o.yaml",
+                   edited(demo, tmp_path / "b", lambda s: s.add_unit(
+                       Unit(s.new_unit_id("COR", UnitType.ARMY), UnitType.ARMY, "corinth", "1412"))))
+    [f] = [f for f in r.findings if "captures" in f.message]
+    assert f.path == "first_move[0].path[0]" and f.message.startswith("ATH-L2 ends the turn in 1413"), said(r)
