@@ -2285,7 +2285,10 @@ class RuleCheck:
         neighbour (a beach of an island whose only land hex is the city attacked) turns every retreat into
         destruction: a new player lost an Army so, and rules.md's "Islands" says it in prose only.  Said when the
         player sees it is so, after the moves before the battle; a city the file's own cards or diplomacy may win,
-        or another attack of the file may take, counts as a way out (so does a hex out of sight)."""
+        or another attack of the file may take, counts as a way out (so does a hex out of sight).  Only when this
+        file's First Move takes attackers there (lands them, as the new player did): units that stood there
+        already are where the player chose to keep them (tests/test_battle_beached.py attacks beached ships
+        from such a hill and expects no finding)."""
         sim, m = self.sim, self.map
         targets = {x.target for _, x in self.p.indexed("land_battle")} - {a.target}
         by_hex: dict[str, list[str]] = {}
@@ -2293,7 +2296,7 @@ class RuleCheck:
             if uid in sim.units and self.fights_on_land(uid):
                 by_hex.setdefault(sim.hex[uid], []).append(uid)
         for x, uids in by_hex.items():
-            if x not in m.terrain or not m.adjacent(x, a.target):
+            if x not in m.terrain or not m.adjacent(x, a.target) or not any(u in self.last_moves for u in uids):
                 continue
             u = sim.units[uids[0]]
             ways = []

@@ -108,60 +108,71 @@ def test_the_hand_limit_hint_never_suggests_a_card_of_the_standing_orders_kept_f
 
 # -- 3. an attack from a hex with nowhere to retreat (R-BAT-3) ------------------------------------------------------
 
-def on_aegina_beach(s) -> None:
-    """Athens first, ATH-A1 ashore on the Sandy Coast 1216, whose only land neighbour is Aegina (1215, neutral)."""
+def at_sea_off_aegina(s) -> None:
+    """Athens first; a Transport (ATH-T1) with ATH-A1 aboard at sea in 1217, next to the Sandy Coast 1216, whose
+    only land neighbour is Aegina (1215, neutral)."""
+    from pbem.model import Unit, UnitType
     first(s, "athens")
-    s.place(s.units["ATH-A1"], "1216")
+    t = s.add_unit(Unit(s.new_unit_id("ATH", UnitType.TRANSPORT), UnitType.TRANSPORT, "athens", "1217"))
+    s.place(s.units["ATH-A1"], "1217")
+    s.units["ATH-A1"].carried_by = t.id
 
 
 NO_RETREAT = ("ATH-A1 attacks from 1216, which has no hex your units could retreat to (R-BAT-3: one hex, over land, "
               "not into an enemy or neutral city, nor a hex holding enemy units): if this attack is lost, each unit "
               "whose casualty roll says retreat (5 or more) is destroyed instead")
+LANDING = 'first_move:\n  - units: [ATH-T1]\n    path: ["1216"]\n    unload: [ATH-A1]\n'
 
 
 def test_an_attack_from_a_beach_with_no_way_out_is_warned_and_a_retreat_roll_destroys(demo, tmp_path):
     """The review: Armies landed on the beach 1216 attacked Aegina (1215) and lost; "Casualty roll for SPA-A1: 6 (5
     or more retreats): destroyed (no hex to retreat to)".  The checker knew the terrain and said nothing."""
     from scenario import run_phase, events
-    camp = edited(demo, tmp_path, on_aegina_beach)
-    body = 'land_battle:\n  - units: [ATH-A1]\n    target: "1215"\n'
+    camp = edited(demo, tmp_path, at_sea_off_aegina)
+    body = LANDING + 'land_battle:\n  - units: [ATH-A1]\n    target: "1215"\n'
     r = check_text(ATHENS + body, "o.yaml", camp)
     assert ("warning", "land_battle[0].units[0]", NO_RETREAT) in said(r), said(r)
-    # the adjudicator: the attack lost (1 against 10s), the casualty roll a 6: destroyed, not retreated
+    assert not r.errors, said(r)
+    # the adjudicator: landed, the attack lost (1 against 10s), the casualty roll a 6: destroyed, not retreated
     state = camp.load_state()
+    doc = {"campaign": "demo", "turn": 1, "player": "athens",
+           "first_move": [{"units": ["ATH-T1"], "path": ["1216"], "unload": ["ATH-A1"]}],
+           "land_battle": [{"units": ["ATH-A1"], "target": "1215"}]}
+    run_phase("first_move", state, "athens", game_map=camp.game_map, check=False, orders=Orders.from_dict(doc))
+    assert state.units["ATH-A1"].hex == "1216" and state.units["ATH-A1"].carried_by is None
     ctx = run_phase("land_battle", state, "athens", dice=[1, 10, 6, 6], game_map=camp.game_map, check=False,
-                    orders=Orders.from_dict({"campaign": "demo", "turn": 1, "player": "athens",
-                                             "land_battle": [{"units": ["ATH-A1"], "target": "1215"}]}))
+                    orders=Orders.from_dict(doc))
     [c] = events(ctx, "casualty")
     assert (c["unit"], c["roll"], c["result"], c["reason"]) == ("ATH-A1", 6, "destroyed", "no hex to retreat to"), c
 
 
-def test_a_hex_whose_only_way_out_is_an_own_city_is_not_warned_and_a_foreign_city_is_none(demo, tmp_path):
-    """1413's land neighbours are Athens (1313) and 1412: ATH-A1 in 1413 attacking a Spartan Army in 1412 may retreat
-    into Athens; with Athens in another player's hands (a foreign city, R-BAT-3) it may not."""
+def test_a_hex_whose_way_out_is_an_own_city_is_not_warned_nor_units_that_stood_there_already(demo, tmp_path):
+    """1413's land neighbours are Athens (1313) and 1412: ATH-A1 marched from Athens to 1413 to attack a Spartan
+    Army in 1412 may retreat into Athens.  Units the file does not move there are not warned (the player chose to
+    keep them there; tests/test_battle_beached.py attacks from such a hill and expects no finding)."""
     from pbem.model import Unit, UnitType
 
-    def beside(owner_of_athens: str):
+    def beside(owner_of_athens: str, at: str):
         def change(s) -> None:
             first(s, "athens")
-            s.place(s.units["ATH-A1"], "1413")
+            s.place(s.units["ATH-A1"], at)
             s.add_unit(Unit(s.new_unit_id("SPA", UnitType.ARMY), UnitType.ARMY, "sparta", "1412"))
             s.cities["athens"].controller = owner_of_athens
         return change
     body = 'land_battle:\n  - units: [ATH-A1]\n    target: "1412"\n'
-    r = check_text(ATHENS + body, "o.yaml", edited(demo, tmp_path, beside("athens")))
+    r = check_text(ATHENS + 'first_move:\n  - units: [ATH-A1]\n    path: ["1413"]\n' + body, "o.yaml",
+                   edited(demo, tmp_path, beside("athens", "1313")))
+    assert not r.errors and not [f for f in r.findings if "retreat to" in f.message], said(r)
+    r = check_text(ATHENS + body, "o.yaml", edited(demo, tmp_path / "b", beside("sparta", "1413")))
     assert not [f for f in r.findings if "retreat to" in f.message], said(r)
-    r = check_text(ATHENS + body, "o.yaml", edited(demo, tmp_path / "b", beside("sparta")))
-    assert [f.path for f in r.findings if "no hex your units could retreat to" in f.message] == \
-        ["land_battle[0].units[0]"], said(r)
-    # an enemy Army in the way out is none either (the retreat hex holds no enemy unit)
-
-    def blocked(s) -> None:
-        beside("athens")(s)
-        s.add_unit(Unit(s.new_unit_id("SPA", UnitType.ARMY), UnitType.ARMY, "sparta", "1313"))
-    r = check_text(ATHENS + body, "o.yaml", edited(demo, tmp_path / "c", blocked))
-    assert [f.path for f in r.findings if "no hex your units could retreat to" in f.message] == \
-        ["land_battle[0].units[0]"], said(r)
+    # the beach of the first test, the Army ashore there already: no word either
+    def ashore(s) -> None:
+        at_sea_off_aegina(s)
+        s.units["ATH-A1"].carried_by = None
+        s.place(s.units["ATH-A1"], "1216")
+    r = check_text(ATHENS + 'land_battle:\n  - units: [ATH-A1]\n    target: "1215"\n', "o.yaml",
+                   edited(demo, tmp_path / "c", ashore))
+    assert not [f for f in r.findings if "retreat to" in f.message], said(r)
 
 
 # -- 4. Leaders, Baggage, Transports and unmanned Fleets left alone beside enemy Armies -----------------------------
