@@ -1889,7 +1889,8 @@ class RuleCheck:
         manned Fleet that enters it (``movement.capture_hex``).  Warned where the turn leaves them on land outside
         a city (no enemy may enter a city of yours, R-PH-MOVE) next to an enemy Army or Rowers on land the player
         sees: every other player moves before this player's next moves, those after in turn order this very
-        turn (a new player lost two Transports left on a beach beside enemy Armies)."""
+        turn (a new player lost two Transports left on a beach beside enemy Armies).  Only what this file leaves
+        so: units it moves there, or whose Armies, Rowers or manned Fleets it moves away."""
         st, sim, m = self.sim.state, self.sim, self.map
         order = [p for p in st.turn_order if st.players[p].eliminated_turn is None]
         by_hex: dict[str, list[str]] = {}
@@ -1901,6 +1902,12 @@ class RuleCheck:
             if h not in m.terrain or not land_ok(m, h) or h in m.city_at:
                 continue
             if any(board.is_combat_unit(st, u) for u in st.units_at(h) if u.owner == self.me):
+                continue
+            # left so by this file: moved there, or the Armies, Rowers or manned Fleets with them moved away (units
+            # alone there already are where earlier orders left them: tests/test_every_card.py's leader)
+            left = [u.id for u in self.state.units_at(h) if u.owner == self.me and u.id in sim.units
+                    and board.is_combat_unit(self.state, u) and sim.hex[u.id] != h]
+            if not left and not any(u in self.last_moves for u in tops):
                 continue
             armies: dict[str, list[str]] = {}  # enemy player -> hexes of their Armies or Rowers beside it
             for n in m.neighbours[h]:

@@ -177,35 +177,51 @@ def test_a_hex_whose_way_out_is_an_own_city_is_not_warned_nor_units_that_stood_t
 
 # -- 4. Leaders, Baggage, Transports and unmanned Fleets left alone beside enemy Armies -----------------------------
 
-def transport_on_the_beach(with_army: bool):
-    """An empty Athenian Transport on the Sandy Coast 1510 (ATH-A1 beside it when ``with_army``), a Spartan Army
-    in 1409, the beach's land neighbour; Sparta moves after Athens (the demo's turn order)."""
+def transport_off_the_beach(with_army: bool):
+    """An Athenian Transport (ATH-T1; ATH-A1 aboard when ``with_army``) at sea in 1509, next to the Sandy Coast
+    1510 and to 1409, the beach's land neighbour, where a Spartan Army stands in its sight; Sparta moves after
+    Athens (the demo's turn order)."""
     def change(s) -> None:
         from pbem.model import Unit, UnitType
-        s.add_unit(Unit(s.new_unit_id("ATH", UnitType.TRANSPORT), UnitType.TRANSPORT, "athens", "1510"))  # ATH-T1
+        t = s.add_unit(Unit(s.new_unit_id("ATH", UnitType.TRANSPORT), UnitType.TRANSPORT, "athens", "1509"))
         s.add_unit(Unit(s.new_unit_id("SPA", UnitType.ARMY), UnitType.ARMY, "sparta", "1409"))
         if with_army:
-            s.place(s.units["ATH-A1"], "1510")
+            s.place(s.units["ATH-A1"], "1509")
+            s.units["ATH-A1"].carried_by = t.id
     return change
+
+
+BEACHING = 'first_move:\n  - units: [ATH-T1]\n    path: ["1510"]\n'
 
 
 def test_an_empty_transport_left_beside_an_enemy_army_is_warned_and_the_army_captures_it(demo, tmp_path):
     """The review: two Transports left on a beach beside enemy Armies were captured; the checker said nothing."""
     from scenario import run_phase, events
-    camp = edited(demo, tmp_path, transport_on_the_beach(with_army=False))
-    r = check_text(ATHENS, "o.yaml", camp)
-    assert ("warning", "", "ATH-T1 ends the turn in 1510 with no Army, Rowers or manned Fleet of yours, next to "
-                           "enemy Armies: sparta in 1409 (moves after you this turn); an enemy Army, Rowers or manned "
-                           "Fleet that enters 1510 captures it (R-UNIT-3)") in said(r), said(r)
-    # Sparta's move into the beach takes it
+    camp = edited(demo, tmp_path, transport_off_the_beach(with_army=False))
+    r = check_text(ATHENS + BEACHING, "o.yaml", camp)
+    assert ("warning", "first_move[0].path[0]",
+            "ATH-T1 ends the turn in 1510 with no Army, Rowers or manned Fleet of yours, next to enemy Armies: sparta "
+            "in 1409 (moves after you this turn); an enemy Army, Rowers or manned Fleet that enters 1510 captures it "
+            "(R-UNIT-3)") in said(r), said(r)
+    # the adjudicator: Athens beaches it, Sparta's move into the beach takes it
     state = camp.load_state()
+    run_phase("first_move", state, "athens", game_map=camp.game_map, check=False, orders=Orders.from_dict(
+        {"campaign": "demo", "turn": 1, "player": "athens", "first_move": [{"units": ["ATH-T1"], "path": ["1510"]}]}))
     spa = next(u.id for u in state.units_at("1409") if u.owner == "sparta")
     ctx = run_phase("first_move", state, "sparta", game_map=camp.game_map, check=False, orders=Orders.from_dict(
         {"campaign": "demo", "turn": 1, "player": "sparta", "first_move": [{"units": [spa], "path": ["1510"]}]}))
     assert [(e["unit"], e["by"]) for e in events(ctx, "captured")] == [("ATH-T1", "sparta")], events(ctx)
     assert state.units["ATH-T1"].owner == "sparta"
-    # an Army of its own in the hex protects it: nothing to say
-    r = check_text(ATHENS, "o.yaml", edited(demo, tmp_path / "b", transport_on_the_beach(with_army=True)))
+    # an Army with it (aboard or ashore) protects it: nothing to say
+    camp = edited(demo, tmp_path / "b", transport_off_the_beach(with_army=True))
+    for body in (BEACHING, BEACHING + "    unload: [ATH-A1]\n"):
+        r = check_text(ATHENS + body, "o.yaml", camp)
+        assert not [f for f in r.findings if "captures" in f.message], said(r)
+    # alone there already, no order of this file moving it or anything away: earlier orders left it, no word
+    def beached(s) -> None:
+        transport_off_the_beach(with_army=False)(s)
+        s.place(s.units["ATH-T1"], "1510")
+    r = check_text(ATHENS, "o.yaml", edited(demo, tmp_path / "c", beached))
     assert not [f for f in r.findings if "captures" in f.message], said(r)
 
 
