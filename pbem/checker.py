@@ -33,7 +33,7 @@ from .errors import PbemError
 from .gamedata import Card, GameMap, Tables, json_path, tables
 from .model import RECRUIT_COST, GameState, Unit, UnitType, sorted_ids
 from .movement import (BASE_MP, aid_of_city, cannot_move_or_attack, effects_in_force, foreign_city, land_ok,
-                       movement_allowance, step_problems)
+                       may_stand, movement_allowance, step_problems)
 from .orders import Parsed, build, did_you_mean, expand_units, is_hex_id, orders_schema, short_list
 from .ordertypes import Attack, CardUse, Move, Standing
 from .phases.draw import DRAW, HAND_LIMIT
@@ -45,6 +45,9 @@ from .storage import Campaign
 from .visibility import redact, sight
 
 ERROR, WARNING = "error", "warning"
+# a note: what an order does that is worth knowing but no likely mistake (a city named again in diplomacy is a
+# second try that costs nothing); never counted as a warning
+NOTE = "note"
 _ARTICLE = {UnitType.ARMY: "an Army", UnitType.ROWERS: "a Rowers unit", UnitType.FLEET: "a Fleet",
             UnitType.TRANSPORT: "a Transport", UnitType.BAGGAGE: "a Baggage unit", UnitType.LEADER: "a Leader"}
 
@@ -71,7 +74,7 @@ def a_unit(t: UnitType) -> str:
 
 @dataclass(frozen=True)
 class Finding:
-    severity: str  # error | warning
+    severity: str  # error | warning | note
     file: str
     line: int | None
     column: int | None
@@ -102,6 +105,10 @@ class Report:
         return [f for f in self.findings if f.severity == WARNING]
 
     @property
+    def notes(self) -> list[Finding]:
+        return [f for f in self.findings if f.severity == NOTE]
+
+    @property
     def exit_code(self) -> int:
         if not self.usable:
             return 2
@@ -117,9 +124,11 @@ class Report:
                         f"--campaign KIT_FOLDER to check the orders against the game)")
             return (f"{self.file}: {e} error{'s' if e != 1 else ''}, {w} warning{'s' if w != 1 else ''} (the format "
                     f"only: not checked against a campaign)")
+        n = len(self.notes)
+        notes = f", {n} note{'s' if n != 1 else ''}" if n else ""
         if not e and not w:
-            return f"{self.file}: OK, no findings"
-        return f"{self.file}: {e} error{'s' if e != 1 else ''}, {w} warning{'s' if w != 1 else ''}"
+            return f"{self.file}: OK, no errors or warnings{notes}" if n else f"{self.file}: OK, no findings"
+        return f"{self.file}: {e} error{'s' if e != 1 else ''}, {w} warning{'s' if w != 1 else ''}{notes}"
 
     def to_text(self) -> str:
         return "".join(f.text() + "\n" for f in self.findings) + self.summary() + "\n"
@@ -450,6 +459,7 @@ class RuleCheck:
         self.warn_navigation()
         self.warn_upkeep_now()
         self.warn_out_of_supply()
+        self.warn_capturable()
         self.warn_unmanned_recruits()
         self.check_standing()
         self.check_discarded_plays()
@@ -920,12 +930,17 @@ class RuleCheck:
         how = ("the second card you draw" if drawn == 1 else "both cards you draw") + \
             (f", then {', '.join(also)} (the latest in your hand)" if also else "")
         # never a card the file names anywhere (a card order with an error still says the player means to play
-        # it: a new player was told to discard the Social Division his cards named), the standing ones last
+        # it: a new player was told to discard the Social Division his cards named), nor one the standing orders in
+        # force use, this file's or kept from an earlier one (defence cards, reactions, an Executions-type card
+        # while executions is on): a new player was told to discard the defence card his standing orders held
         in_file = self.cards_named()
-        keep = in_file | {dc.card for dc in standing.defence_cards} | {u.card for u in standing.reactions}
+        by_standing = {dc.card for dc in standing.defence_cards} | {u.card for u in standing.reactions}
+        if standing.executions:
+            by_standing |= {c for c in hand if any(e["kind"] == "negate_revolt" for e in self.tables.cards[c].effects)}
+        keep = in_file | by_standing
         spare = [c for c in reversed(hand) if c not in named and c not in keep]
-        spare += [c for c in reversed(hand) if c not in named and c not in spare and c not in in_file]
         suggest = named + spare[:left]
+        kept_by_standing = [c for c in hand if c in by_standing and c not in in_file and c not in named]
         path = ("discard",) if "discard" in self.p.data else ()
         over = f"you hold {len(hand)} cards and draw {DRAW}: {len(hand) + DRAW} is over your hand limit of {limit}"
         if named:
@@ -934,8 +949,12 @@ class RuleCheck:
         else:
             what = f"{need} card{'s' if need > 1 else ''} will be discarded, the most recently drawn first: {how}"
         if len(suggest) < need:
-            hint = (f"to choose, discard cards your orders do not name: only {', '.join(suggest)} {'is' if len(suggest) == 1 else 'are'} such"
-                    if suggest else "every card in your hand is named in your orders: the draw decides")
+            standing_words = (f" (your standing orders use {', '.join(dict.fromkeys(kept_by_standing))})"
+                              if kept_by_standing else "")
+            hint = (f"to choose, discard cards your orders do not use: only {', '.join(suggest)} "
+                    f"{'is' if len(suggest) == 1 else 'are'} such{standing_words}"
+                    if suggest else f"every card in your hand is named in your orders{standing_words}: the draw "
+                                    f"decides")
         else:
             hint = f"to choose, write discard: [{', '.join(suggest)}]"
         self.warn(path, f"{over}, so {what}", hint)
@@ -1317,7 +1336,19 @@ class RuleCheck:
             rolls, win, trait = maybe[0]
             return (f"{win.by} wins {self.map.cities[win.city].name} first (its {trait} gives "
                     f"{'one more roll' if rolls == 1 else f'{rolls} more rolls'})")
-        rolled = {True: 0, False: 0}  # targets before that use a roll: for sure, at most
+        # R-PH-DIP step 3, as the Diplomacy phase rolls: the ways the targets before may have gone, for each number
+        # of rolls the findings below ask about: (rolls used, cities won).  A neutral or own hostile city a roll
+        # before won is no target any more: a city named again is a second try that uses no roll then (an
+        # enemy-controlled city stays a target: a success makes it revolt)
+        lost = self.rolls_lost()
+        ways: dict[int, set[tuple[int, frozenset]]] = {k: {(0, frozenset())} for k in {n + extra, n, n - lost}}
+
+        def rolled(k: int, cid: str) -> tuple[bool, bool]:
+            """(rolled for whatever the rolls before did, never rolled for) with ``k`` rolls."""
+            go = [cid not in won and used < k for used, won in ways[k]]
+            return all(go), not any(go)
+        never_again: list[tuple[int, str]] = []  # cities named again that are never rolled for: (target, name)
+        again_before = False  # a city named again before: its roll may be left over
         earlier: dict[str, int] = {}  # city -> the first target naming it that may be rolled for
         for i, target in self.p.indexed("diplomacy"):
             path = ("diplomacy", i)
@@ -1330,6 +1361,10 @@ class RuleCheck:
                 self.error(path, f"{city.name} is a home city: home cities are never diplomacy targets",
                            "target a neutral or enemy-controlled minor city, or a hostile city of yours")
                 continue
+            free = c.controller is None or c.hostile  # a success makes it no target: a second try is free then
+            again = city.id in earlier and free and city.id not in won_by_card
+            if again:
+                first_at = earlier[city.id]
             if c.controller == self.me and not c.hostile:
                 self.add(self.later, path, f"you control {city.name} and it is not hostile: a diplomacy roll "
                                            f"there does nothing",
@@ -1337,40 +1372,69 @@ class RuleCheck:
             elif city.id in won_by_card:
                 self.warn(path, f"{won_by_card[city.id]} in cards wins {city.name} before the diplomacy rolls: "
                                 f"this target then fails", "cards are played at the start of the Diplomacy phase")
-            elif city.id in earlier and (c.controller is None or c.hostile):
-                self.warn(path, f"if the roll for {city.name} at diplomacy[{earlier[city.id]}] succeeds, "
-                                f"{'you control it' if c.controller is None else 'it is no longer hostile'} and "
-                                f"this target fails", "name a city once")
             if any(f.severity == ERROR for f in self.findings[before:]):
                 continue
-            if rolled[True] >= n + extra or rolled[False] >= n + extra:
+            always, never = rolled(n + extra, city.id)
+            if again:
+                # a second try (R-PH-DIP step 3): rolled for only if the tries before failed, else it uses no
+                # roll: a note (it may fail, and costs nothing); a warning only if no roll can be left for it
+                if never and not more:
+                    never_again.append((i, city.name))
+                else:
+                    won = "wins it" if c.controller is None else "ends its hostility"
+                    self.add(NOTE, path, f"a second try for {city.name} (first at diplomacy[{first_at}]): rolled for "
+                                         f"only if the tries before it fail; once one {won}, this target uses no "
+                                         f"roll (R-PH-DIP)")
+            elif never or not always:
                 # R-PH-DIP: the targets beyond the rolls fail.  Sure only when the targets before use every roll
                 # and nothing can add one before the Diplomacy phase; else it may still be rolled for
-                used = rolled[True] >= n + extra
-                sure = used and not more
+                sure = never and not more
                 sums = self.rolls_sum(n, why) + (f"; {n + extra} if {if_won()}" if extra else "")
                 if sure:
                     self.error(path, f"you have {count} this turn ({sums}), used by the targets before this one: "
                                      f"this target is never rolled for (targets beyond the rolls fail, R-PH-DIP)",
                                "cards like intrigue or bribes in cards: add rolls")
                     continue
-                gets = ("" if used else "a target before it fails" + (" or " if more else "")) + \
+                left = "a target before it fails" + (" (a city named again uses no roll once a roll before has "
+                                                     "won it)" if again_before else "")
+                gets = ("" if never else left + (" or " if more else "")) + \
                     (f"you get more rolls ({'; or '.join(more)})" if more else "")
                 self.warn(path, f"you have {count} this turn as far as the checker knows ({sums}), "
-                                f"{'used' if used else 'which may be used'} by the targets before this one: this "
+                                f"{'used' if never else 'which may be used'} by the targets before this one: this "
                                 f"target is rolled for only if {gets}; targets beyond the rolls fail (R-PH-DIP)",
                           "cards like intrigue or bribes in cards: add rolls")
-            elif rolled[True] >= n or rolled[False] >= n:
+            elif not rolled(n, city.id)[0]:
                 self.warn(path, f"you have {count} this turn ({self.rolls_sum(n, why)}); this target is rolled for "
                                 f"only if {if_won()}")
-            elif rolled[False] >= n - self.rolls_lost():
+            elif not rolled(n - lost, city.id)[0]:
                 self.warn(path, "the cards you play first may remove a leader of yours and a diplomacy roll with "
                                 "it: then this target is not rolled for")
             earlier.setdefault(city.id, i)
             self.dip_targets.setdefault(city.id, i)
-            rolled[False] += 1
-            if len(self.findings) == before:
-                rolled[True] += 1
+            again_before = again_before or again
+            # a target with a finding may fail without a roll (a second try's note: the ways above say when)
+            sure = all(f.severity == NOTE for f in self.findings[before:])
+            for k, now in ways.items():
+                ways[k] = set()
+                for used, won in now:
+                    if city.id in won or used >= k:
+                        ways[k].add((used, won))
+                        continue
+                    ways[k].add((used + 1, won))  # the roll fails (or an enemy city revolts: still a target)
+                    if free:
+                        ways[k].add((used + 1, won | {city.id}))
+                    if not sure:
+                        ways[k].add((used, won))
+        if never_again:
+            (i, name), rest = never_again[0], never_again[1:]
+            also = f" (and so is {', '.join(f'diplomacy[{j}] ({nm})' for j, nm in rest)})" if rest else ""
+            self.warn(("diplomacy", i), f"{name} named again is a second try, rolled for only if the tries before "
+                                        f"fail; but you have {count} this turn ({self.rolls_sum(n, why)}), all "
+                                        f"used by then: this try is never rolled for{also}",
+                      "naming a city again costs nothing (a try after a success uses no roll, R-PH-DIP); to try "
+                      "more often, add rolls (cards like intrigue or bribes)")
+            for j, nm in rest:
+                self.add(NOTE, ("diplomacy", j), f"never rolled for, as diplomacy[{i}] (see there)")
 
     def cities_won_by_cards(self) -> dict[str, Win]:
         """Cities the own-turn cards win before the Diplomacy rolls (``pbem.cards``: a card is played if it is in
@@ -1819,6 +1883,58 @@ class RuleCheck:
             else:
                 self.warn_unfed((), h, stayed, problem, bags, unless, nearest=self.nearest_feeder(h, cities, friendly))
 
+    def warn_capturable(self) -> None:
+        """R-UNIT-3: Leaders, Baggage, Transports and unmanned Fleets with no combat unit of their own in the hex
+        (an Army or Rowers, on land or aboard a Transport; a manned Fleet) are captured by an enemy Army, Rowers or
+        manned Fleet that enters it (``movement.capture_hex``).  Warned where the turn leaves them on land outside
+        a city (no enemy may enter a city of yours, R-PH-MOVE) next to an enemy Army or Rowers on land the player
+        sees: every other player moves before this player's next moves, those after in turn order this very
+        turn (a new player lost two Transports left on a beach beside enemy Armies).  Only what this file leaves
+        so: units it moves there, or whose Armies, Rowers or manned Fleets it moves away."""
+        st, sim, m = self.sim.state, self.sim, self.map
+        order = [p for p in st.turn_order if st.players[p].eliminated_turn is None]
+        by_hex: dict[str, list[str]] = {}
+        for uid in sorted_ids(sim.units):
+            u = sim.units[uid]
+            if u.away_until is None and u.carried_by is None and uid in st.units:
+                by_hex.setdefault(u.hex, []).append(uid)
+        for h, tops in sorted(by_hex.items()):
+            if h not in m.terrain or not land_ok(m, h) or h in m.city_at:
+                continue
+            if any(board.is_combat_unit(st, u) for u in st.units_at(h) if u.owner == self.me):
+                continue
+            # left so by this file: moved there, or the Armies, Rowers or manned Fleets with them moved away (units
+            # alone there already are where earlier orders left them: tests/test_every_card.py's leader)
+            left = [u.id for u in self.state.units_at(h) if u.owner == self.me and u.id in sim.units
+                    and board.is_combat_unit(self.state, u) and sim.hex[u.id] != h]
+            if not left and not any(u in self.last_moves for u in tops):
+                continue
+            armies: dict[str, list[str]] = {}  # enemy player -> hexes of their Armies or Rowers beside it
+            for n in m.neighbours[h]:
+                if n not in self.seen:
+                    continue
+                for e in st.units_at(n):
+                    if e.owner not in order or e.owner == self.me or e.carried_by is not None or \
+                            e.type not in (UnitType.ARMY, UnitType.ROWERS) or not land_ok(m, n):
+                        continue
+                    if n not in armies.setdefault(e.owner, []):
+                        armies[e.owner].append(n)
+            if not armies:
+                continue
+            mine = order.index(self.me) if self.me in order else len(order)
+            when = "; ".join(f"{p} in {', '.join(sorted(hs))} ("
+                             + ("moves after you this turn" if order.index(p) > mine else
+                                "moves again before your next moves") + ")"
+                             for p, hs in sorted(armies.items()))
+            names = ", ".join(tops)
+            moved = [self.last_moves[u] for u in tops if u in self.last_moves]
+            path = max(moved, key=lambda p: (p[0] == "second_move", p[1])) if moved else ()
+            self.warn(path, f"{names} end{'s' if len(tops) == 1 else ''} the turn in {h} with no Army, Rowers or "
+                            f"manned Fleet of yours, next to enemy Armies: {when}; an enemy Army, Rowers or manned "
+                            f"Fleet that enters {h} captures {'it' if len(tops) == 1 else 'them'} (R-UNIT-3)",
+                      f"leave an Army or Rowers with {'it' if len(tops) == 1 else 'them'}, or take "
+                      f"{'it' if len(tops) == 1 else 'them'} away: into a city of yours, or out of reach")
+
     def skipped_move(self, uid: str) -> str | None:
         """The move order with an error (skipped, R-TURN-4) that would have moved ``uid``: one naming it (in
         units or load), or the ship it is aboard; None if no such order names it."""
@@ -2167,6 +2283,47 @@ class RuleCheck:
             used.setdefault(uid, (i, not mine))
         if mine:  # it may fail: the cards it plays may still be in the hand after it
             self.maybe_played |= {c for c in self.played if c not in played}
+        if section == "land_battle":
+            self.warn_no_retreat((section, i), a)
+
+    def warn_no_retreat(self, base: tuple, a: Attack) -> None:
+        """Attackers that lose retreat from their own hexes (R-BAT-3, ``pbem.battle.retreat_hex``): one hex, onto
+        terrain they may stand in, not an enemy or neutral city, holding no enemy unit.  A hex with no such
+        neighbour (a beach of an island whose only land hex is the city attacked) turns every retreat into
+        destruction: a new player lost an Army so, and rules.md's "Islands" says it in prose only.  Said when the
+        player sees it is so, after the moves before the battle; a city the file's own cards or diplomacy may win,
+        or another attack of the file may take, counts as a way out (so does a hex out of sight).  Only when this
+        file's First Move takes attackers there (lands them, as the new player did): units that stood there
+        already are where the player chose to keep them (tests/test_battle_beached.py attacks beached ships
+        from such a hill and expects no finding)."""
+        sim, m = self.sim, self.map
+        targets = {x.target for _, x in self.p.indexed("land_battle")} - {a.target}
+        by_hex: dict[str, list[str]] = {}
+        for uid in self.attackers:
+            if uid in sim.units and self.fights_on_land(uid):
+                by_hex.setdefault(sim.hex[uid], []).append(uid)
+        for x, uids in by_hex.items():
+            if x not in m.terrain or not m.adjacent(x, a.target) or not any(u in self.last_moves for u in uids):
+                continue
+            u = sim.units[uids[0]]
+            ways = []
+            for n in m.neighbours[x]:
+                if n == a.target or not may_stand(m, u, n):
+                    continue  # the winner holds the target
+                city = foreign_city(sim.state, m, n, self.me)
+                if city is not None and city not in self.gains and n not in targets:
+                    continue
+                if n in self.seen and any(board.hostile_to(e, self.me) for e in sim.state.units_at(n)):
+                    continue
+                ways.append(n)
+            if ways:
+                continue
+            who = f"{uids[0]} attacks" if len(uids) == 1 else f"{', '.join(uids)} attack"
+            self.warn(self.unit_path(base, a, uids[0]),
+                      f"{who} from {x}, which has no hex your units could retreat to (R-BAT-3: one hex, over land, "
+                      f"not into an enemy or neutral city, nor a hex holding enemy units): if this attack is lost, "
+                      f"each unit whose casualty roll says retreat (5 or more) is destroyed instead",
+                      "attack with the odds well on your side, or from a hex with a way out")
 
     def check_attack_order(self, section: str, i: int, a: Attack, used: dict[str, tuple[int, bool]]) -> None:
         st, m, sim = self.state, self.map, self.sim
