@@ -737,6 +737,10 @@ def events_for(records: Sequence[dict[str, Any]], player: str | None, game_map: 
                 c = _unnamed(c, know)  # other units' ids only in a battle the player fought
             if "gold" in c and c.get("who", c.get("player")) != player:
                 del c["gold"]  # a treasury total is for its owner's eyes only
+            if c.get("player") == player and c.get("event") in ("order_failed", "moved"):
+                for key in ("reason", "stopped"):  # a hex out of sight that blocked the way: named, not described
+                    if key in c:
+                        c[key] = _blocked_unseen(c[key], know)
             if isinstance(c.get("roll"), int) and ("total" in c or "modifiers" in c) and not c.get("in_battle"):
                 _hide_their_modifiers(c, player)
             if c.get("event") == "diplomacy_roll" and c.get("player") != player:
@@ -754,6 +758,24 @@ def events_for(records: Sequence[dict[str, Any]], player: str | None, game_map: 
         elif d == "public":
             out.append(_redact(r, know, minimal=True))
     return out
+
+
+# what a move's reason tells of a hex it could not enter (``movement.step_problems``): a kind of enemy unit there
+_BLOCKED = re.compile(r"^(?P<lead>the stack cannot move at all: )?(?P<hex>\S+) holds enemy (?:Armies, Rowers or "
+                      r"manned Fleets|units and the group has no Army, Rowers or manned Fleet to capture them)$")
+BLOCKED_OUT_OF_SIGHT = "{hex} blocks the way; it is out of your sight, so what stands there is not told"
+
+
+def _blocked_unseen(text: Any, know: _Knowledge) -> Any:
+    """The reason a player's own move failed or stopped short (R-TURN-4), as they may read it: a hex out of their
+    sight that blocks the way is named, what stands in it is not.  A cheater's review: an order skipped whole (the
+    units never set out) said "1510 holds enemy Armies, Rowers or manned Fleets" of a hex nobody of theirs saw, so
+    sixty orders a turn could probe the fog for free (and "holds enemy units and the group has no Army ..." told of
+    hidden Leaders, Baggage or empty ships)."""
+    m = _BLOCKED.match(text) if isinstance(text, str) else None
+    if m is None or know.game_map is None or m["hex"] not in know.game_map.terrain or m["hex"] in know.seen:
+        return text
+    return (m["lead"] or "") + BLOCKED_OUT_OF_SIGHT.format(hex=m["hex"])
 
 
 def _hide_their_modifiers(rec: dict[str, Any], player: str) -> None:

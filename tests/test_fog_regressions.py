@@ -369,3 +369,39 @@ def test_the_kits_numbers_for_units_in_sight_do_not_tell_a_captured_unit_from_it
         return sorted((u.id, u.type.value, u.hex) for u in k.units.values() if u.owner == "sparta")
     assert kit_of("athens") == kit_of("sparta") == [
         ("SPA-?1", "army", "0405"), ("SPA-?2", "baggage", "0405"), ("SPA-?3", "baggage", "0405")]
+
+
+def _blocked_move(mover, enemy_type, partial=False):
+    s = make_state(("athens", "sparta"))
+    u = add(s, "athens", mover, "0205")
+    add(s, "sparta", enemy_type, "0406")  # two hexes on: out of Athens' sight before and after the turn
+    before = s.copy()
+    ctx = run_phase("first_move", s, "athens", orders=orders("athens", first_move=[
+        {"units": [u.id], "path": ["0306", "0406"], **({"partial": True} if partial else {})}]))
+    seen = events_for(ctx.log.records, "athens", game_map=TINY, states=[before, s])
+    return ctx.log.records, seen
+
+
+@pytest.mark.parametrize("mover, enemy_type, why", [
+    ("army", "army", "0406 holds enemy Armies, Rowers or manned Fleets"),
+    ("leader", "baggage", "0406 holds enemy units and the group has no Army, Rowers or manned Fleet to capture them")])
+def test_R_TURN_4_a_move_blocked_out_of_sight_names_the_hex_not_what_stands_there(mover, enemy_type, why):
+    """A cheater's review: a move skipped whole (its units never set out) said "0406 holds enemy Armies, Rowers or
+    manned Fleets" of a hex out of the player's sight, before and after the turn: sixty orders a turn probed the
+    fog (and a leader's move told of hidden Baggage).  The player reads that the hex blocks the way (R-TURN-4:
+    which order failed and why), not what is there; the moderator's log keeps the whole reason."""
+    records, seen = _blocked_move(mover, enemy_type)
+    [whole] = [r for r in records if r.get("event") == "order_failed"]
+    assert whole["reason"] == why
+    [mine] = [r for r in seen if r.get("event") == "order_failed"]
+    assert mine["reason"] == "0406 blocks the way; it is out of your sight, so what stands there is not told"
+    assert "holds enemy" not in repr(seen)
+
+
+def test_a_partial_move_stopped_out_of_sight_names_the_hex_not_what_stands_there():
+    records, seen = _blocked_move("army", "army", partial=True)
+    [moved] = [r for r in records if r.get("event") == "moved"]
+    assert moved["stopped"] == "0406 holds enemy Armies, Rowers or manned Fleets" and moved["to"] == "0306"
+    # it stands in 0306 at the end of the turn, next to 0406: in sight, so the reason stays whole
+    [mine] = [r for r in seen if r.get("event") == "moved"]
+    assert mine["stopped"] == moved["stopped"]
