@@ -35,6 +35,11 @@ from .model import RECRUIT_COST, GameState, Unit, UnitType, sorted_ids
 from .movement import (BASE_MP, aid_of_city, cannot_move_or_attack, effects_in_force, foreign_city, land_ok,
                        may_stand, movement_allowance, step_problems)
 from .orders import Parsed, build, did_you_mean, expand_units, is_hex_id, orders_schema, short_list
+
+# "did you mean" guesses for unknown unit ids, at most, in one file: each costs a fuzzy match against the player's
+# ids (about half a millisecond), and a cheater's review sent a file of 30,000 unknown ids that took 17 s to check
+# (26 s to submit) while it held the campaign's lock, so a deadline's run-turn was refused meanwhile
+GUESSES = 100
 from .ordertypes import Attack, CardUse, Move, Standing
 from .phases.draw import DRAW, HAND_LIMIT
 from .phases.move import Refusal, Stack, gather, stack_at
@@ -399,6 +404,7 @@ class RuleCheck:
         self.played_path: dict[str, tuple] = {}  # card -> the same, as a path (a finding's place)
         self.maybe_played: set[str] = set()  # cards of self.played whose order has a warning: it may fail
         self.card_findings: dict[int, bool] = {}  # cards[i] -> whether its play has a finding
+        self.guesses = 0  # "did you mean" guesses for unknown unit ids so far (``unknown_unit_hint``)
 
     # -- findings -----------------------------------------------------------------------------------
     def add(self, severity: str, path: tuple, message: str, hint: str | None = None, at_key: bool = False) -> None:
@@ -522,6 +528,9 @@ class RuleCheck:
         other = next((p for pid, p in self.state.players.items() if p.abbr == abbr and pid != self.me), None)
         if other is not None:
             return f"{uid} is a unit of the {other.name}: you may order only your own units"
+        self.guesses += 1
+        if self.guesses > GUESSES:  # the hint falls back on the list of the player's units
+            return None
         own = [i for i in self.own_ids() if self.sim.units[i].away_until is None]
         kind = uid.upper().rstrip("0123456789")
         same = [i for i in own if i.rstrip("0123456789") == kind]

@@ -31,6 +31,7 @@ import re
 import signal
 import tempfile
 import threading
+import time
 from contextlib import contextmanager
 from datetime import datetime, timezone
 from functools import lru_cache
@@ -60,6 +61,9 @@ def printable(text: str) -> str:
     if text.isprintable():
         return text
     return "".join(ch if ch.isprintable() or ch == " " else repr(ch)[1:-1] for ch in text)
+
+
+LOCK_WAIT = 30.0  # seconds a command waits for another pbem command at work on the same campaign (``Campaign.lock``)
 
 
 @contextmanager
@@ -532,11 +536,18 @@ class Campaign:
     # -- secrets -----------------------------------------------------------------------------------
     def dice_start(self, turn: int) -> str | None:
         """What seeds game turn ``turn``'s dice besides its key and order files (``dice.turn_seed``'s ``start``):
-        the SHA-256 of its start snapshot as stored, in a campaign made since 0.6.0 (``dice_from_start`` in
-        campaign.yaml); None in an older one, whose turns keep the dice they were run with."""
+        the SHA-256 of its start snapshot as first written, by set-up or by the run of the turn before (`pbem
+        adjust` keeps that original as ``turn-NNN.fix-1.json``), in a campaign made since 0.6.0
+        (``dice_from_start`` in campaign.yaml); None in an older one, whose turns keep the dice they were run with.
+        The position as first written, as ``intake.start_hash`` holds a turn for the moderator: a turn reached
+        again from it is held and deals the dice its players saw, a moderator's adjustment included (a cheater's
+        review: an adjustment of a held turn re-dealt its dice, unflagged); one reached from another position is
+        open again and deals new dice."""
         if not self.config.get("dice_from_start"):
             return None
-        return state_sha256(self.snapshot_path(turn).read_bytes())
+        snap = self.snapshot_path(turn)
+        first = snap.with_name(f"{snap.stem}.fix-1.json")
+        return state_sha256((first if first.is_file() else snap).read_bytes())
 
     def secret_seed(self) -> bytes:
         path = self.secret_dir / "seed"
@@ -607,7 +618,9 @@ class Campaign:
 
     @contextmanager
     def lock(self) -> Iterator[None]:
-        """One writer at a time: a second `pbem adjudicate` on the same campaign is refused at once.
+        """One writer at a time: a second command on the same campaign waits for the first to finish, up to
+        ``LOCK_WAIT`` seconds, then is refused (a cheater's review: a deadline's `run-turn` from cron was refused
+        outright while intake checked a player's big file).
 
         The same Campaign object may take the lock again while it holds it (`pbem demo` holds it for the whole
         run, and each turn it runs takes it too); another object, or another process, is refused."""
@@ -621,11 +634,17 @@ class Campaign:
         self.root.mkdir(parents=True, exist_ok=True)
         fh = open(self.root / ".lock", "a+")
         try:
-            try:
-                fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                raise CampaignError(f"{self.root}: another pbem command is working on this campaign; "
-                                    f"try again when it has finished") from None
+            wait_until = time.monotonic() + LOCK_WAIT
+            while True:
+                try:
+                    fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except BlockingIOError:
+                    if time.monotonic() >= wait_until:
+                        waited = f" (waited {LOCK_WAIT:g} s)" if LOCK_WAIT > 0 else ""
+                        raise CampaignError(f"{self.root}: another pbem command is working on this campaign{waited}; "
+                                            f"try again when it has finished") from None
+                    time.sleep(0.05)
             self._check_audit()
             self._locked = 1
             try:

@@ -101,3 +101,20 @@ def test_R_TURN_6_a_new_campaign_seeds_its_dice_with_the_start_position(camp):
     s = b"s" * 32
     assert turn_seed(s, 3, ["aa", "-"], "0" * 64) != turn_seed(s, 3, ["aa", "-"], "1" * 64)
     assert turn_seed(s, 3, ["aa", "-"], "0" * 64) != turn_seed(s, 3, ["aa", "-"])
+
+
+def test_R_TURN_6_an_adjustment_of_a_held_turn_keeps_the_dice_its_players_saw(camp, tmp_path):
+    """A cheater's review: `pbem adjust` on a turn held after a rollback re-dealt the dice of a turn its players had
+    seen, with no warning and no flag.  The dice are seeded by the position as first written (the run of the turn
+    before wrote it), as the hold is: the moderator's fix changes the position, not the dice."""
+    seen_files = two_turns_run_and_rolled_back_to_turn_1(camp, tmp_path)
+    seen = rolls(camp.root / "archive" / "rollback-1" / "log" / "turn-002.jsonl")
+    r = pbem("adjust", camp.root, "--gold", "troy=+1", "--reason", "troy's income was missed")
+    assert r.exit_code == 0, r.output
+    for f in sorted(seen_files.glob("*.yaml")):
+        assert pbem("submit", camp.root, f, "--fix").exit_code == 0
+    r = pbem("run-turn", camp.root, "--force", "--no-reports")
+    assert r.exit_code == 0, r.output
+    assert rolls(camp.log_path(2)) == seen
+    verdicts = verify(Campaign.open(camp.root))
+    assert all(v.ok for v in verdicts), [(v.turn, v.detail, v.flags) for v in verdicts]

@@ -106,3 +106,33 @@ def test_adjudicate_plays_the_computer_players_seats_as_run_turn_does(tmp_path):
     run_turn(twin, datetime(2026, 1, 1, tzinfo=timezone.utc), force=True, reports=False)
     assert camp.snapshot_path(2).read_bytes() == twin.snapshot_path(2).read_bytes()
     assert (camp.orders_dir(1) / "sparta.yaml").read_bytes() == (twin.orders_dir(1) / "sparta.yaml").read_bytes()
+
+
+def test_a_second_command_waits_for_the_lock_before_it_is_refused(tmp_path, monkeypatch):
+    """A cheater's review: a deadline's `run-turn` from cron was refused at once while intake checked a player's
+    big file under the lock.  A second command now waits for the first, up to ``LOCK_WAIT`` seconds."""
+    import threading
+    import time
+
+    from pbem import storage
+    monkeypatch.setattr(storage, "LOCK_WAIT", 5.0)
+    camp = create(tmp_path / "c", ["athens", "sparta"], seed="1").campaign
+    held, got = threading.Event(), []
+
+    def first():
+        with Campaign(camp.root).lock():
+            held.set()
+            time.sleep(0.5)
+
+    t = threading.Thread(target=first)
+    t.start()
+    held.wait()
+    with Campaign(camp.root).lock():  # waits for the first to finish instead of being refused
+        got.append(True)
+    t.join()
+    assert got == [True]
+    monkeypatch.setattr(storage, "LOCK_WAIT", 0.2)
+    with camp.lock():
+        with pytest.raises(CampaignError, match=r"another pbem command is working on this campaign \(waited 0.2 s\)"):
+            with Campaign(camp.root).lock():
+                pass
