@@ -2046,7 +2046,7 @@ class RuleCheck:
         words = f"with partial: true the move stops at {h}" + (f", {what}" if what else "")
         if not sea or self.map.ship_may_stop(h):
             return words
-        return words + (f", at sea: ships that end the turn at sea make a navigation "
+        return words + (", at sea: ships that end the turn at sea make a navigation "
                         f"roll (R-PH-SECOND)" + (", unless your second_move takes them on"
                                                  if section == "first_move" else ""))
 

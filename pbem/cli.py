@@ -420,18 +420,22 @@ def ingest(
         from .intake import ingest as do_ingest
         camp = open_campaign(campaign_dir)
         answers: list = []
+        left: list = []
         try:
             with camp.lock():
-                do_ingest(camp, drop, datetime.now(timezone.utc), late_ok, answers)
+                do_ingest(camp, drop, datetime.now(timezone.utc), late_ok, answers, left)
         except KeyboardInterrupt:  # the files answered before the Ctrl-C: their answers are shown all the same
             for a in answers:
                 typer.echo(a.text(), nl=False)
             raise
         for a in answers:
             typer.echo(a.text(), nl=False)
-        if not answers:
+        if not answers and not left:
             typer.echo(f"{drop}: no files to take")
-        return 1 if any(not a.accepted for a in answers) else 0
+        for held in left:
+            typer.echo(f"warning: {held} is a campaign folder: left in the drop folder, never moved nor answered; "
+                       f"move it out", err=True)
+        return 1 if left or any(not a.accepted for a in answers) else 0
     guarded(body)
 
 

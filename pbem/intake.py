@@ -767,11 +767,14 @@ def holds_campaign(entry: Path) -> Path | None:
 
 
 def ingest(camp: Campaign, drop: Path, now: datetime, late_ok: bool = False,
-           answers: list[Answer] | None = None) -> list[Answer]:
+           answers: list[Answer] | None = None, left: list[Path] | None = None) -> list[Answer]:
     """Every file in the drop folder, oldest first: answered, then moved to ``accepted/turn-NNN/`` or
     ``refused/turn-NNN/`` under a name that goes with its reply (``kept_name``); each answer says where
     (``Answer.kept``).  ``answers``: the list they are added to as they are given, so a caller that is
-    interrupted (Ctrl-C, held until the file under way is done) still has those given so far."""
+    interrupted (Ctrl-C, held until the file under way is done) still has those given so far.  ``left``: where
+    the entries holding a campaign folder (``holds_campaign``) are listed: never moved nor answered, they stay
+    in the drop folder for the moderator, and the other files are taken all the same (a cheater's review: a
+    folder that held a campaign.yaml stopped intake for everyone)."""
     from .errors import UsageError
     drop = Path(drop)
     ready(camp)  # a damaged campaign file: nothing is answered or moved
@@ -792,12 +795,13 @@ def ingest(camp: Campaign, drop: Path, now: datetime, late_ok: bool = False,
     blockers = [drop / sub for sub in ("accepted", "refused")
                 if (drop / sub).is_symlink() or (drop / sub).exists() and not (drop / sub).is_dir()]
     # every entry is answered, hidden files and folders too (refused), so the sender always hears back
-    entries = [p for p in drop.iterdir() if p.name not in ("accepted", "refused")]
-    for p in entries:  # the moderator's own folder put there by mistake: never moved
-        held = holds_campaign(p)
-        if held is not None:
-            raise UsageError(f"--from {drop}: {held} is a campaign folder; move it out of the drop folder "
-                             f"(nothing was taken)")
+    entries = []
+    for p in (p for p in drop.iterdir() if p.name not in ("accepted", "refused")):
+        held = holds_campaign(p)  # the moderator's own folder put there by mistake: never moved
+        if held is None:
+            entries.append(p)
+        elif left is not None:
+            left.append(held)
     entries.sort(key=lambda p: (p.lstat().st_mtime, p.name))
     answers = [] if answers is None else answers
     for p in blockers + entries:
