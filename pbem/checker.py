@@ -2047,7 +2047,7 @@ class RuleCheck:
         if not sea or self.map.ship_may_stop(h):
             return words
         return words + (", at sea: ships that end the turn at sea make a navigation "
-                        f"roll (R-PH-SECOND)" + (", unless your second_move takes them on"
+                        "roll (R-PH-SECOND)" + (", unless your second_move takes them on"
                                                  if section == "first_move" else ""))
 
     def refused(self, base: tuple, mv: Move, r: Refusal, section: str) -> None:
