@@ -140,7 +140,7 @@ class Report:
 
     def to_dict(self) -> dict[str, Any]:
         return {"file": self.file, "usable": self.usable, "campaign": self.campaign, "exit_code": self.exit_code,
-                "errors": len(self.errors), "warnings": len(self.warnings),
+                "errors": len(self.errors), "warnings": len(self.warnings), "notes": len(self.notes),
                 "findings": [asdict(f) for f in self.findings]}
 
 

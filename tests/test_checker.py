@@ -815,3 +815,13 @@ def test_a_turn_of_1_0_or_true_is_not_a_whole_number(demo):
         assert "whole number" in r.findings[0].message or "integer" in r.findings[0].message, r.findings[0]
     r = check_text(ATHENS + "recruit:\n  - {city: athens, baggage: 2.0}\n", "o.yaml", demo)
     assert [f.path for f in r.findings if f.severity == "error"] == ["recruit[0].baggage"], r.findings
+
+
+def test_json_format_counts_notes(demo, tmp_path):
+    """A city named again in diplomacy is a second try: a note, counted apart from errors and warnings."""
+    f = tmp_path / "orders.yaml"
+    f.write_text(ATHENS + "diplomacy: [megara, megara]\n")
+    text, code = main(f, demo.root, "json")
+    data = json.loads(text)
+    assert code == 0 and data["errors"] == 0 and data["notes"] == 1, data
+    assert [x["severity"] for x in data["findings"]] == ["note"]
