@@ -48,10 +48,19 @@ def _reads_back(text: str, value: str) -> bool:
         return False
 
 
-def filled_template(campaign: str, turn: int, player: str, kit: str = "kit") -> str:
+def filled_template(campaign: str, turn: int, player: str, kit: str = "kit", abbr: str | None = None) -> str:
     """The order template with its header filled in for ``player``'s orders of game ``turn``; the secret line
-    is left for the player, with a comment, so that the checker says so until it is filled in."""
+    is left for the player, with a comment, so that the checker says so until it is filled in.  ``abbr``: the
+    player's unit id prefix ("CRE"): the rule of thumb on unit ids gives theirs, and a line says the examples
+    are Athens' (a new player's review: Crete's kit showed ATH- ids only)."""
     text = template_text()
+    if abbr and abbr != "ATH":
+        head, sep, rest = text.partition("#   * Card ids")
+        head = head.replace("ATH-", f"{abbr}-")
+        text = head + sep + rest.replace(
+            "# == Header (required) ==",
+            f"# The examples below are written for Athens (ATH- ids, hexes and cities near Athens): yours start with\n"
+            f"# {abbr}-; `pbem show {kit}` lists your units with their ids.\n\n# == Header (required) ==", 1)
     header = {
         "campaign": f"campaign: {_yaml_str(campaign):<18} # the campaign's name",
         "turn": f"turn: {turn:<22} # the game turn these orders are for",
@@ -78,7 +87,8 @@ def write_kit(camp: Campaign, player: str, turn: int | None = None) -> Path:
                  f"#   pbem check orders.yaml --campaign {folder.name}\n" + yamlio.dump(public))
     atomic_write(folder / "map.yaml", camp.map_path.read_text(encoding="utf-8"))
     atomic_write(folder / "state" / f"turn-{state.turn:03d}.json", redact(state, camp.game_map, player).to_json())
-    atomic_write(folder / TEMPLATE_NAME, filled_template(camp.config["name"], state.turn, player, folder.name))
+    atomic_write(folder / TEMPLATE_NAME, filled_template(camp.config["name"], state.turn, player, folder.name,
+                                                                state.players[player].abbr))
     atomic_write(folder / SCHEMA_NAME, (folder_of("schemas") / SCHEMA_NAME).read_text(encoding="utf-8"))
     keys = camp.root / KEYS_FILE  # public: every player holds the turn keys' commitments from the set-up on
     if keys.is_file():

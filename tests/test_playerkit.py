@@ -106,3 +106,16 @@ def test_every_kit_holds_the_turn_keys_committed_at_the_start(tmp_path):
     committed = (camp.root / "turn-keys.txt").read_text()
     for turn in (1, 2):
         assert (write_kit(camp, "athens", turn) / "turn-keys.txt").read_text() == committed
+
+
+def test_the_kits_template_gives_the_players_own_unit_id_prefix(tmp_path):
+    """A new player's review: Crete's kit showed ATH- ids only.  Its rule of thumb gives the player's own ids, and
+    a line says the examples are Athens'."""
+    from pbem.playerkit import TEMPLATE_NAME
+    camp = played(tmp_path, 1)
+    text = (write_kit(camp, "sparta") / TEMPLATE_NAME).read_text()
+    assert "Unit ids are in capitals: SPA-A1 (Army)" in text and "SPA-B1 (Baggage), SPA-L1 (Leader)" in text
+    assert "The examples below are written for Athens (ATH- ids, hexes and cities near Athens): yours start with\n" \
+           "# SPA-;" in text
+    athens = (write_kit(camp, "athens") / TEMPLATE_NAME).read_text()
+    assert "Unit ids are in capitals: ATH-A1 (Army)" in athens and "The examples below" not in athens
