@@ -1588,7 +1588,7 @@ def treasury(view: dict[str, Any], before: GameState | None, records: Sequence[d
     first = [{"label": "Moderator's correction (see above)", "amount": c["gold"]}
              for c in corrected if c["before"] and c["gold"]]
     last = start - sum(x["amount"] for x in first) if start is not None and first else None
-    upkeep = defaultdict(int)
+    upkeep: dict[Any, dict[str, Any]] = {}  # phase -> its one line, where the phase's first payment stands
     upkeep_units = defaultdict(int)
     for r in records:
         kind = r.get("event")
@@ -1598,7 +1598,10 @@ def treasury(view: dict[str, Any], before: GameState | None, records: Sequence[d
         elif kind == "no_income" and r.get("player") == player:
             lines.append({"label": f"No income: {nm.city(r['city'])} ({r.get('reason', '')})", "amount": 0})
         elif kind == "upkeep_paid" and r.get("player") == player:
-            upkeep[r.get("phase")] -= int(r.get("gold", 1))
+            if r.get("phase") not in upkeep:  # in the turn's order: before a plunder of the moves after it
+                upkeep[r.get("phase")] = {"label": "", "amount": 0}
+                lines.append(upkeep[r.get("phase")])
+            upkeep[r.get("phase")]["amount"] -= int(r.get("gold", 1))
             upkeep_units[r.get("phase")] += 1
         elif kind == "recruited" and r.get("player") == player and r.get("cost"):
             # a unit the player no longer owns at the end of the turn is named by its type alone (visibility)
@@ -1621,9 +1624,9 @@ def treasury(view: dict[str, Any], before: GameState | None, records: Sequence[d
             elif r.get("captor") == player:
                 lines.append({"label": f"Ransom for {r.get('name') or r.get('leader') or 'a leader'} "
                                        f"({nm.player(r.get('owner'))})", "amount": r["paid"]})
-    for phase, amount in upkeep.items():
+    for phase, line in upkeep.items():
         n = upkeep_units[phase]
-        lines.append({"label": f"Upkeep: {n} unit{'s' if n != 1 else ''}", "amount": amount})
+        line["label"] = f"Upkeep: {n} unit{'s' if n != 1 else ''}"
     lines += [{"label": "Moderator's correction after the turn (see above)", "amount": c["gold"]}
               for c in corrected if not c["before"] and c["gold"]]
     if start is not None:

@@ -707,3 +707,17 @@ def test_the_turn_order_line_is_wrapped_like_the_rest_of_the_text_report(tmp_pat
     text = (camp.reports_dir(1, "athens") / "report.txt").read_text()
     assert max(len(line) for line in text.splitlines()) <= report.WIDTH, max(text.splitlines(), key=len)
     assert "Amazonians" in text.split("Turn order:")[1]
+
+
+def test_the_treasury_lists_upkeep_where_it_was_paid_before_a_plunder_of_the_battles():
+    """A new player's review: TREASURY listed Plunder before Upkeep, though the Upkeep phase comes first."""
+    from pbem.gamedata import load_map
+    nm = report.Namer(load_map(), tables(), {"crete": {"name": "Cretans"}})
+    records = [{"event": "income", "player": "crete", "phase": "revenue", "city": "crete", "amount": 7},
+               {"event": "upkeep_paid", "player": "crete", "phase": "upkeep", "gold": 1},
+               {"event": "upkeep_paid", "player": "crete", "phase": "upkeep", "gold": 1},
+               {"event": "plunder", "player": "crete", "by": "crete", "phase": "land_battle", "city": "athens",
+                "gold": 9}]
+    t = report.treasury({"me": {"gold": 23}}, None, records, nm, "crete")
+    assert [(x["label"], x["amount"]) for x in t["lines"]] == [
+        ("Income: Crete", 7), ("Upkeep: 2 units", -2), ("Plunder of Athens", 9)]
