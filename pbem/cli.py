@@ -102,8 +102,10 @@ def fail(message: str, code: int = 2) -> None:
 
 
 def open_campaign(campaign_dir: Path):
-    """The campaign folder a command was given, opened (``Campaign.open``)."""
-    from .storage import Campaign
+    """The campaign folder a command was given, opened (``Campaign.open``) once no other pbem command is at work
+    on it (``storage.wait_until_free``: up to 30 seconds), so that what it reads is what that command left."""
+    from .storage import Campaign, wait_until_free
+    wait_until_free(campaign_dir)
     return Campaign.open(campaign_dir)
 
 

@@ -63,7 +63,35 @@ def printable(text: str) -> str:
     return "".join(ch if ch.isprintable() or ch == " " else repr(ch)[1:-1] for ch in text)
 
 
-LOCK_WAIT = 30.0  # seconds a command waits for another pbem command at work on the same campaign (``Campaign.lock``)
+LOCK_WAIT = 30.0  # seconds a command waits for another pbem command at work on the same campaign (``wait_until_free``)
+
+
+def wait_until_free(root: Path | str) -> None:
+    """Wait until no pbem command holds the lock of the campaign folder ``root``, up to ``LOCK_WAIT`` seconds, then
+    go on (a command that finds it taken after all is refused by ``Campaign.lock``); raise if it is still held.
+    Called before anything of the campaign is read (a cheater's review: a deadline's `run-turn` from cron was
+    refused outright while intake checked a player's big file; a moderator's review of a wait inside the lock: a
+    second `run-turn` ran the next turn on the deadline it had read before the first one ran)."""
+    path = Path(root) / ".lock"
+    if not path.is_file():
+        return
+    try:
+        fh = open(path, "a+")
+    except OSError:
+        return  # (the command's own reading says what is wrong with the folder)
+    with fh:
+        wait_until = time.monotonic() + LOCK_WAIT
+        while True:
+            try:
+                fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+                fcntl.flock(fh.fileno(), fcntl.LOCK_UN)
+                return
+            except BlockingIOError:
+                if time.monotonic() >= wait_until:
+                    waited = f" (waited {LOCK_WAIT:g} s)" if LOCK_WAIT > 0 else ""
+                    raise CampaignError(f"{root}: another pbem command is working on this campaign{waited}; try again "
+                                        f"when it has finished") from None
+                time.sleep(0.05)
 
 
 @contextmanager
@@ -618,9 +646,9 @@ class Campaign:
 
     @contextmanager
     def lock(self) -> Iterator[None]:
-        """One writer at a time: a second command on the same campaign waits for the first to finish, up to
-        ``LOCK_WAIT`` seconds, then is refused (a cheater's review: a deadline's `run-turn` from cron was refused
-        outright while intake checked a player's big file).
+        """One writer at a time: a second `pbem adjudicate` on the same campaign is refused at once.  (The CLI
+        waits for the lock to be free before it reads anything of the campaign, ``wait_until_free``: a command
+        that waited here would go on with what it read before, a deadline or a seat another command changed.)
 
         The same Campaign object may take the lock again while it holds it (`pbem demo` holds it for the whole
         run, and each turn it runs takes it too); another object, or another process, is refused."""
@@ -634,17 +662,11 @@ class Campaign:
         self.root.mkdir(parents=True, exist_ok=True)
         fh = open(self.root / ".lock", "a+")
         try:
-            wait_until = time.monotonic() + LOCK_WAIT
-            while True:
-                try:
-                    fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-                    break
-                except BlockingIOError:
-                    if time.monotonic() >= wait_until:
-                        waited = f" (waited {LOCK_WAIT:g} s)" if LOCK_WAIT > 0 else ""
-                        raise CampaignError(f"{self.root}: another pbem command is working on this campaign{waited}; "
-                                            f"try again when it has finished") from None
-                    time.sleep(0.05)
+            try:
+                fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                raise CampaignError(f"{self.root}: another pbem command is working on this campaign; "
+                                    f"try again when it has finished") from None
             self._check_audit()
             self._locked = 1
             try:

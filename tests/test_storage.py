@@ -108,31 +108,45 @@ def test_adjudicate_plays_the_computer_players_seats_as_run_turn_does(tmp_path):
     assert (camp.orders_dir(1) / "sparta.yaml").read_bytes() == (twin.orders_dir(1) / "sparta.yaml").read_bytes()
 
 
-def test_a_second_command_waits_for_the_lock_before_it_is_refused(tmp_path, monkeypatch):
-    """A cheater's review: a deadline's `run-turn` from cron was refused at once while intake checked a player's
-    big file under the lock.  A second command now waits for the first, up to ``LOCK_WAIT`` seconds."""
+def test_a_second_command_waits_for_the_lock_before_it_reads_anything(tmp_path, monkeypatch):
+    """A cheater's review: a deadline's `run-turn` from cron was refused at once while intake checked a player's big
+    file under the lock.  A command now waits for the lock to be free, up to ``LOCK_WAIT`` seconds, before it reads
+    anything of the campaign (a moderator's review of a wait inside the lock: the second of two `run-turn`s ran
+    the next turn on the deadline it had read before the first ran it; one that waited behind `pbem deadline`
+    ran the turn on the deadline just replaced)."""
     import threading
     import time
+    from datetime import datetime, timedelta, timezone
+
+    from typer.testing import CliRunner
 
     from pbem import storage
+    from pbem.cli import app
+    from pbem.cycle import set_deadline
     monkeypatch.setattr(storage, "LOCK_WAIT", 5.0)
     camp = create(tmp_path / "c", ["athens", "sparta"], seed="1").campaign
-    held, got = threading.Event(), []
+    past = datetime.now(timezone.utc) - timedelta(hours=1)
+    set_deadline(camp, past.strftime("%Y-%m-%d %H:%M UTC"), past - timedelta(days=1))  # turn 1 is due
+    held = threading.Event()
 
-    def first():
-        with Campaign(camp.root).lock():
+    def deadline_moved_meanwhile():  # as `pbem deadline DIR +3d` holding the lock
+        c = Campaign.open(camp.root)
+        with c.lock():
             held.set()
             time.sleep(0.5)
+            set_deadline(c, "+3d", datetime.now(timezone.utc))
 
-    t = threading.Thread(target=first)
+    t = threading.Thread(target=deadline_moved_meanwhile)
     t.start()
     held.wait()
-    with Campaign(camp.root).lock():  # waits for the first to finish instead of being refused
-        got.append(True)
+    r = CliRunner().invoke(app, ["run-turn", str(camp.root), "--no-reports"])
     t.join()
-    assert got == [True]
+    assert r.exit_code == 0, r.output
+    assert "Not due" in r.output and camp.snapshots() == [1], r.output  # the new deadline, read after the wait
     monkeypatch.setattr(storage, "LOCK_WAIT", 0.2)
     with camp.lock():
         with pytest.raises(CampaignError, match=r"another pbem command is working on this campaign \(waited 0.2 s\)"):
+            storage.wait_until_free(camp.root)
+        with pytest.raises(CampaignError, match="another pbem command"):  # the lock itself never waits
             with Campaign(camp.root).lock():
                 pass
