@@ -662,7 +662,10 @@ def _seen_run_files(camp: Campaign, turn: int) -> Path | None:
 
 def give_back(root: Path) -> str:
     """How the moderator gives a held turn's seen files back (``seen_files_left_out``, ``held_again_line``)."""
-    return f"`pbem submit {root} FILE --fix` (the same files need no --force)"
+    # a moderator's review: after two rolled-back runs that played different files for a player, that player's
+    # file was refused without --force though this said the same files need none (either is a seen outcome)
+    return (f"`pbem submit {root} FILE --fix` (a file every rolled-back run of the turn played needs no --force; "
+            f"where the runs played different files, taking one needs --force)")
 
 
 def before_any_die(camp: Campaign, st: Status) -> str | None:

@@ -125,6 +125,9 @@ def test_a_held_turn_reached_again_does_not_run_without_the_files_its_seen_run_p
         assert r.exit_code == 2, (command, r.output)
         assert "game turn 2 is held, and its rolled-back run played the files of athens, sparta, troy " \
                "(archive/rollback-1/orders/turn-002/), which are not in" in r.output, r.output
+        # (a moderator's review: "the same files need no --force" was untrue after two runs with different files)
+        assert "a file every rolled-back run of the turn played needs no --force; where the runs played different " \
+               "files, taking one needs --force" in r.output.replace("\n", " "), r.output
         assert len(r.output.strip().splitlines()) == 1
     assert tree(camp.root) == before
     r = pbem("status", camp.root)  # status says the same before the moderator tries
