@@ -14,7 +14,7 @@ from typing import Any
 
 from .auditlog import ACCEPTED, ADJUDICATED, DEADLINE, ROLLBACK, SEAT_SET_ASIDE
 from .errors import CampaignError, PbemError, UsageError
-from .storage import Campaign, held_interrupts
+from .storage import Campaign, held_interrupts, refuse_if_closed
 
 
 # the forms a deadline is written in (ASCII digits only: `+²d` or `+٣d` are no number of days)
@@ -115,6 +115,7 @@ def set_deadline(camp: Campaign, text: str, now: datetime) -> NewDeadline:
     when it is earlier than the one it replaces).  ``+N`` (days or hours) counts from the deadline in force when
     the current turn has one still to come ("two more days"), else from ``now``.  A damaged snapshot of the
     current turn stops it before anything is written, as every writing command (a moderator's soak test)."""
+    refuse_if_closed(camp.root, "no deadline is set")
     camp.load_state()
     try:
         before = deadline(camp)
@@ -352,6 +353,7 @@ def change_seat(camp: Campaign, player: str, seat: str, reason: str = "") -> Sea
     computer player writes the seat's orders when the turn runs, or the player sends a file with the new secret;
     `run-turn`, `status` and `verify` all read the folder that way."""
     from .campaign import new_player_secret
+    refuse_if_closed(camp.root, "no seat is changed and no secret given")
     state = camp.load_state()
     if player not in state.players:
         raise UsageError(f"player {player!r} is not in this campaign ({', '.join(state.turn_order)})")

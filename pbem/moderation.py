@@ -27,7 +27,7 @@ from .errors import CampaignError, PbemError, UsageError
 from .invariants import violations
 from .gamedata import GameMap, tables
 from .model import GameState, Unit, UnitType
-from .storage import Campaign, atomic_write, closed, default_mode, held_interrupts
+from .storage import Campaign, atomic_write, closed, default_mode, held_interrupts, refuse_if_closed
 
 
 MAX_GOLD = 100_000  # far beyond any game; stops a typo such as +10000000000 from reaching the reports
@@ -194,6 +194,7 @@ def _rollback(camp: Campaign, turn: int, reason: str) -> RolledBack:
     fails, every move made is put back and the error names the path."""
     if not reason.strip():
         raise UsageError("--reason: say why (it goes in the audit log)")
+    refuse_if_closed(camp.root, "no turn is rolled back")
     snaps = camp.snapshots()
     if turn not in snaps:
         raise UsageError(f"turn {turn}: no snapshot (have {snaps[0]}..{snaps[-1]})")
@@ -352,6 +353,7 @@ def adjust(camp: Campaign, reason: str, gold: dict[str, int] | None = None, move
     invariant (negative gold, over-stacking, ...)."""
     if not reason.strip():
         raise UsageError("--reason: say why (it goes in the audit log)")
+    refuse_if_closed(camp.root, "no correction is taken")
     state = camp.load_state()
     if state.finished:  # the result was judged on the last turn's outcome: a change now would not judge it again
         raise UsageError(f"the game is over (after turn {state.turn - 1}): a correction of the final position would "

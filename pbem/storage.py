@@ -125,6 +125,15 @@ def closed(root: Path) -> bool:
     return (Path(root) / "revealed-seed.txt").exists()
 
 
+def refuse_if_closed(root: Path, what: str) -> None:
+    """A closed campaign (``closed``) takes no more changes: the archive published with its seed is its last word
+    (a moderator's review: after `archive --reveal-seed --abandon`, adjust, seat, rollback and deadline still
+    changed the folder, which then no longer matched the archive).  ``what``: what is refused, in words."""
+    if closed(root):
+        raise CampaignError(f"{root}: the campaign was closed and its secret seed revealed (revealed-seed.txt): "
+                            f"{what}; nothing was changed")
+
+
 def default_mode() -> int:
     """The mode a file gets when a program creates it plainly (0o666 less the umask, often 0o644).  A temporary
     file is made 0o600.  Inside the campaign folder (itself 0o700, ``pbem.campaign.FOLDER_MODE``: it holds every

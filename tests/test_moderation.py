@@ -91,6 +91,28 @@ def test_an_abandoned_campaign_reveals_its_seed_and_runs_no_more_turns(camp, tmp
     assert not a.accepted and "closed" in a.text()
 
 
+def test_a_closed_campaign_takes_no_more_changes(camp, tmp_path):
+    """A moderator's review: after `archive --reveal-seed --abandon`, adjust, seat (a new secret), rollback and
+    deadline still changed the folder, which then no longer matched the archive just published."""
+    from typer.testing import CliRunner
+
+    from pbem.cli import app
+    run_turn(camp, NOW, force=True, reports=False)
+    archive(camp, tmp_path / "a.tar.gz", reveal_seed=True, abandon=True)
+    before = sorted((p.relative_to(camp.root).as_posix(), p.read_bytes()) for p in camp.root.rglob("*")
+                    if p.is_file() and p.name != ".lock")
+    for args, what in ((["adjust", "--gold", "athens=+1", "--reason", "r"], "no correction is taken"),
+                       (["seat", "athens", "bot", "--reason", "r"], "no seat is changed and no secret given"),
+                       (["rollback", "1", "--reason", "r"], "no turn is rolled back"),
+                       (["deadline", "+1d"], "no deadline is set")):
+        r = CliRunner().invoke(app, [args[0], str(camp.root), *args[1:]])
+        assert r.exit_code == 2, (args, r.output)
+        assert f"the campaign was closed and its secret seed revealed (revealed-seed.txt): {what}; nothing was " \
+               f"changed" in r.output, r.output
+    assert sorted((p.relative_to(camp.root).as_posix(), p.read_bytes()) for p in camp.root.rglob("*")
+                  if p.is_file() and p.name != ".lock") == before
+
+
 def _hexes(game_map, test):
     return sorted(h for h in game_map.terrain if test(h))
 
