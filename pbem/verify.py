@@ -702,9 +702,8 @@ def commitments(camp: Campaign) -> Commitments | None:
     found = Commitments(path, hashes, hashlib.sha256(raw).hexdigest())
     announced = _announced_keys(camp)
     if announced is not None and announced != found.fingerprint:
-        raise Damaged(f"{path}: its sha256 is {found.fingerprint[:16]}..., not the turn-key fingerprint `pbem new` "
-                      f"recorded in audit.log ({announced[:16]}...): the file was changed after the campaign was "
-                      f"created")
+        raise Damaged(f"{path}: its sha256 is {found.fingerprint}, not the turn-key fingerprint `pbem new` recorded "
+                      f"in audit.log ({announced}): the file was changed after the campaign was created")
     return found
 
 
@@ -794,9 +793,8 @@ def check_keys_fingerprint(camp: Campaign, fingerprint: str) -> str:
         raise CampaignError(f"{camp.root / KEYS_FILE}: missing, so the turn keys cannot be checked against the "
                             f"turn-key fingerprint given ({given[:16]}...)")
     if committed.fingerprint != given:
-        raise CampaignError(f"{committed.path}: its sha256 is {committed.fingerprint[:16]}..., not the turn-key "
-                            f"fingerprint given ({given[:16]}...): these are not the turn keys the campaign was "
-                            f"announced with")
+        raise CampaignError(f"{committed.path}: its sha256 is {committed.fingerprint}, not the turn-key fingerprint "
+                            f"given ({given}): these are not the turn keys the campaign was announced with")
     return f"{KEYS_FILE}'s sha256 is the turn-key fingerprint given ({given[:16]}...)"
 
 
@@ -808,8 +806,9 @@ def check_fingerprint(camp: Campaign, secret: bytes, fingerprint: str) -> str:
         raise UsageError("--fingerprint: write the seed fingerprint as `pbem new` printed it (64 hex digits)")
     actual = seed_fingerprint(secret)
     if actual != given:
-        raise CampaignError(f"the seed's sha256 is {actual[:16]}..., not the fingerprint given ({given[:16]}...): "
-                            f"this is not the seed the campaign was announced with")
+        # whole: a typo is most likely near the end, where 16 digits of each looked the same (a moderator's review)
+        raise CampaignError(f"the seed's sha256 is {actual}, not the fingerprint given ({given}): this is not the "
+                            f"seed the campaign was announced with")
     return f"the seed's sha256 is the fingerprint given ({given[:16]}...)"
 
 

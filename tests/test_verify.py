@@ -204,3 +204,15 @@ def test_verify_notes_first_when_the_campaign_was_created_with_another_pbem(play
     assert r.output.splitlines()[0] == (f"note: this campaign was created with pbem 0.0.9, this is pbem {__version__}: "
                                         "a turn played with another version may replay differently (a MISMATCH); "
                                         "verify with the version that ran it (docs/moderator.md, 'What the players can rely on')")
+
+
+def test_a_fingerprint_off_by_its_last_digit_is_shown_whole(played):
+    """A moderator's review: a typo at the end of a fingerprint gave "the seed's sha256 is 5f5472837f55a81a...,
+    not the fingerprint given (5f5472837f55a81a...)": the two looked the same.  Both are shown whole."""
+    from pbem.dice import seed_fingerprint
+    from pbem.errors import CampaignError
+    noted = seed_fingerprint(played.secret_seed())
+    typo = noted[:-1] + ("0" if noted[-1] != "0" else "1")
+    with pytest.raises(CampaignError) as err:
+        verify(played, fingerprint=typo)
+    assert f"the seed's sha256 is {noted}, not the fingerprint given ({typo})" in str(err.value)
