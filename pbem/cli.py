@@ -642,11 +642,27 @@ def rollback(
             f" (audit.log records none for turn {turn}; a held turn needs none: it runs only with --force)"))
         typer.echo(f"Game turn {turn} is held: fix what needs fixing (`pbem submit --fix`, `pbem adjust`), then "
                    f"run `pbem run-turn {camp.root} --force`")
+        published = _keys_published(camp, turn)
+        if published:  # a moderator's review: the guide asks for a word to the players, pbem said nothing
+            typer.echo(f"warning: the key of game turn{'s' if len(published) > 1 else ''} "
+                       f"{', '.join(map(str, published))} was published (audit.log): whoever holds it can work out "
+                       f"that turn's dice for any order files, so tell the players it is being played again "
+                       f"(docs/moderator.md)", err=True)
         if done.lost_adjustments:
             typer.echo(f"warning: {len(done.lost_adjustments)} adjustment(s) made with `pbem adjust` after turn "
                        f"{turn} are lost (their files moved to {done.dest / 'state'}): "
                        + "; ".join(done.lost_adjustments) + "; make them again if they still apply", err=True)
     guarded(body, held=True)
+
+
+def _keys_published(camp, turn: int) -> list[int]:
+    """The game turns from ``turn`` on whose key `pbem turn-key` published (audit.log), in order."""
+    try:
+        text = (camp.root / "audit.log").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return []
+    found = {int(m.group(1)) for m in re.finditer(r"(?m)^\S+ turn key of turn (\d+) published$", text)}
+    return sorted(t for t in found if t >= turn)
 
 
 @app.command()

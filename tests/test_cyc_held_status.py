@@ -164,3 +164,20 @@ def test_a_hand_made_folder_beside_the_rollbacks_is_no_traceback(camp, tmp_path)
     assert r.exit_code == 0 and "Traceback" not in r.output, r.output
     r = pbem("run-turn", camp.root, "--force", "--no-reports")
     assert r.exit_code == 0, r.output
+
+
+def test_a_rollback_over_a_published_turn_key_warns_the_moderator_to_tell_the_players(camp):
+    """A moderator's review: docs/moderator.md asks the moderator to tell the players when a turn whose key is out
+    is rolled back; pbem said nothing though audit.log records the key's publication."""
+    set_deadline(camp, "+30d", datetime.now(timezone.utc))
+    assert pbem("run-turn", camp.root, "--force", "--no-reports").exit_code == 0
+    assert pbem("run-turn", camp.root, "--force", "--no-reports").exit_code == 0
+    assert pbem("turn-key", camp.root, "1").exit_code == 0
+    r = pbem("rollback", camp.root, "2", "--reason", "a second look")  # turn 1's key concerns no turn run again
+    assert r.exit_code == 0 and "was published" not in r.output, r.output
+    r = pbem("run-turn", camp.root, "--force", "--no-reports")
+    assert r.exit_code == 0, r.output
+    r = pbem("rollback", camp.root, "1", "--reason", "a misread file")
+    assert r.exit_code == 0, r.output
+    assert "warning: the key of game turn 1 was published (audit.log): whoever holds it can work out that turn's " \
+           "dice for any order files, so tell the players it is being played again" in r.output, r.output
