@@ -784,7 +784,9 @@ def run_turn(camp: Campaign, now: datetime, force: bool = False, reports: bool =
         waiting = None if force else _waiting(st, now)
         if waiting:  # for cron: said, exit code 0
             missing, when = waiting
-            return None, f"Not due: waiting for {', '.join(missing)}; {when}. Use --force to run it now.\n"
+            # the turn named (a moderator's review: in a race of two runs, which turn was not due was unclear)
+            return None, (f"Not due: game turn {st.turn} is waiting for {', '.join(missing)}; {when}. Use --force to "
+                          f"run it now.\n")
         changed = before_any_die(camp, st)
         if changed:
             raise CampaignError(changed)

@@ -151,7 +151,7 @@ def test_submit_and_ingest_commands(camp, tmp_path):
 def test_run_turn_waits_for_orders_or_the_deadline(camp):
     from pbem.cycle import run_turn, set_seat
     result, msg = run_turn(camp, NOW, reports=False)
-    assert result is None and "Not due" in msg and camp.current_turn == 1
+    assert result is None and "Not due: game turn 1 is waiting for" in msg and camp.current_turn == 1
     set_seat(camp, "troy", "bot")
     for p in ("athens", "sparta"):
         assert submit_bytes(camp, order_text(camp, p), f"{p}.yaml", NOW).accepted
