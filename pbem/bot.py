@@ -1886,6 +1886,8 @@ class Bot:
             c = next(iter(with_ships.values()))
             manned = min(c.get("fleet", 0), c.get("rowers", 0))
             armed = min(c.get("transport", 0), c.get("army", 0))
+            if not manned and not armed:  # ships that neither fight nor block: no sea attack takes them (R-PH-SEA)
+                continue
             dfn = (manned * (D10[0] + GUESS_MOD) + armed * (D6[0] + GUESS_MOD), manned * D10[1] + armed * D6[1])
             near = min(self.m.distance(x, self.m.cities[cid].hex) for cid in self.mine_cities) \
                 if self.mine_cities else 99
