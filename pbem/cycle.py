@@ -190,7 +190,8 @@ class Status:
                 got = "written by the computer player when the turn runs"
             else:
                 got = "not in"
-            n = self.nmr_streaks.get(p, 0)
+            n = self.nmr_streaks.get(p, 0) if seat != "bot" else 0  # the computer player sends every turn's orders
+            # (a moderator's review: a seat handed to it still read "NMR 2 turn(s) in a row -> civil disorder")
             nmr = f"; NMR {n} turn(s) in a row" + (" -> civil disorder" if p in self.civil_disorder else "") \
                 if n else ""
             lines.append(f"  {p:<{width}}  {seat:<5}  {got}{nmr}")

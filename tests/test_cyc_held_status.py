@@ -181,3 +181,16 @@ def test_a_rollback_over_a_published_turn_key_warns_the_moderator_to_tell_the_pl
     assert r.exit_code == 0, r.output
     assert "warning: the key of game turn 1 was published (audit.log): whoever holds it can work out that turn's " \
            "dice for any order files, so tell the players it is being played again" in r.output, r.output
+
+
+def test_a_seat_handed_to_the_computer_player_shows_no_nmr_streak(camp):
+    """A moderator's review: after `seat troy bot`, `pbem status` still read "NMR 2 turn(s) in a row" for troy,
+    whose orders the computer player now writes every turn."""
+    set_deadline(camp, "+30d", datetime.now(timezone.utc))
+    for _ in range(2):
+        assert pbem("run-turn", camp.root, "--force", "--no-reports").exit_code == 0  # nobody sent a file
+    line = next(x for x in pbem("status", camp.root).output.splitlines() if x.strip().startswith("troy"))
+    assert "NMR 2 turn(s) in a row" in line, line
+    assert pbem("seat", camp.root, "troy", "bot", "--reason", "gone").exit_code == 0
+    line = next(x for x in pbem("status", camp.root).output.splitlines() if x.strip().startswith("troy"))
+    assert "bot" in line and "NMR" not in line, line
