@@ -406,7 +406,8 @@ def _submit_bytes(camp: Campaign, raw: bytes, source: str, now: datetime, late_o
                                      f"game turn {state.turn} (turn: {state.turn}) now", player)
     if turn != state.turn:
         return _refuse(camp, source, f"the file is for game turn {shown(turn)}, the campaign is at turn {state.turn} "
-                                     f"(not the current turn)", player)
+                                     f"(not the current turn): write turn: {state.turn} to send your orders for game "
+                                     f"turn {state.turn} now", player)
     if state.players[player].eliminated_turn is not None:
         return _refuse(camp, source, f"{player} is out of the game", player, turn)
     from .cycle import seats

@@ -298,3 +298,12 @@ def test_a_stored_copy_submitted_without_fix_says_to_use_fix(camp):
     raw = order_text(camp, "athens").replace(camp.player_secrets()["athens"].encode(), b"withheld")
     a = submit_bytes(camp, raw, "athens.yaml", NOW)
     assert not a.accepted and "a stored copy (its secret is withheld)" in a.text() and "submit --fix" in a.text()
+
+
+def test_a_file_for_a_future_turn_says_which_turn_to_write(camp):
+    """A moderator's review: a file for a past turn was told to send turn 1 orders, one for a future turn only that
+    the campaign was at turn 1 "(not the current turn)"."""
+    a = submit_bytes(camp, order_text(camp, "athens", turn=3), "a.yaml", NOW)
+    assert not a.accepted
+    assert "the file is for game turn 3, the campaign is at turn 1 (not the current turn): write turn: 1 to send " \
+           "your orders for game turn 1 now" in a.text().replace("\n", " "), a.text()
