@@ -111,8 +111,12 @@ def test_bots_play_a_real_game_to_the_end():
     # the bots' own voyages (navigation at the end of the Second Move), not the Storms they play on others' ships
     sunk = sum(1 for _, _, records, _ in turns for r in records
                if r.get("event") == "sunk" and r.get("phase") == "second_move")
-    assert landed >= 20, "landings"
-    assert sea_attacks >= 2, "sea battles"
+    # 0.6.0 seeds a turn's dice by its start position too (R-TURN-6), so this seed plays another game: 18 Armies
+    # put ashore and 1 sea attack (20 and 2 were this seed's figures before).  Over seeds 12-18 the computer
+    # player puts 6 to 26 Armies ashore a game and makes 1 to 4 sea attacks: the bounds are this game's, less a
+    # little, not what every game does
+    assert landed >= 15, "landings"
+    assert sea_attacks >= 1, "sea battles"
     assert sunk < 5, "ships sunk by navigation rolls"
 
 
@@ -272,11 +276,13 @@ def check_bot_file(state, data):
 
 
 def test_under_a_truce_the_bots_fleets_make_no_sortie():
-    """A Spartan Transport in sight at 1214 (an Athenian Army at 1213 sees it): the bot sails ATH-F1 to 1314 and
-    attacks; under a Truce it neither attacks nor sails out for a battle it will not fight (code review)."""
+    """A Spartan Transport with an Army aboard in sight at 1214 (an Athenian Army at 1213 sees it): the bot sails
+    ATH-F1 to 1314 and attacks; under a Truce it neither attacks nor sails out for a battle it will not fight (code
+    review).  (An empty Transport neither fights nor blocks: no sea attack takes it, and the bot orders none.)"""
     state = new_game(ALL[:4], seed=3)
     state.add_unit(Unit(state.new_unit_id("ATH", UnitType.ARMY), UnitType.ARMY, "athens", "1213"))
-    state.add_unit(Unit(state.new_unit_id("SPA", UnitType.TRANSPORT), UnitType.TRANSPORT, "sparta", "1214"))
+    t = state.add_unit(Unit(state.new_unit_id("SPA", UnitType.TRANSPORT), UnitType.TRANSPORT, "sparta", "1214"))
+    state.add_unit(Unit(state.new_unit_id("SPA", UnitType.ARMY), UnitType.ARMY, "sparta", "1214", carried_by=t.id))
     data = write_orders(view(state, AEGEAN, "athens"), AEGEAN, T, "selfplay", 1, "s")
     assert data["sea_battle"] == [{"units": ["ATH-F1"], "target": "1214"}]
     assert {"units": ["ATH-F1"], "path": ["1314"]} in data["first_move"]
