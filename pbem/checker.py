@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict, dataclass, field, replace
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, Iterable
@@ -31,7 +31,7 @@ from .cards import OTHERS_ID, leader_named, name_key, names_others_unit
 from .effects import held_traits, player_effects, skill_effects, total_value, unit_matches
 from .errors import PbemError
 from .gamedata import Card, GameMap, Tables, json_path, tables
-from .model import RECRUIT_COST, GameState, Unit, UnitType, sorted_ids
+from .model import RECRUIT_COST, UPKEEP_COST, GameState, Unit, UnitType, sorted_ids
 from .movement import (BASE_MP, aid_of_city, cannot_move_or_attack, effects_in_force, foreign_city, land_ok,
                        may_stand, movement_allowance, step_problems)
 from .orders import Parsed, build, did_you_mean, expand_units, is_hex_id, orders_schema, short_list
@@ -453,18 +453,22 @@ class RuleCheck:
         self.card_wins = self.cities_won_by_cards()
         self.gains = self.cities_won_before_moves()
         self.eaten: set[str] = set()  # Baggage this turn's Upkeep uses up (``warn_upkeep_now``)
+        self.rolls_now: dict[str, tuple[str, int]] = {}  # units rolling at this turn's Upkeep, not yet said
+        self.unfed_said: set[str] = set()  # units the end-of-turn supply warning names (``warn_unfed``)
         # a Truce of the own-turn cards stops this player's own attacks too (docs/rules.md, Truce)
         self.own_truce = next((cid for cid in self.played if any(e["kind"] == "truce"
                                                                   for e in self.tables.cards[cid].effects)), None)
         self.check_diplomacy()
         self.check_moves("first_move")
         self.check_attacks("sea_battle")
+        self.moves_in: dict[str, tuple[str, str, str]] = {}  # unit -> (city hex, attack, city name): R-BAT-4
         self.check_attacks("land_battle")
         self.check_treasure()
         self.check_moves("second_move")
         self.warn_navigation()
         self.warn_upkeep_now()
         self.warn_out_of_supply()
+        self.note_rolls_now()
         self.warn_capturable()
         self.warn_unmanned_recruits()
         self.check_standing()
@@ -1545,7 +1549,10 @@ class RuleCheck:
         for i, mv in self.p.indexed(section):
             before = len(self.findings)
             self.lasting_now: list[tuple[str, str, dict]] = []  # what ``allowance`` found for this move
-            self.check_move(section, i, mv)
+            if section == "second_move" and self.moves_in:
+                self.check_move_both_ways(i, mv)
+            else:
+                self.check_move(section, i, mv)
             if any(f.severity == ERROR for f in self.findings[before:]):
                 # the units it names, those of its load: too (a skipped move takes no one aboard)
                 for uid in self.listed_units(mv.units) + [x for x in mv.load if isinstance(x, str)]:
@@ -1560,6 +1567,55 @@ class RuleCheck:
                                f"no move of yours takes {use.target} along this turn, so "
                                f"{self.tables.cards[use.card].name} is not played",
                                "name a unit of a stack that moves, or put the card in that move's cards")
+
+    def check_move_both_ways(self, i: int, mv: Move) -> None:
+        """A Second Move naming a unit a land attack of the file may move into the city it takes (R-BAT-4,
+        ``note_mover_in``), by id or by the hex it stands in or may stand in: checked as if the attack fails (the
+        units where they are: the checker's way) and as if it wins (the unit in the city).  A finding of one
+        outcome only is a warning that says which (a new player's review: `units: [CRE-A1], path: ["1519"]` back
+        from Knossos, and `units: ["1618"]`, were refused as errors, though both hold if the attack wins)."""
+        named = set(self.listed_units(mv.units)) | {x for x in mv.load if isinstance(x, str)}
+        movers = {u: w for u, w in self.moves_in.items()
+                  if u in self.sim.units and (u in named or self.sim.hex[u] in mv.units or w[0] in mv.units)}
+        if not movers:
+            self.check_move("second_move", i, mv)
+            return
+        # as if the attacks win, on a copy of everything ``check_move`` changes; then restored
+        keep = {k: (v.copy() if isinstance(v, (dict, set, list)) else v) for k, v in vars(self).items()
+                if k not in ("findings", "sim", "state", "map", "tables", "p", "o")}
+        where = {u: (x.hex, x.carried_by) for u, x in self.sim.units.items()}
+        first = len(self.findings)
+        for u, (h, _, _) in movers.items():
+            self.sim.carrier[u] = None
+            self.sim.hex[u] = h
+            for c in self.sim.cargo(u):
+                self.sim.hex[c] = h
+        self.check_move("second_move", i, mv)
+        if_won = self.findings[first:]
+        del self.findings[first:]
+        vars(self).update(keep)
+        for u, (h, c) in where.items():
+            if self.sim.hex[u] != h:
+                self.sim.hex[u] = h
+            self.sim.carrier[u] = c
+        self.check_move("second_move", i, mv)
+        if_lost = self.findings[first:]
+        won_errors = [f for f in if_won if f.severity == ERROR]
+        lost_errors = [f for f in if_lost if f.severity == ERROR]
+        attacks = " and ".join(dict.fromkeys(w[1] for w in movers.values()))
+        moving = "; ".join(f"{u} moves into {name} by itself" for u, (_, _, name) in movers.items())
+        if lost_errors and not won_errors:
+            for k in range(first, len(self.findings)):
+                f = self.findings[k]
+                if f.severity == ERROR:
+                    self.findings[k] = replace(f, severity=WARNING, message=f"unless your attack at {attacks} takes "
+                                                                            f"the city: {f.message}",
+                                               hint=f"if it takes it, {moving} (R-BAT-4), and this holds"
+                                               + (f"; {f.hint}" if f.hint else ""))
+        elif won_errors and not lost_errors:
+            f = won_errors[0]
+            self.findings.append(replace(f, severity=WARNING, message=f"if your attack at {attacks} takes the city, "
+                                                                      f"{moving} (R-BAT-4), and then: {f.message}"))
 
     def listed_units(self, names: Iterable[str]) -> list[str]:
         """The player's unit ids a ``units`` list names: ids as written, hex ids as the units there now."""
@@ -1799,52 +1855,130 @@ class RuleCheck:
             return f"any roll sinks it{with_}"
         return f"{low if low == 6 else f'{low}-6'} sinks it{with_}"
 
+    def upkeep_now(self) -> tuple[dict[str, Unit], dict[str, tuple[str, int]]]:
+        """This turn's Upkeep as ``pbem.phases.upkeep.resolve`` will make it, from the position as the turn starts
+        (what the Upkeep phase sees; players before this one in turn order may change it): the units in payment
+        order (``upkeep_phase.priority``: this file's upkeep list, the standing one, the rest by id), each paid
+        if in supply and the gold (now plus about this turn's revenue) lasts, else fed the Baggage of its stack
+        the phase picks (``stack_baggage``), else rolling.  Returns ({Baggage id: the unit it feeds}, {unit id
+        that rolls: (why it is not paid, the lowest total of the die that disbands it)})."""
+        st, me = self.state, self.me
+        ctx = SimpleNamespace(state=st, game_map=self.map, player=me, tables=self.tables)
+        units = {u.id: u for u in st.units_of(me) if u.type.needs_upkeep and u.away_until is None}
+        standing = self.o.standing if self.o.standing is not None else Standing.from_dict(st.players[me].standing)
+        order: dict[str, Unit] = {}
+        for uid in (*self.o.upkeep, *standing.upkeep):
+            if isinstance(uid, str) and uid in units:
+                order.setdefault(uid, units[uid])
+        ordered = [*order.values(), *(units[uid] for uid in sorted_ids(units) if uid not in order)]
+        gold = st.players[me].gold + self.income()[0]
+        cities, friendly = st.controlled_cities(me), {}
+        why: dict[str, str | None] = {}
+        bags_at: dict[str, list[Unit]] = {}
+        fed: dict[str, Unit] = {}
+        rolls: dict[str, tuple[str, int]] = {}
+        for u in ordered:
+            h = u.hex
+            if h not in why:
+                why[h] = upkeep_phase.why_unsupplied(ctx, h, cities, friendly)
+            reason = why[h]
+            cost = UPKEEP_COST[u.type] * u.value
+            if reason is None:
+                if gold >= cost:
+                    gold -= cost
+                    continue
+                reason = "not enough gold to pay it after your Revenue"
+            if h not in bags_at:
+                bags_at[h] = upkeep_phase.player_baggage(st, h, me)
+            bag = upkeep_phase.stack_baggage(u, bags_at[h]) if bags_at[h] else None
+            if bag is not None:
+                bags_at[h].remove(bag)
+                fed[bag.id] = u
+                continue
+            rolls[u.id] = (reason, upkeep_phase.DISBANDS_AT - sum(m["value"] for m in
+                                                                   upkeep_phase.upkeep_modifiers(ctx, u)))
+        return fed, rolls
+
+    @staticmethod
+    def disband_words(low: int) -> str:
+        return "it disbands whatever the die" if low <= 1 else "a 6 disbands it" if low == 6 else \
+            f"{low}-6 disbands it" if low < 6 else "it cannot disband, but takes a starvation counter"
+
     def warn_upkeep_now(self) -> None:
-        """R-PH-UPK, R-TURN-4: this turn's Upkeep comes before the moves and battles.  An Army or Rowers of the
-        player standing now where upkeep will not pay it, without Baggage there for each, makes the upkeep roll
-        then; if it disbands, every order naming it fails whole, the units with it included.  Said at each such
-        order that names other units too (a new player's review: an attack and a Transport's voyage were lost
-        so, with no word)."""
+        """R-PH-UPK, R-TURN-4: this turn's Upkeep comes before the moves and battles (``upkeep_now``).  An Army or
+        Rowers that makes the upkeep roll then may disband: every order naming it fails whole, the units with it
+        included; said at each such order that names other units too (a new player's review: an attack and a
+        Transport's voyage were lost so, with no word).  A Baggage that feeds a unit then is gone before the
+        moves: every move naming it fails whole (a new player's review: a first move of an Army with the Baggage
+        the Upkeep had just used up failed, and the checker had said OK).  The units that roll are said at the
+        end (``note_rolls_now``), those no order names."""
         st = self.state  # as the turn starts: what the Upkeep phase sees
-        ctx = SimpleNamespace(state=st, game_map=self.map, player=self.me, tables=self.tables)
-        self.eaten = set()  # Baggage this Upkeep uses up (``warn_out_of_supply`` counts without it)
-        cities = st.controlled_cities(self.me)
-        by_hex: dict[str, list[Unit]] = {}
-        for u in st.units_of(self.me):
-            if u.type.needs_upkeep and u.away_until is None:
-                by_hex.setdefault(u.hex, []).append(u)
-        risk: dict[str, str] = {}  # unit id -> the roll that disbands it, in words
-        for h, eaters in by_hex.items():
-            if upkeep_phase.supply_problem(ctx, h, cities, {}) is None:
-                continue
-            bags = [u.id for u in st.hex_units(h) if u.owner == self.me and u.type is UnitType.BAGGAGE]
-            # eaten at this Upkeep: not there to feed anyone at the next (a new player's review: the end-of-turn
-            # warning counted them and said nothing; which ones go is the upkeep priority's, their number is not)
-            self.eaten.update(bags[:len(eaters)])
-            if len(bags) >= len(eaters):
-                continue
-            for u in eaters:
-                low = upkeep_phase.DISBANDS_AT - sum(m["value"] for m in upkeep_phase.upkeep_modifiers(ctx, u))
-                if low <= 6:
-                    risk[u.id] = ("it disbands whatever the die" if low <= 1 else "a 6 disbands it" if low == 6 else
-                                  f"{low}-6 disbands it")
-        if not risk:
-            return
+        fed, rolls = self.upkeep_now()
+        self.eaten = set(fed)  # Baggage this Upkeep uses up (``warn_out_of_supply`` counts without it)
+        self.rolls_now = dict(rolls)  # said by ``note_rolls_now`` unless a warning says them first
+        risk = {uid: self.disband_words(low) for uid, (_, low) in rolls.items() if low <= 6}
         for section in ("first_move", "sea_battle", "land_battle", "second_move"):
             for i, order in self.p.indexed(section):
                 # the units the order names, as the adjudicator reads them (a hex id: the stack there)
                 ids = [x for x in expand_units(st, self.me, (*order.units, *getattr(order, "load", ())))
                        if x in st.units and st.units[x].owner == self.me]
                 hit = [x for x in ids if x in risk]
-                if not hit or len(ids) < 2:  # a unit alone in its order: its loss takes nothing else with it
+                for x in ids:  # named by an order: said there if at all (tests/test_fogsup_checker.py)
+                    self.rolls_now.pop(x, None)
+                if hit and len(ids) >= 2:  # a unit alone in its order: its loss takes nothing else with it
+                    words = "; ".join(f"{x} in {st.units[x].hex}: {risk[x]}" for x in hit)
+                    self.warn((section, i), f"{', '.join(hit)} {'stands' if len(hit) == 1 else 'stand'} out of "
+                                            f"supply without Baggage for each, so at this turn's Upkeep, before your "
+                                            f"moves, {'it makes' if len(hit) == 1 else 'each makes'} an upkeep roll "
+                                            f"({words}): if one disbands, this order fails whole, the units with it "
+                                            f"included",
+                              "give the units at risk an order of their own, or keep Baggage with them (R-PH-UPK, "
+                              "R-TURN-4)")
+                # Baggage named by id (a hex id means the stack there when the move is made: the used-up Baggage
+                # is no longer in it)
+                named = [x for x in (*order.units, *getattr(order, "load", ()), *getattr(order, "unload", ()))
+                         if isinstance(x, str) and not is_hex_id(x)]
+                gone = [x for x in dict.fromkeys(named) if x in fed]
+                if not gone or section not in ("first_move", "second_move"):
                     continue
-                words = "; ".join(f"{x} in {st.units[x].hex}: {risk[x]}" for x in hit)
-                self.warn((section, i), f"{', '.join(hit)} {'stands' if len(hit) == 1 else 'stand'} out of supply "
-                                        f"without Baggage for each, so at this turn's Upkeep, before your moves, "
-                                        f"{'it makes' if len(hit) == 1 else 'each makes'} an upkeep roll ({words}): "
-                                        f"if one disbands, this order fails whole, the units with it included",
-                          "give the units at risk an order of their own, or keep Baggage with them (R-PH-UPK, "
-                          "R-TURN-4)")
+                feeds = "; ".join(f"{b} feeds {fed[b].id}, which is not paid in {fed[b].hex}: "
+                                  f"{self.unpaid_reason(fed[b])}" for b in gone)
+                it = "it" if len(gone) == 1 else "them"
+                others = f", the units with {it} included" if set(named) - set(gone) else ""
+                self.warn((section, i), f"{', '.join(gone)} {'is' if it == 'it' else 'are'} used up at this turn's "
+                                        f"Upkeep, before your moves ({feeds}): this order names {it}, so it fails "
+                                        f"whole{others}",
+                          f"leave {', '.join(gone)} out of this order: only Baggage that feeds no one at the Upkeep "
+                          f"is still there to move (R-PH-UPK, R-TURN-4)")
+
+    def unpaid_reason(self, u: Unit) -> str:
+        """Why ``u`` is not paid at this turn's Upkeep, in the words of the upkeep records."""
+        ctx = SimpleNamespace(state=self.state, game_map=self.map, player=self.me, tables=self.tables)
+        return upkeep_phase.why_unsupplied(ctx, u.hex, self.state.controlled_cities(self.me), {}) or \
+            "not enough gold to pay it after your Revenue"
+
+    def note_rolls_now(self) -> None:
+        """The units that make an upkeep roll at this turn's Upkeep (``upkeep_now``), before the moves, that no
+        order of the file names and the end-of-turn supply warning does not name: a note per hex (a new player's
+        review: an Army on a beach without Baggage rolled and took a starvation counter, though the Second Move
+        brought Baggage there; nothing had said that only the Baggage there when the turn begins feeds a unit at
+        this Upkeep).  A unit an order names is said at that order if its loss takes others with it
+        (``warn_upkeep_now``), else not at all (tests/test_fogsup_checker.py: a unit moved home, or alone in its
+        order).  A note: the file cannot change the roll."""
+        st = self.state
+        by_hex: dict[str, list[str]] = {}
+        for uid in sorted_ids(self.rolls_now):
+            if uid not in self.unfed_said:
+                by_hex.setdefault(st.units[uid].hex, []).append(uid)
+        for h, ids in by_hex.items():
+            one = len(ids) == 1
+            reasons = list(dict.fromkeys(self.rolls_now[x][0] for x in ids))
+            odds = "; ".join(f"{x}: {self.disband_words(self.rolls_now[x][1])}" for x in ids)
+            self.add(NOTE, (), f"{', '.join(ids)} in {h} {'makes' if one else 'each make'} an upkeep roll at this "
+                               f"turn's Upkeep, before your moves ({'; '.join(reasons)}; no Baggage there for "
+                               f"{'it' if one else 'each'}): {odds}; 1-5 adds a starvation counter",
+                     "only Baggage in the hex when your turn begins feeds a unit at this Upkeep: Baggage your moves "
+                     "bring comes too late for it (R-PH-UPK)")
 
     def warn_out_of_supply(self) -> None:
         """R-PH-UPK, as a heads-up: every Army and Rowers of the player (aboard a ship or not) that the turn leaves
@@ -2004,6 +2138,7 @@ class RuleCheck:
                    unless: str = "", stayed: list[Unit] = (), nearest: str | None = None) -> None:
         """The supply warning for ``eaters`` in ``end``: moved there by the orders (``path``: the last move order;
         ``stayed``: those of the player's already there, no order moving them), or all left there (``path`` ())."""
+        self.unfed_said.update(u.id for u in (*eaters, *stayed))
         names = ", ".join(u.id for u in eaters)
         one = len(eaters) == 1
         kind, own = problem
@@ -2294,6 +2429,20 @@ class RuleCheck:
             self.maybe_played |= {c for c in self.played if c not in played}
         if section == "land_battle":
             self.warn_no_retreat((section, i), a)
+            self.note_mover_in(i, a)
+
+    def note_mover_in(self, i: int, a: Attack) -> None:
+        """R-BAT-4 (``battle.take_city``): if the land attack ``land_battle[i]`` on a city wins and takes it, its
+        first Army (else its first Rowers) moves into the city by itself.  The checker leaves the attackers where
+        they are (the battle's outcome is not known); ``check_moves`` asks the Second Move both ways."""
+        city = self.map.city_at.get(a.target)
+        if city is None or self.state.cities[city.id].controller == self.me:
+            return
+        fighters = [self.sim.units[u] for u in self.attackers if u in self.sim.units]
+        mover = next((u for u in fighters if u.type is UnitType.ARMY), None) or \
+            next((u for u in fighters if u.type is UnitType.ROWERS), None)
+        if mover is not None and mover.id not in self.moves_in:
+            self.moves_in[mover.id] = (a.target, f"land_battle[{i}]", city.name)
 
     def warn_no_retreat(self, base: tuple, a: Attack) -> None:
         """Attackers that lose retreat from their own hexes (R-BAT-3, ``pbem.battle.retreat_hex``): one hex, onto
