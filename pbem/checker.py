@@ -548,27 +548,45 @@ class RuleCheck:
             return f"did you mean {named}? it is in {u.hex}, not with this order's units in {near}"
         return f"did you mean {named}?"
 
-    def unit(self, path: tuple, uid: str, near: str | None = None) -> Unit | None:
+    def unit(self, path: tuple, uid: str, near: str | None = None,
+             recruits: list[tuple[tuple, str]] | None = None) -> Unit | None:
         """One of the player's units (or one the recruits will create), else an error and None.  ``near``: the
-        hex of the stack the order moves, if known (``unknown_unit_hint``)."""
+        hex of the stack the order moves, if known (``unknown_unit_hint``).  ``recruits``: where a unit the
+        recruits will create is listed, for one warning per list (``warn_recruits``), instead of a warning here."""
         u = self.sim.units.get(uid)
         if u is None:
             self.error(path, f"{uid} is not one of your units",
                        self.unknown_unit_hint(uid, near) or f"your units: {short_list(self.own_ids(), 10)}")
             return None
         if uid in self.predicted:
-            self.warn(path, f"{uid} does not exist yet: it is the id {self.predicted[uid]} will get",
-                      "this holds only if that recruitment succeeds")
+            if recruits is not None:
+                recruits.append((path, uid))
+            else:
+                self.warn_recruits([(path, uid)])
         if u.away_until is not None:
             self.error(path, f"{u.label} is away from the game until turn {u.away_until}")
             return None
         return u
+
+    def warn_recruits(self, named: list[tuple[tuple, str]]) -> None:
+        """One warning, at the first, for the units of one list that do not exist yet: this turn's recruits will
+        get their ids (a new player's review: four Baggage recruited and loaded gave four warnings alike)."""
+        if not named:
+            return
+        ids = [uid for _, uid in named]
+        if len(ids) == 1:
+            msg = f"{ids[0]} does not exist yet: it is the id {self.predicted[ids[0]]} will get"
+        else:
+            whose = list(dict.fromkeys(self.predicted[u].removeprefix("a ").removeprefix("the ") for u in ids))
+            msg = f"{', '.join(ids)} do not exist yet: they are the ids the {' and the '.join(whose)} will get"
+        self.warn(named[0][0], msg, "this holds only if that recruitment succeeds")
 
     def units_list(self, base: tuple, ids: Iterable[str]) -> list[str]:
         """Resolve a ``units`` list (unit ids, or hex ids for the stack there) to unit ids, reporting bad ones."""
         out: list[str] = []
         ids = list(ids)
         near = self.stack_hex(ids)
+        recruits: list[tuple[tuple, str]] = []
         for j, x in enumerate(ids):
             path = base + (j,)
             if is_hex_id(x):
@@ -585,8 +603,9 @@ class RuleCheck:
             if x in out:
                 self.warn(path, f"{x} is named twice")
                 continue
-            if self.unit(path, x, near) is not None:
+            if self.unit(path, x, near, recruits) is not None:
                 out.append(x)
+        self.warn_recruits(recruits)
         return out
 
     def stack_hex(self, names: Iterable[str]) -> str | None:
@@ -1640,8 +1659,10 @@ class RuleCheck:
         if not ids:
             return
         near = self.stack_hex(mv.units)
+        recruits: list[tuple[tuple, str]] = []
         for k, uid in enumerate(mv.load):
-            self.unit(base + ("load", k), uid, near)
+            self.unit(base + ("load", k), uid, near, recruits)
+        self.warn_recruits(recruits)
         # what the file says about each unit, all of it (``gather`` below stops at the first)
         for uid in ids:
             if uid in self.disembarked:

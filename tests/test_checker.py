@@ -352,8 +352,11 @@ def test_recruits_can_be_moved_with_a_warning(demo):
     text = ATHENS + ('recruit:\n  - {city: athens, baggage: 2}\n'
                      'first_move:\n  - units: [ATH-A1, ATH-B1, ATH-B2]\n    path: ["1212"]\n')
     r = check_text(text, "o.yaml", demo)
-    assert [s for s, _, _ in findings(r)] == ["warning", "warning"]
-    assert "ATH-B1 does not exist yet" in r.findings[0].message
+    # one warning for the list (a new player's review: four Baggage recruited and loaded gave four alike)
+    assert [s for s, _, _ in findings(r)] == ["warning"]
+    assert r.findings[0].message == "ATH-B1, ATH-B2 do not exist yet: they are the ids the Baggage recruited in " \
+                                    "Athens will get"
+    assert r.findings[0].path == "first_move[0].units[1]"
 
 
 def test_diplomacy_rolls_are_counted(demo):
