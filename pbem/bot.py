@@ -1867,9 +1867,11 @@ class Bot:
         """Manned Fleets attack enemy ships in reach when the odds are clearly good, and sail back to a
         safe hex in the second move."""
         owners: dict[str, dict[str, dict[str, int]]] = {}
+        crews: dict[tuple[str, str], dict[str, int]] = {}  # (hex, owner) -> units aboard ships, by type
         for e in self.v["others"]:
             if e.get("owner") is not None:
                 owners.setdefault(e["hex"], {})[e["owner"]] = e["counts"]
+                crews[e["hex"], e["owner"]] = e.get("aboard") or {}
         fleets = [u for u in sorted(self.mine("fleet"), key=lambda u: id_order(u["id"]))
                   if not u.get("carried_by") and self.manned(u)]
         if not fleets:
@@ -1883,9 +1885,10 @@ class Bot:
             with_ships = {p: c for p, c in owners[x].items() if c.get("fleet") or c.get("transport")}
             if len(with_ships) != 1 or not self.m.ship_may_enter(x):
                 continue
-            c = next(iter(with_ships.values()))
-            manned = min(c.get("fleet", 0), c.get("rowers", 0))
-            armed = min(c.get("transport", 0), c.get("army", 0))
+            (owner, c), = with_ships.items()
+            aboard = crews[x, owner]  # Rowers ashore man no Fleet, an Army ashore rides in no Transport
+            manned = min(c.get("fleet", 0), aboard.get("rowers", 0))
+            armed = min(c.get("transport", 0), aboard.get("army", 0))
             if not manned and not armed:  # ships that neither fight nor block: no sea attack takes them (R-PH-SEA)
                 continue
             dfn = (manned * (D10[0] + GUESS_MOD) + armed * (D6[0] + GUESS_MOD), manned * D10[1] + armed * D6[1])
