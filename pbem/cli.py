@@ -101,11 +101,14 @@ def fail(message: str, code: int = 2) -> None:
     raise typer.Exit(code)
 
 
-def open_campaign(campaign_dir: Path):
-    """The campaign folder a command was given, opened (``Campaign.open``) once no other pbem command is at work
-    on it (``storage.wait_until_free``: up to 30 seconds), so that what it reads is what that command left."""
+def open_campaign(campaign_dir: Path, writes: bool = True):
+    """The campaign folder a command was given, opened (``Campaign.open``); for a command that ``writes``, once no
+    other pbem command is at work on it (``storage.wait_until_free``: up to 30 seconds), so that what it reads is
+    what that command left.  One that only reads (status, show, verify, bot) goes ahead at once, as before (a
+    code review: they waited, then failed, while a long run-turn wrote its reports)."""
     from .storage import Campaign, wait_until_free
-    wait_until_free(campaign_dir)
+    if writes:
+        wait_until_free(campaign_dir)
     return Campaign.open(campaign_dir)
 
 
@@ -218,7 +221,7 @@ def show(
     def body() -> None:
         from .textview import show as show_text
         first_turn(turn)
-        camp = open_campaign(campaign_dir)
+        camp = open_campaign(campaign_dir, writes=False)
         typer.echo(show_text(camp, player, turn), nl=False)  # a player's kit is shown as its player sees it
     guarded(body)
 
@@ -286,7 +289,7 @@ def status(
     def body() -> None:
         from datetime import datetime, timezone
         from .cycle import status as get_status
-        camp = open_campaign(campaign_dir)
+        camp = open_campaign(campaign_dir, writes=False)
         typer.echo(get_status(camp).render(datetime.now(timezone.utc)), nl=False)
     guarded(body)
 
@@ -533,7 +536,7 @@ def bot(
         from .cycle import bot_file
         from .errors import UsageError
         from .storage import atomic_write
-        camp = open_campaign(campaign_dir)
+        camp = open_campaign(campaign_dir, writes=False)
         state = camp.load_state()
         pid = player.strip().lower()
         if pid not in state.players:
@@ -751,7 +754,7 @@ def verify(
     def body() -> int:
         from .verify import made_with_other_version, verify as do_verify
         first_turn(turn)
-        camp = open_campaign(campaign_dir)
+        camp = open_campaign(campaign_dir, writes=False)
         verdicts = do_verify(camp, turn, key, fingerprint, keys_fingerprint)
         made_with = made_with_other_version(camp)
         if made_with:  # a turn replays byte for byte only with the pbem that ran it

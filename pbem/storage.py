@@ -66,6 +66,21 @@ def printable(text: str) -> str:
 LOCK_WAIT = 30.0  # seconds a command waits for another pbem command at work on the same campaign (``wait_until_free``)
 
 
+def _flock_waiting(fh, root: Path | str) -> None:
+    """Take the lock of ``fh`` (a campaign's ``.lock``), waiting up to ``LOCK_WAIT`` seconds for another command."""
+    wait_until = time.monotonic() + LOCK_WAIT
+    while True:
+        try:
+            fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+            return
+        except BlockingIOError:
+            if time.monotonic() >= wait_until:
+                waited = f" (waited {LOCK_WAIT:g} s)" if LOCK_WAIT > 0 else ""
+                raise CampaignError(f"{root}: another pbem command is working on this campaign{waited}; try again "
+                                    f"when it has finished") from None
+            time.sleep(0.05)
+
+
 def wait_until_free(root: Path | str) -> None:
     """Wait until no pbem command holds the lock of the campaign folder ``root``, up to ``LOCK_WAIT`` seconds, then
     go on (a command that finds it taken after all is refused by ``Campaign.lock``); raise if it is still held.
@@ -80,18 +95,8 @@ def wait_until_free(root: Path | str) -> None:
     except OSError:
         return  # (the command's own reading says what is wrong with the folder)
     with fh:
-        wait_until = time.monotonic() + LOCK_WAIT
-        while True:
-            try:
-                fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-                fcntl.flock(fh.fileno(), fcntl.LOCK_UN)
-                return
-            except BlockingIOError:
-                if time.monotonic() >= wait_until:
-                    waited = f" (waited {LOCK_WAIT:g} s)" if LOCK_WAIT > 0 else ""
-                    raise CampaignError(f"{root}: another pbem command is working on this campaign{waited}; try again "
-                                        f"when it has finished") from None
-                time.sleep(0.05)
+        _flock_waiting(fh, root)
+        fcntl.flock(fh.fileno(), fcntl.LOCK_UN)
 
 
 @contextmanager
@@ -655,9 +660,12 @@ class Campaign:
 
     @contextmanager
     def lock(self) -> Iterator[None]:
-        """One writer at a time: a second `pbem adjudicate` on the same campaign is refused at once.  (The CLI
-        waits for the lock to be free before it reads anything of the campaign, ``wait_until_free``: a command
-        that waited here would go on with what it read before, a deadline or a seat another command changed.)
+        """One writer at a time: a second command on the same campaign waits for the first, up to ``LOCK_WAIT``
+        seconds, then is refused.  Once it holds the lock, the settings it read before are read again
+        (``config``): another command may have changed them meanwhile, and a commit writes them back whole (a
+        code review: a seat set in the instant between `wait_until_free` and this lock was written over).  The
+        CLI also waits before it reads anything (``wait_until_free``), so a command's other early reads are
+        fresh too.
 
         The same Campaign object may take the lock again while it holds it (`pbem demo` holds it for the whole
         run, and each turn it runs takes it too); another object, or another process, is refused."""
@@ -671,11 +679,8 @@ class Campaign:
         self.root.mkdir(parents=True, exist_ok=True)
         fh = open(self.root / ".lock", "a+")
         try:
-            try:
-                fcntl.flock(fh.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-            except BlockingIOError:
-                raise CampaignError(f"{self.root}: another pbem command is working on this campaign; "
-                                    f"try again when it has finished") from None
+            _flock_waiting(fh, self.root)
+            self._config = None  # read again, under the lock
             self._check_audit()
             self._locked = 1
             try:

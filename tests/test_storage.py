@@ -147,6 +147,39 @@ def test_a_second_command_waits_for_the_lock_before_it_reads_anything(tmp_path, 
     with camp.lock():
         with pytest.raises(CampaignError, match=r"another pbem command is working on this campaign \(waited 0.2 s\)"):
             storage.wait_until_free(camp.root)
-        with pytest.raises(CampaignError, match="another pbem command"):  # the lock itself never waits
+        with pytest.raises(CampaignError, match=r"another pbem command is working on this campaign \(waited 0.2 s\)"):
             with Campaign(camp.root).lock():
                 pass
+        for command in ("status", "show"):  # a command that only reads goes ahead at once, as it always did
+            r = CliRunner().invoke(app, [command, str(camp.root)])
+            assert r.exit_code == 0, (command, r.output)
+
+
+def test_a_command_reads_the_settings_again_once_it_holds_the_lock(tmp_path, monkeypatch):
+    """A code review: between the CLI's wait (``wait_until_free``) and ``Campaign.lock``, another command set a seat;
+    the first went on with the settings it had read and its commit wrote them back whole, the seat lost though
+    audit.log recorded it."""
+    import threading
+    import time
+
+    from pbem import storage
+    from pbem.cycle import change_seat
+    monkeypatch.setattr(storage, "LOCK_WAIT", 5.0)
+    root = create(tmp_path / "c", ["athens", "sparta"], seed="1").campaign.root
+    first = Campaign.open(root)
+    assert first.config.get("seats") in (None, {})  # read before the other command
+    held = threading.Event()
+
+    def seat_meanwhile():
+        other = Campaign.open(root)
+        with other.lock():
+            held.set()
+            time.sleep(0.3)
+            change_seat(other, "sparta", "bot", "gone")
+
+    t = threading.Thread(target=seat_meanwhile)
+    t.start()
+    held.wait()
+    with first.lock():  # waits for the other, then reads the settings again
+        assert first.config["seats"] == {"sparta": "bot"}
+    t.join()
