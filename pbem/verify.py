@@ -344,11 +344,16 @@ def audit_problems(camp: Campaign, turn: int, before, record: TurnHistory) -> li
     # need the moderator's forced fix (docs/moderator.md); a seat handed to the computer player, say, is not one.
     # Older audit lines name no start: the snapshot as first written stands for it, and an adjusted one is not
     # compared
+    # A run's start is also the position as first written (``intake.start_hash``): the dice of a campaign made
+    # since 0.6.0 are seeded by it, so an adjustment of a held turn keeps its seen dice, and another file there
+    # is flagged too (a code review: only the adjusted start was compared, and the flag went blind)
     from .intake import start_hash
     snap = camp.snapshot_path(turn)
     adjusted = record.start is None and snap.with_name(f"{snap.stem}.fix-1.json").is_file()
-    now = record.start or start_hash(camp, turn)
-    seen_from = [] if adjusted else [(at, hashes) for at, hashes, start in record.undone if start and start == now]
+    now = {record.start or start_hash(camp, turn)}
+    if camp.config.get("dice_from_start"):
+        now.add(start_hash(camp, turn))
+    seen_from = [] if adjusted else [(at, hashes) for at, hashes, start in record.undone if start and start in now]
     if len(record.hashes) == len(players):
         for at, hashes in seen_from:
             if len(hashes) != len(players):

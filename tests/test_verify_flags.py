@@ -267,6 +267,20 @@ def test_a_seen_turn_rerun_from_its_adjusted_start_with_another_file_is_flagged(
     flagged(turn_of(camp, 1), "orders/turn-001/athens.yaml", "ran again", "where that run had none")
 
 
+def test_a_seen_turn_adjusted_after_its_run_and_rerun_with_another_file_is_flagged(camp):
+    """A code review: an adjustment of a held turn keeps the dice its players saw (they are seeded by the start as
+    first written, R-TURN-6), but verify compared only the adjusted start with the seen run's, so another file
+    there went unflagged."""
+    from pbem.moderation import adjust
+    send(camp, "sparta")
+    run_turn(camp, NOW, force=True, reports=False)  # athens sends nothing
+    rollback(camp, 1, "wrong rules call")
+    adjust(camp, "missed income", gold={"athens": 1})
+    set_seat(camp, "athens", "bot")
+    run_turn(camp, NOW, force=True, reports=False)
+    flagged(turn_of(camp, 1), "orders/turn-001/athens.yaml", "ran again", "where that run had none")
+
+
 def test_a_file_sent_early_in_a_discarded_timeline_is_no_mismatch(camp):
     """Found by a review (honest flow): athens sent turn 2's file early; a rollback to turn 1 moved it to the
     archive; turn 2 then ran with the computer player's file for athens: OK, not a MISMATCH against the old file."""
