@@ -756,14 +756,18 @@ def submit_path(camp: Campaign, path: Path, now: datetime, late_ok: bool = False
     return answer
 
 
-def holds_campaign(entry: Path) -> Path | None:
-    """The first campaign folder (one with a campaign.yaml) at or under ``entry`` of a drop folder, links not
-    followed; None if there is none (a file, a link, an ordinary folder)."""
+def holds_campaign(entry: Path, depth: int = 3) -> Path | None:
+    """The first campaign folder (one with a campaign.yaml) at or under ``entry`` of a drop folder, at most
+    ``depth`` folders down, links not followed; None if there is none (a file, a link, an ordinary folder).  A
+    campaign folder put in the drop by mistake is found there; a deeper tree is not walked whole at every ingest
+    (a code review: such a folder is never moved, so a big one would cost every ingest a walk)."""
     if entry.is_symlink() or not entry.is_dir():
         return None
-    for top, _dirs, files in os.walk(entry):  # os.walk follows no links
+    for top, dirs, files in os.walk(entry):  # os.walk follows no links
         if "campaign.yaml" in files:
             return Path(top)
+        if len(Path(top).relative_to(entry).parts) >= depth:
+            dirs.clear()
     return None
 
 

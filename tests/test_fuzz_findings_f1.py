@@ -429,3 +429,17 @@ def test_a_full_disk_is_named_and_never_reported_as_written(camp, tmp_path, monk
     one_line_exit_2(r, f"{out}: cannot be written (No space left on device)")
     assert "written to" not in r.output and "Archived" not in r.output
     assert list((tmp_path / "out").iterdir()) == []  # no temporary file left either
+
+
+def test_a_campaign_folder_deep_in_a_drop_folders_tree_is_not_looked_for(tmp_path):
+    """A code review: a folder holding a campaign.yaml is never moved, so it stays, and its whole tree was walked
+    at every ingest.  Only the first three levels are looked at."""
+    from pbem.intake import holds_campaign
+    entry = tmp_path / "x"
+    (entry / "a" / "b").mkdir(parents=True)
+    (entry / "a" / "b" / "campaign.yaml").write_text("name: x\\n")
+    assert holds_campaign(entry) == entry / "a" / "b"
+    deep = tmp_path / "y" / "a" / "b" / "c" / "d"
+    deep.mkdir(parents=True)
+    (deep / "campaign.yaml").write_text("name: y\\n")
+    assert holds_campaign(tmp_path / "y") is None
