@@ -648,8 +648,9 @@ def rollback(
         published = _keys_published(camp, turn)
         if published:  # a moderator's review: the guide asks for a word to the players, pbem said nothing
             typer.echo(f"warning: the key of game turn{'s' if len(published) > 1 else ''} "
-                       f"{', '.join(map(str, published))} was published (audit.log): whoever holds it can work out "
-                       f"that turn's dice for any order files, so tell the players it is being played again "
+                       f"{', '.join(map(str, published))} was published (audit.log): whoever holds it (and the "
+                       f"turn's start snapshot, as a referee does) can work out that turn's dice for any order "
+                       f"files, so tell the players it is being played again "
                        f"(docs/moderator.md)", err=True)
         if done.lost_adjustments:
             typer.echo(f"warning: {len(done.lost_adjustments)} adjustment(s) made with `pbem adjust` after turn "

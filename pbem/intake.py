@@ -29,7 +29,7 @@ from pathlib import Path
 from . import yamlio
 from .auditlog import PLAYED_BY_UNDONE_RUN, REFUSED_SENT
 from .cycle import deadline as campaign_deadline, fmt
-from .storage import Campaign, atomic_write, closed, held_interrupts, printable, short_hash
+from .storage import Campaign, atomic_write, closed, first_version_hash, held_interrupts, printable, short_hash
 from .turn import DRY_RUN_LINE
 
 MAX_ORDER_BYTES = yamlio.MAX_BYTES
@@ -210,15 +210,6 @@ def start_hash(camp: Campaign, turn: int) -> str | None:
     """The SHA-256 of ``turn``'s start snapshot as it was first written (before any `pbem adjust`, whose first
     kept file is that original), or None if there is none."""
     return first_version_hash(camp.snapshot_path(turn))
-
-
-def first_version_hash(snapshot: Path) -> str | None:
-    """The SHA-256 of a snapshot file as it was first written: `pbem adjust` keeps that original as
-    ``turn-NNN.fix-1.json`` beside it (a rollback moves both to its archive); None if there is neither."""
-    for p in (snapshot.with_name(f"{snapshot.stem}.fix-1.json"), snapshot):
-        if p.is_file():
-            return hashlib.sha256(p.read_bytes()).hexdigest()
-    return None
 
 
 FROZEN = ".frozen"

@@ -39,7 +39,6 @@ from pathlib import Path
 from typing import Any, Iterator
 
 from . import yamlio
-from .dice import state_sha256
 from .errors import CampaignError, DataError
 from .gamedata import DATA, GameMap, load_map, schema, tables, validate
 from .model import GameState
@@ -64,6 +63,15 @@ def printable(text: str) -> str:
 
 
 LOCK_WAIT = 30.0  # seconds a command waits for another pbem command at work on the same campaign (``wait_until_free``)
+
+
+def first_version_hash(snapshot: Path) -> str | None:
+    """The SHA-256 of a snapshot file as it was first written: `pbem adjust` keeps that original as
+    ``turn-NNN.fix-1.json`` beside it (a rollback moves both to its archive); None if there is neither."""
+    for p in (snapshot.with_name(f"{snapshot.stem}.fix-1.json"), snapshot):
+        if p.is_file():
+            return hashlib.sha256(p.read_bytes()).hexdigest()
+    return None
 
 
 def _flock_waiting(fh, root: Path | str) -> None:
@@ -587,9 +595,7 @@ class Campaign:
         open again and deals new dice."""
         if not self.config.get("dice_from_start"):
             return None
-        snap = self.snapshot_path(turn)
-        first = snap.with_name(f"{snap.stem}.fix-1.json")
-        return state_sha256((first if first.is_file() else snap).read_bytes())
+        return first_version_hash(self.snapshot_path(turn))
 
     def secret_seed(self) -> bytes:
         path = self.secret_dir / "seed"

@@ -256,7 +256,7 @@ def history(camp: Campaign) -> dict[int, TurnHistory]:
 def _archived_start(camp: Campaign, folder: str, turn: int) -> str | None:
     """The start position (SHA-256 of the start snapshot as first written) of a run of ``turn`` that the rollback
     with archive ``folder`` undid: its snapshot moved there; None if it is not there."""
-    from .intake import first_version_hash
+    from .storage import first_version_hash
     return first_version_hash(camp.root / folder / "state" / camp.snapshot_path(turn).name)
 
 

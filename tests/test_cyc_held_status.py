@@ -179,8 +179,9 @@ def test_a_rollback_over_a_published_turn_key_warns_the_moderator_to_tell_the_pl
     assert r.exit_code == 0, r.output
     r = pbem("rollback", camp.root, "1", "--reason", "a misread file")
     assert r.exit_code == 0, r.output
-    assert "warning: the key of game turn 1 was published (audit.log): whoever holds it can work out that turn's " \
-           "dice for any order files, so tell the players it is being played again" in r.output, r.output
+    assert "warning: the key of game turn 1 was published (audit.log): whoever holds it (and the turn's start " \
+           "snapshot, as a referee does) can work out that turn's dice for any order files, so tell the players it " \
+           "is being played again" in r.output, r.output
 
 
 def test_a_seat_handed_to_the_computer_player_shows_no_nmr_streak(camp):
