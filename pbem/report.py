@@ -50,7 +50,7 @@ from .moderation import Correction, campaign_corrections
 from .movement import effect_in_force
 from .battle import RETREAT_AT
 from .phases.upkeep import DISBANDS_AT
-from .storage import Campaign, atomic_write
+from .storage import Campaign, atomic_write, held_interrupts
 from .textview import card_timing, game_date, plural
 from .visibility import is_roll, public as public_view, view as make_view
 
@@ -2286,24 +2286,39 @@ def write_reports(camp: Campaign, turn: int, players: list[str] | None = None,
                corrections=campaign_corrections(camp, turn, before, after) if turn else [],
                test_campaign=bool(camp.config.get("seed_guessable")))
     n = worker_count(len(who), workers)
+    # A Ctrl-C is held while this process renders a report or a map (cairo calls back into Python, and an
+    # interrupt there was swallowed and turned into a cairo error: "reports could not be written (11)", exit 2)
+    # and while the pool starts its workers and takes the reports (an interrupt there left the workers waiting
+    # and pbem hung, holding the campaign's lock, or a threading traceback): a chaos soak's Ctrl-C sweep
     if n == 1 or "fork" not in multiprocessing.get_all_start_methods():
-        return [_write_player(job, pid) for pid in who]
-    _warm(job)
+        done = []
+        for pid in who:
+            with held_interrupts():  # one report at a time, each whole
+                done.append(_write_player(job, pid))
+        return done
+    with held_interrupts():
+        _warm(job)
     # the moderator's report is the longest: start it first, so the workers finish together
     order = sorted(range(len(who)), key=lambda i: who[i] is not None)
     _JOB = job
+    pool = None
     try:
-        pool = ProcessPoolExecutor(max_workers=n, mp_context=multiprocessing.get_context("fork"),
-                                   initializer=_worker_init)
         try:
-            futures = {i: pool.submit(_pool_task, who[i]) for i in order}
+            with held_interrupts():
+                pool = ProcessPoolExecutor(max_workers=n, mp_context=multiprocessing.get_context("fork"),
+                                           initializer=_worker_init)
+                futures = {i: pool.submit(_pool_task, who[i]) for i in order}
             results = [futures[i].result() for i in range(len(who))]
         except BaseException:
             # Ctrl-C (or a worker's error): no new report starts, the ones under way finish (each file is
-            # written whole), the workers exit, and the exception goes on to the caller
-            pool.shutdown(wait=True, cancel_futures=True)
+            # written whole), the workers exit, and the exception goes on to the caller; a second Ctrl-C waits
+            # until the pool is down (one in the middle of the shutdown left the workers waiting for ever)
+            if pool is not None:
+                with held_interrupts():
+                    pool.shutdown(wait=True, cancel_futures=True)
             raise
-        pool.shutdown(wait=True)
+        with held_interrupts():  # (the same: a Ctrl-C as the workers are told to stop)
+            pool.shutdown(wait=True)
         return results
     finally:
         _JOB = None

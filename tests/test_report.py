@@ -721,3 +721,38 @@ def test_the_treasury_lists_upkeep_where_it_was_paid_before_a_plunder_of_the_bat
     t = report.treasury({"me": {"gold": 23}}, None, records, nm, "crete")
     assert [(x["label"], x["amount"]) for x in t["lines"]] == [
         ("Income: Crete", 7), ("Upkeep: 2 units", -2), ("Plunder of Athens", 9)]
+
+
+def test_a_ctrl_c_while_the_reports_pool_starts_stops_it_cleanly(tmp_path, monkeypatch):
+    """A chaos soak's Ctrl-C sweep: an interrupt while the pool forked its workers and took the reports left them
+    waiting, and pbem hung for good holding the campaign's lock (or printed a threading traceback); one while this
+    process rendered the shared map was swallowed by cairo's callback ("reports could not be written (11)", exit
+    2).  Both are held until that step is done: the interrupt then stops the pool and no worker is left."""
+    import multiprocessing
+    import os
+    import signal
+    from concurrent.futures import ProcessPoolExecutor
+    if "fork" not in multiprocessing.get_all_start_methods():
+        pytest.skip("the reports pool forks")
+    camp = tiny_campaign(tmp_path / "c")
+    warmed = []
+    real_warm = report._warm
+
+    def warm_interrupted(job):
+        os.kill(os.getpid(), signal.SIGINT)  # while the shared layers are rendered here
+        real_warm(job)
+        warmed.append(True)
+    monkeypatch.setattr(report, "_warm", warm_interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        report.write_reports(camp, 1, formats=("txt", "png"), workers=2)
+    assert warmed == [True]
+    monkeypatch.setattr(report, "_warm", real_warm)
+
+    class Interrupted(ProcessPoolExecutor):
+        def submit(self, *a, **k):  # while the workers start and the reports are handed out
+            os.kill(os.getpid(), signal.SIGINT)
+            return super().submit(*a, **k)
+    monkeypatch.setattr(report, "ProcessPoolExecutor", Interrupted)
+    with pytest.raises(KeyboardInterrupt):
+        report.write_reports(camp, 1, formats=("txt",), workers=2)
+    assert not multiprocessing.active_children()
