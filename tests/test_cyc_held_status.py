@@ -174,7 +174,7 @@ def test_a_rollback_over_a_published_turn_key_warns_the_moderator_to_tell_the_pl
     assert pbem("run-turn", camp.root, "--force", "--no-reports").exit_code == 0
     assert pbem("turn-key", camp.root, "1").exit_code == 0
     r = pbem("rollback", camp.root, "2", "--reason", "a second look")  # turn 1's key concerns no turn run again
-    assert r.exit_code == 0 and "was published" not in r.output, r.output
+    assert r.exit_code == 0 and "was published" not in r.output and "is not what it was" not in r.output, r.output
     r = pbem("run-turn", camp.root, "--force", "--no-reports")
     assert r.exit_code == 0, r.output
     r = pbem("rollback", camp.root, "1", "--reason", "a misread file")
@@ -195,3 +195,16 @@ def test_a_seat_handed_to_the_computer_player_shows_no_nmr_streak(camp):
     assert pbem("seat", camp.root, "troy", "bot", "--reason", "gone").exit_code == 0
     line = next(x for x in pbem("status", camp.root).output.splitlines() if x.strip().startswith("troy"))
     assert "bot" in line and "NMR" not in line, line
+
+
+def test_a_rollback_to_a_turn_run_before_a_seat_changed_says_so(camp):
+    """A chaos soak: troy's seat went to the computer player after turn 1 ran; a rollback to turn 1 then said
+    nothing, and its re-run drew other dice (the computer player's file where the seen run had none), which only
+    `verify` flagged."""
+    set_deadline(camp, "+30d", datetime.now(timezone.utc))
+    assert pbem("run-turn", camp.root, "--force", "--no-reports").exit_code == 0
+    assert pbem("seat", camp.root, "troy", "bot", "--reason", "gone").exit_code == 0
+    r = pbem("rollback", camp.root, "1", "--reason", "a misread file")
+    assert r.exit_code == 0, r.output
+    assert "warning: the seat of troy is not what it was when game turn 1 ran: run again so, the turn draws other " \
+           "dice than the ones its players saw, and `pbem verify` flags it" in r.output, r.output
