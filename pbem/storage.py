@@ -65,10 +65,16 @@ def printable(text: str) -> str:
 LOCK_WAIT = 30.0  # seconds a command waits for another pbem command at work on the same campaign (``wait_until_free``)
 
 
+def first_fix(snapshot: Path) -> Path:
+    """Where `pbem adjust` keeps a snapshot as it was first written: ``turn-NNN.fix-1.json`` beside it (a
+    rollback moves both to its archive)."""
+    return snapshot.with_name(f"{snapshot.stem}.fix-1.json")
+
+
 def first_version_hash(snapshot: Path) -> str | None:
-    """The SHA-256 of a snapshot file as it was first written: `pbem adjust` keeps that original as
-    ``turn-NNN.fix-1.json`` beside it (a rollback moves both to its archive); None if there is neither."""
-    for p in (snapshot.with_name(f"{snapshot.stem}.fix-1.json"), snapshot):
+    """The SHA-256 of a snapshot file as it was first written (``first_fix`` if it was adjusted); None if there is
+    neither."""
+    for p in (first_fix(snapshot), snapshot):
         if p.is_file():
             return hashlib.sha256(p.read_bytes()).hexdigest()
     return None

@@ -20,7 +20,7 @@ from .events import EventLog
 from .gamedata import tables
 from .model import GameState
 from .ordertypes import Orders
-from .storage import Campaign, atomic_write, closed, held_interrupts, short_hash
+from .storage import Campaign, atomic_write, held_interrupts, refuse_if_closed, short_hash
 
 
 @dataclass
@@ -89,9 +89,7 @@ def run_locked(camp: Campaign, dry_run: bool = False, extra: dict[str, bytes] | 
     before = camp.load_state()
     if before.finished:
         raise CampaignError(f"{camp.root}: the game is over (after turn {before.turn - 1}); nothing to adjudicate")
-    if closed(camp.root):
-        raise CampaignError(f"{camp.root}: the campaign was closed and its secret seed revealed (revealed-seed.txt): "
-                            f"every die is known, so no more turns are run")
+    refuse_if_closed(camp.root, "every die is known, so no more turns are run")
     orders, hashes = accepted_orders(camp, before, extra)
     dice = Dice(turn_seed(camp.secret_seed(), before.turn, hashes, camp.dice_start(before.turn)))
     after = before.copy()

@@ -22,7 +22,7 @@ from .campaign import KEYS_FILE
 from .dice import Dice, key_commitment, seed_fingerprint, seed_from_key, turn_key
 from .errors import CampaignError, PbemError, UsageError
 from .gamedata import tables
-from .storage import Campaign, short_hash
+from .storage import Campaign, first_fix, short_hash
 from .turn import DRY_RUN_LINE, accepted_orders
 
 
@@ -349,7 +349,7 @@ def audit_problems(camp: Campaign, turn: int, before, record: TurnHistory) -> li
     # is flagged too (a code review: only the adjusted start was compared, and the flag went blind)
     from .intake import start_hash
     snap = camp.snapshot_path(turn)
-    adjusted = record.start is None and snap.with_name(f"{snap.stem}.fix-1.json").is_file()
+    adjusted = record.start is None and first_fix(snap).is_file()
     now = {record.start or start_hash(camp, turn)}
     if camp.config.get("dice_from_start"):
         now.add(start_hash(camp, turn))
@@ -515,10 +515,10 @@ def _replay_files(camp: Campaign, turn: int, key: bytes, published: bool) -> Ver
     log = adjudicate(after, camp.game_map, tables(), orders, Dice(seed_from_key(key, turn, hashes,
                                                                                  camp.dice_start(turn))))
     path = camp.snapshot_path(turn + 1)
-    first_fix = path.with_name(f"{path.stem}.fix-1.json")  # `pbem adjust` kept the adjudicated original
-    adjusted = first_fix.is_file()
+    kept = first_fix(path)  # `pbem adjust` kept the adjudicated original
+    adjusted = kept.is_file()
     stored_log = stored_text(log_path)
-    stored_state = stored_text(first_fix if adjusted else path)
+    stored_state = stored_text(kept if adjusted else path)
     new_log = "".join(json.dumps(r, sort_keys=True, ensure_ascii=False) + "\n" for r in log.records)
     if new_log != stored_log:
         where = _first_difference(new_log.splitlines(), stored_log.splitlines())
@@ -533,7 +533,7 @@ def _replay_files(camp: Campaign, turn: int, key: bytes, published: bool) -> Ver
         return Verdict(turn, False, f"the replayed log differs from the stored log at {log_path.name}:{line}")
     if after.to_json() != stored_state:
         return Verdict(turn, False, f"the replayed state differs from the stored snapshot "
-                                    f"{(first_fix if adjusted else path).name}")
+                                    f"{(kept if adjusted else path).name}")
     rolls = sum(1 for r in log.records if "roll" in r)
     said = adjustment_notes(camp, turn + 1, after) if adjusted else []
     note = adjusted_note("the result", said) if adjusted else ""
@@ -620,21 +620,21 @@ def _verify_setup(camp: Campaign, secret: bytes) -> Verdict:
         return Verdict(0, False, f"the set-up re-run from the seed differs from {log_path.name} at line "
                                  f"{where[0] if where else 0}: the log was changed after `pbem new`")
     path = camp.snapshot_path(1)
-    first_fix = path.with_name(f"{path.stem}.fix-1.json")  # `pbem adjust` of turn 1 kept the original
-    stored = stored_text(first_fix if first_fix.is_file() else path)
+    kept = first_fix(path)  # `pbem adjust` of turn 1 kept the original
+    stored = stored_text(kept if kept.is_file() else path)
     if state.to_json() != stored:
         mine = json.loads(state.to_json())
         try:
             theirs = json.loads(stored)
         except (ValueError, RecursionError) as exc:
-            raise Damaged(f"{first_fix if first_fix.is_file() else path}: damaged (not JSON: "
+            raise Damaged(f"{kept if kept.is_file() else path}: damaged (not JSON: "
                           f"{str(exc)[:100]})") from None
         what = _state_difference(mine, theirs)
         return Verdict(0, False, f"the set-up re-run from the seed differs from "
-                                 f"{(first_fix if first_fix.is_file() else path).name}{what}: it was changed after "
+                                 f"{(kept if kept.is_file() else path).name}{what}: it was changed after "
                                  f"`pbem new` without `pbem adjust`")
-    said = adjustment_notes(camp, 1, state) if first_fix.is_file() else []
-    note = adjusted_note("it", said) if first_fix.is_file() else ""
+    said = adjustment_notes(camp, 1, state) if kept.is_file() else []
+    note = adjusted_note("it", said) if kept.is_file() else ""
     return Verdict(0, True, f"set-up re-run from the seed gives {path.name} and {log_path.name} exactly "
                             f"({len(records)} dice){note}", notes=said)
 
