@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 # each is matched at the start of an audit line, after its time stamp, so no file name can forge one
+KEY_PUBLISHED = re.compile(r"^\S+ turn key of turn (\d+) published$", re.M)  # `pbem turn-key`; rollback reads it
 ADJUDICATED = re.compile(r"^\S+ adjudicated turn (\d+); orders ([^\s;]+)(?: \(computer players ([^\s;)]+)\))?"
                          r"(?:; start sha256 ([0-9a-f]{64}))?")
 ACCEPTED = re.compile(r"^\S+ intake accepted .* for (\S+) turn (\d+) \(sha256 ([0-9a-f]{12,64})\)( as a moderator's fix)?"

@@ -645,13 +645,13 @@ def rollback(
             f" (audit.log records none for turn {turn}; a held turn needs none: it runs only with --force)"))
         typer.echo(f"Game turn {turn} is held: fix what needs fixing (`pbem submit --fix`, `pbem adjust`), then "
                    f"run `pbem run-turn {camp.root} --force`")
-        moved = _seats_changed_since_run(camp, turn)
+        moved = done.seats_changed
         if moved:  # a chaos soak: a seat changed after the turn ran went unsaid until `verify` flagged the re-run
             typer.echo(f"warning: the seat of {', '.join(moved)} is not what it was when game turn {turn} ran: run "
                        f"again so, the turn draws other dice than the ones its players saw, and `pbem verify` flags "
                        f"it; set the seat back with `pbem seat`, or take the file you mean as a forced fix "
                        f"(docs/moderator.md)", err=True)
-        published = _keys_published(camp, turn)
+        published = done.keys_published
         if published:  # a moderator's review: the guide asks for a word to the players, pbem said nothing
             typer.echo(f"warning: the key of game turn{'s' if len(published) > 1 else ''} "
                        f"{', '.join(map(str, published))} was published (audit.log): whoever holds it (and the "
@@ -663,33 +663,6 @@ def rollback(
                        f"{turn} are lost (their files moved to {done.dest / 'state'}): "
                        + "; ".join(done.lost_adjustments) + "; make them again if they still apply", err=True)
     guarded(body, held=True)
-
-
-def _seats_changed_since_run(camp, turn: int) -> list[str]:
-    """The players whose seat (computer player or not) is not what it was at the last run of ``turn`` (its
-    audit.log line names the computer players), after a rollback to ``turn``."""
-    from .auditlog import ADJUDICATED
-    try:
-        text = (camp.root / "audit.log").read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return []
-    runs = [m for line in text.splitlines() if (m := ADJUDICATED.match(line)) and int(m.group(1)) == turn]
-    if not runs:
-        return []
-    then = set((runs[-1].group(3) or "").split(",")) - {""}
-    seats = camp.config.get("seats") or {}
-    now = {p for p, s in seats.items() if s == "bot"}
-    return sorted(then ^ now)
-
-
-def _keys_published(camp, turn: int) -> list[int]:
-    """The game turns from ``turn`` on whose key `pbem turn-key` published (audit.log), in order."""
-    try:
-        text = (camp.root / "audit.log").read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return []
-    found = {int(m.group(1)) for m in re.finditer(r"(?m)^\S+ turn key of turn (\d+) published$", text)}
-    return sorted(t for t in found if t >= turn)
 
 
 @app.command()

@@ -22,7 +22,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Sequence
 
-from .auditlog import ADJUSTED, ROLLBACK
+from .auditlog import ADJUDICATED, ADJUSTED, KEY_PUBLISHED, ROLLBACK
 from .errors import CampaignError, PbemError, UsageError
 from .invariants import violations
 from .gamedata import GameMap, tables
@@ -48,6 +48,8 @@ class RolledBack:
     lost_adjustments: list[str] = field(default_factory=list)
     deadline: "datetime | None" = None  # the turn's own deadline, given back to it (audit.log)
     deadline_known: bool = False  # audit.log recorded one (else the turn has none now: the moderator sets one)
+    seats_changed: list[str] = field(default_factory=list)  # seats not as at the turn's run (``seats_changed_since_run``)
+    keys_published: list[int] = field(default_factory=list)  # reopened turns whose key is out (``keys_published``)
 
 
 FIX_FILE = re.compile(r"^turn-(\d{3})\.fix-\d+\.json$")
@@ -320,7 +322,34 @@ def _rollback(camp: Campaign, turn: int, reason: str) -> RolledBack:
             raise CampaignError(f"the rollback failed and could not put back {', '.join(stuck)}: move it back "
                                 f"by hand") from None
         raise
-    return RolledBack(dest, lost, own_deadline, known)
+    return RolledBack(dest, lost, own_deadline, known, seats_changed_since_run(camp, turn),
+                      keys_published(camp, turn))
+
+
+def seats_changed_since_run(camp: Campaign, turn: int) -> list[str]:
+    """The players whose seat (computer player or not) is not what it was at the last run of ``turn`` (its
+    audit.log line names the computer players), after a rollback to ``turn``."""
+    try:
+        text = (camp.root / "audit.log").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return []
+    runs = [m for line in text.splitlines() if (m := ADJUDICATED.match(line)) and int(m.group(1)) == turn]
+    if not runs:
+        return []
+    then = set((runs[-1].group(3) or "").split(",")) - {""}
+    seats = camp.config.get("seats") or {}
+    now = {p for p, s in seats.items() if s == "bot"}
+    return sorted(then ^ now)
+
+
+def keys_published(camp: Campaign, turn: int) -> list[int]:
+    """The game turns from ``turn`` on whose key `pbem turn-key` published (audit.log), in order."""
+    try:
+        text = (camp.root / "audit.log").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return []
+    found = {int(m.group(1)) for m in KEY_PUBLISHED.finditer(text)}
+    return sorted(t for t in found if t >= turn)
 
 
 def article(noun: str) -> str:
