@@ -447,9 +447,12 @@ def _submit_bytes(camp: Campaign, raw: bytes, source: str, now: datetime, late_o
                                      f"(audited as forced)", player, turn, retry=take, retry_copy=take_copy,
                        hint="to take it anyway (audited as forced)")
     if late and not late_ok:
-        why = (f"late: the deadline was {fmt(due)}; give --late-ok to take it late (audited; `pbem verify` names it)"
+        # to the second: a deadline is kept to the minute, and "the deadline was 06:09" alone reads as on time for a
+        # file taken at 06:09:09
+        came = f"the deadline was {fmt(due)} and the file was taken at {now:%Y-%m-%d %H:%M:%S} UTC"
+        why = (f"late: {came}; give --late-ok to take it late (audited; `pbem verify` names it)"
                if moderator_fix else
-               f"late: the deadline was {fmt(due)} (if you sent it before then, ask the moderator, who may still take it)")
+               f"late: {came} (if you sent it before then, ask the moderator, who may still take it)")
         return _refuse(camp, source, why, player, turn, sent_hash=sent, retry=take, retry_copy=take_copy,
                        hint="if it reached you in time")
     long = too_long(doc)

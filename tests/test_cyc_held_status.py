@@ -105,7 +105,8 @@ def test_a_late_players_file_taken_into_a_held_turn_needs_late_ok_and_says_so_to
     s.write_bytes(order_text(camp, "sparta"))
     r = pbem("submit", camp.root, s, "--fix", "--force")
     assert r.exit_code == 1, r.output
-    assert "late: the deadline was 2026-11-01 23:59 UTC; give --late-ok to take it late" in r.output, r.output
+    assert "late: the deadline was 2026-11-01 23:59 UTC and the file was taken at " in r.output, r.output
+    assert "; give --late-ok to take it late" in r.output, r.output
     assert "ask the moderator" not in r.output
     assert not (camp.root / "orders" / "turn-001" / "sparta.yaml").exists()
     r = pbem("submit", camp.root, s, "--fix", "--force", "--late-ok")

@@ -279,6 +279,18 @@ def test_ingest_answers_hidden_files_and_folders_instead_of_skipping_them(camp, 
     assert ingest(camp, drop, NOW) == []  # nothing is taken twice
 
 
+def test_a_file_seconds_late_is_told_the_second_it_was_taken(camp):
+    """R-TURN-5: a deadline is kept to the minute; a file 9 seconds after it was told only "the deadline was
+    12:00" and read as on time to its player (a moderator's review).  The reply names the second it was taken."""
+    set_deadline(camp, "2026-11-22T12:00", NOW)
+    before = snapshot(camp)
+    a = submit_bytes(camp, order_text(camp, "athens"), "a.yaml", NOW.replace(second=9))
+    assert not a.accepted and snapshot(camp) == before
+    assert ("late: the deadline was 2026-11-22 12:00 UTC and the file was taken at 2026-11-22 12:00:09 UTC"
+            in a.text()), a.text()
+    assert submit_bytes(camp, order_text(camp, "athens"), "a.yaml", NOW).accepted  # at 12:00:00 it is in time
+
+
 def test_replies_to_late_and_fixed_files_do_not_invite_another_file(camp):
     set_deadline(camp, "2026-11-01", NOW)
     late = submit_bytes(camp, order_text(camp, "athens"), "a.yaml", NOW, late_ok=True)
