@@ -1888,13 +1888,14 @@ class RuleCheck:
             return f"any roll sinks it{with_}"
         return f"{low if low == 6 else f'{low}-6'} sinks it{with_}"
 
-    def upkeep_now(self) -> tuple[dict[str, Unit], dict[str, tuple[str, int]]]:
+    def upkeep_now(self) -> tuple[dict[str, tuple[Unit, str]], dict[str, tuple[str, int]]]:
         """This turn's Upkeep as ``pbem.phases.upkeep.resolve`` will make it, from the position as the turn starts
         (what the Upkeep phase sees; players before this one in turn order may change it): the units in payment
         order (``upkeep_phase.priority``: this file's upkeep list, the standing one, the rest by id), each paid
         if in supply and the gold (now plus about this turn's revenue) lasts, else fed the Baggage of its stack
-        the phase picks (``stack_baggage``), else rolling.  Returns ({Baggage id: the unit it feeds}, {unit id
-        that rolls: (why it is not paid, the lowest total of the die that disbands it)})."""
+        the phase picks (``stack_baggage``), else rolling.  Returns ({Baggage id: (the unit it feeds, why that unit
+        is not paid)}, {unit id that rolls: (why it is not paid, the lowest total of the die that disbands it)}); the
+        reasons in the words of the upkeep records."""
         st, me = self.state, self.me
         ctx = SimpleNamespace(state=st, game_map=self.map, player=me, tables=self.tables)
         units = {u.id: u for u in st.units_of(me) if u.type.needs_upkeep and u.away_until is None}
@@ -1908,7 +1909,7 @@ class RuleCheck:
         cities, friendly = st.controlled_cities(me), {}
         why: dict[str, str | None] = {}
         bags_at: dict[str, list[Unit]] = {}
-        fed: dict[str, Unit] = {}
+        fed: dict[str, tuple[Unit, str]] = {}
         rolls: dict[str, tuple[str, int]] = {}
         for u in ordered:
             h = u.hex
@@ -1926,7 +1927,7 @@ class RuleCheck:
             bag = upkeep_phase.stack_baggage(u, bags_at[h]) if bags_at[h] else None
             if bag is not None:
                 bags_at[h].remove(bag)
-                fed[bag.id] = u
+                fed[bag.id] = (u, reason)
                 continue
             rolls[u.id] = (reason, upkeep_phase.DISBANDS_AT - sum(m["value"] for m in
                                                                    upkeep_phase.upkeep_modifiers(ctx, u)))
@@ -1974,8 +1975,8 @@ class RuleCheck:
                 gone = [x for x in dict.fromkeys(named) if x in fed]
                 if not gone or section not in ("first_move", "second_move"):
                     continue
-                feeds = "; ".join(f"{b} feeds {fed[b].id}, which is not paid in {fed[b].hex}: "
-                                  f"{self.unpaid_reason(fed[b])}" for b in gone)
+                feeds = "; ".join(f"{b} feeds {fed[b][0].id}, which is not paid in {fed[b][0].hex}: {fed[b][1]}"
+                                  for b in gone)
                 it = "it" if len(gone) == 1 else "them"
                 others = f", the units with {it} included" if set(named) - set(gone) else ""
                 self.warn((section, i), f"{', '.join(gone)} {'is' if it == 'it' else 'are'} used up at this turn's "
@@ -1983,12 +1984,6 @@ class RuleCheck:
                                         f"whole{others}",
                           f"leave {', '.join(gone)} out of this order: only Baggage that feeds no one at the Upkeep "
                           f"is still there to move (R-PH-UPK, R-TURN-4)")
-
-    def unpaid_reason(self, u: Unit) -> str:
-        """Why ``u`` is not paid at this turn's Upkeep, in the words of the upkeep records."""
-        ctx = SimpleNamespace(state=self.state, game_map=self.map, player=self.me, tables=self.tables)
-        return upkeep_phase.why_unsupplied(ctx, u.hex, self.state.controlled_cities(self.me), {}) or \
-            "not enough gold to pay it after your Revenue"
 
     def note_rolls_now(self) -> None:
         """The units that make an upkeep roll at this turn's Upkeep (``upkeep_now``), before the moves, that no
