@@ -79,6 +79,18 @@ def a_unit(t: UnitType) -> str:
     return _ARTICLE.get(t, f"a {t.value}")
 
 
+def containers_copy(v: Any) -> Any:
+    """``v`` with every dict, list and set in it copied, nested ones too, and whatever else they hold (units,
+    findings, strings) shared: the checker's bookkeeping as it was, for ``check_move_both_ways`` to put back."""
+    if isinstance(v, dict):
+        return {k: containers_copy(x) for k, x in v.items()}
+    if isinstance(v, list):
+        return [containers_copy(x) for x in v]
+    if isinstance(v, set):
+        return set(v)  # a set holds only hashable things: never a list or dict
+    return v
+
+
 @dataclass(frozen=True)
 class Finding:
     severity: str  # error | warning | note
@@ -1612,7 +1624,7 @@ class RuleCheck:
             self.check_move("second_move", i, mv)
             return
         # as if the attacks win, on a copy of everything ``check_move`` changes; then restored
-        keep = {k: (v.copy() if isinstance(v, (dict, set, list)) else v) for k, v in vars(self).items()
+        keep = {k: containers_copy(v) for k, v in vars(self).items()
                 if k not in ("findings", "sim", "state", "map", "tables", "p", "o")}
         where = {u: (x.hex, x.carried_by) for u, x in self.sim.units.items()}
         first = len(self.findings)

@@ -828,3 +828,19 @@ def test_json_format_counts_notes(demo, tmp_path):
     data = json.loads(text)
     assert code == 0 and data["errors"] == 0 and data["notes"] == 1, data
     assert [x["severity"] for x in data["findings"]] == ["note"]
+
+
+def test_the_both_ways_check_puts_back_nested_bookkeeping_too():
+    """``check_move_both_ways`` checks a Second Move as if an attack wins, then puts the checker's bookkeeping back
+    as it was and checks it as if it fails.  A one-level copy shared nested lists (a code review: a dict of lists
+    appended to in the first pass would have kept the 'won' outcome's entries); units and findings stay shared."""
+    from pbem.checker import containers_copy
+    unit = object()
+    kept = {"moved": {"ATH-A1": [1, {2}]}, "seen": {"1314"}, "unit": unit, "pairs": [["a"]]}
+    copy = containers_copy(kept)
+    copy["moved"]["ATH-A1"].append(3)
+    copy["moved"]["ATH-A1"][1].add(4)
+    copy["seen"].add("1315")
+    copy["pairs"][0].append("b")
+    assert kept == {"moved": {"ATH-A1": [1, {2}]}, "seen": {"1314"}, "unit": unit, "pairs": [["a"]]}
+    assert copy["unit"] is unit
