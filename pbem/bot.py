@@ -656,11 +656,14 @@ class Bot:
 
     # -- the plan ------------------------------------------------------------------------------------
     def income(self) -> int:
+        """This turn's Revenue (R-PH-REV): nothing from a razed or besieged city, nor from one an income block in
+        force at our Revenue phase names (Raids, Economic Blockade: it counted them, and recruited beyond its gold)."""
         total = 0
+        blocked = {e.target for e in self.in_force("income_block")}
         for cid in self.mine_cities:
             c = self.cities[cid]
             h = self.m.cities[cid].hex
-            if c["razed"] or self.besieged(h):
+            if c["razed"] or self.besieged(h) or cid in blocked:
                 continue
             inc = c["income"] + (self.effect_total("income") if cid == self.home else 0)
             total += revenue_pays(inc, c["hostile"], c["home_of"] is not None)

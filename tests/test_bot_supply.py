@@ -87,3 +87,26 @@ def test_an_army_carrying_baggage_takes_only_what_it_has_room_for():
     extras = b.companions(mh)
     taken = b.take_companions(extras, [a.id])
     assert sum(1 for u in taken if state.units[u].type is UnitType.BAGGAGE) == 1
+
+
+def test_a_blocked_city_is_no_income_in_the_recruit_budget():
+    """R-PH-REV: a city an income block in force names (Raids, Economic Blockade) gives nothing at Revenue.  The
+    bot counted it, so with Raids on its home city it recruited seven Armies on 4 gold and an income it did not
+    get (a checker run over the bots' files: 'this costs 2 gold ... you have 4, about 36 income and 34 upkeep').
+    Its recruits now fit what Revenue pays: the gold, plus the income without the blocked city, less upkeep."""
+    from pbem.model import Effect
+    from pbem.phases.revenue import pays
+    state = new_game(ALL, seed=3)
+    me = "athens"
+    for cid in ("megara", "aegina", "corcyra", "chalcis"):
+        state.cities[cid].controller = me
+    state.players[me].gold = 4
+    state.effects.append(Effect("income_block", "raids", "sparta", target="athens", until_turn=2, until_player=me))
+    upkeep = sum(1 for u in state.units_of(me) if u.type.needs_upkeep)
+    income = sum(pays(state.cities[c].income, state.cities[c].hostile, state.cities[c].home_of is not None)
+                 for c in state.controlled_cities(me) if c != "athens")
+    budget = state.players[me].gold + income - upkeep
+    cost = {"army": 2, "rowers": 2, "transport": 2, "fleet": 4}
+    data = write_orders(view(state, AEGEAN, me), AEGEAN, T, "x", 2, "s")
+    spent = sum(cost.get(r.get("unit"), 0) + r.get("baggage", 0) for r in data.get("recruit", []))
+    assert spent <= max(budget, 0), (spent, budget, data.get("recruit"))
