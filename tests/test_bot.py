@@ -111,11 +111,11 @@ def test_bots_play_a_real_game_to_the_end():
     # the bots' own voyages (navigation at the end of the Second Move), not the Storms they play on others' ships
     sunk = sum(1 for _, _, records, _ in turns for r in records
                if r.get("event") == "sunk" and r.get("phase") == "second_move")
-    # 0.6.0 seeds a turn's dice by its start position too (R-TURN-6), so this seed plays another game: 18 Armies
-    # put ashore and 1 sea attack (20 and 2 were this seed's figures before).  Over seeds 12-18 the computer
-    # player puts 6 to 26 Armies ashore a game and makes 1 to 4 sea attacks: the bounds are this game's, less a
-    # little, not what every game does
-    assert landed >= 15, "landings"
+    # The bound is the fewest landings of seven seeds (12-18), not this game's own count: the bot that no longer
+    # counts a blocked city's income (Raids) recruits what it can pay and plays other games: 8 to 16 Armies put
+    # ashore a game (this seed 10), 0 to 2 sea attacks (this seed 2).  Before, 6 to 26; this seed 18 with 0.6.0's
+    # dice, and the bound then was 15, this game's count less a little, which the next change of the bot broke
+    assert landed >= 8, "landings"
     assert sea_attacks >= 1, "sea battles"
     assert sunk < 5, "ships sunk by navigation rolls"
 
