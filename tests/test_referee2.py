@@ -45,3 +45,39 @@ def test_R_SET_4_experience_trait_the_home_city_has_is_rerolled():
     ctx = run_phase("recruit", s, "athens", dice=[10, 4, 1, 4, 3, 4], check=False)
     [new] = events(ctx, "new_trait")
     assert new["trait"] == "cavalry" and s.players["athens"].traits == ["slavery", "cavalry"]
+
+# -- Starvation: the besieger's own siege (docs/rules.md, Decision (fog, card targets)) -----------------------
+
+def test_starvation_playable_by_the_besieger_on_the_city_it_besieges():
+    """Seed card: "Starvation  Put a starvation counter on all units in target besieged city."  Athens' Army
+    next to Megara is what puts Megara under siege (R-PH-REV); three hexes around Megara are out of Athens'
+    sight, but the siege is known from Athens' own Army, so the card is played: it tells nothing unseen."""
+    s = make_state()
+    s.cities["megara"].controller = "sparta"
+    add(s, "athens", "army", "0405")  # next to Megara (0506): it is under siege, by this Army
+    defender = add(s, "sparta", "army", "0506")
+    assert board.under_siege(s, TINY, "megara")
+    assert not all(h in sight(s, TINY, "athens") for h in TINY.around_city["megara"])
+    give(s, "athens", "starvation")
+    o = orders("athens", cards=[{"card": "starvation", "target": "megara"}])
+    ctx = run_phase("diplomacy", s, "athens", orders=o)
+    assert not events(ctx, "order_failed"), [f["reason"] for f in events(ctx, "order_failed")]
+    assert defender.starvation == 1 and "starvation" in s.discard
+
+
+def test_starvation_still_refused_where_only_an_unseen_enemy_besieges_the_city():
+    """The same city seen from the same hex, but Athens' unit there besieges nothing (a leader, a Baggage: not
+    combat units, R-PH-REV), and the siege is a Trojan Army's out of Athens' sight: the card fails with the one
+    reason of the fog and stays in hand, as if nobody stood there."""
+    for watcher in ("leader", "baggage"):
+        s = make_state(players=("athens", "sparta", "troy"))
+        s.cities["megara"].controller = "sparta"
+        add(s, "athens", watcher, "0405")
+        add(s, "troy", "army", "0606")  # next to Megara, out of Athens' sight
+        assert board.under_siege(s, TINY, "megara") and "0606" not in sight(s, TINY, "athens")
+        give(s, "athens", "starvation")
+        o = orders("athens", cards=[{"card": "starvation", "target": "megara"}])
+        ctx = run_phase("diplomacy", s, "athens", orders=o)
+        [failed] = events(ctx, "order_failed")
+        assert failed["reason"] == f"Starvation cannot be played: {FOG}", (watcher, failed["reason"])
+        assert "starvation" in s.players["athens"].hand
