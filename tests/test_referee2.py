@@ -81,3 +81,31 @@ def test_starvation_still_refused_where_only_an_unseen_enemy_besieges_the_city()
         [failed] = events(ctx, "order_failed")
         assert failed["reason"] == f"Starvation cannot be played: {FOG}", (watcher, failed["reason"])
         assert "starvation" in s.players["athens"].hand
+
+# -- Hesitation on one stack of a combined attack (R-PH-LAND reactions) ---------------------------------------
+
+def test_hesitation_named_for_one_stack_does_not_bar_the_other_stack():
+    """Seed card: "Hesitation  Target stack may not attack this turn."  Sparta's standing Hesitation names the
+    stack in 0402.  Athens' combined attack from 0402 and 0403 on 0503 includes that stack and is cancelled;
+    the stack in 0403 is not the card's target, so its own attack on 0504 goes ahead.  The target stack stays
+    barred: a later attack of another Army of 0402 fails."""
+    s = make_state()
+    a1 = add(s, "athens", "army", "0402")
+    a2 = add(s, "athens", "army", "0403")
+    a3 = add(s, "athens", "army", "0402")
+    add(s, "sparta", "army", "0503")
+    add(s, "sparta", "army", "0504")
+    give(s, "sparta", "hesitation")
+    s.players["sparta"].standing = {"reactions": [{"card": "hesitation", "target": "0402"}]}
+    o = orders("athens", land_battle=[{"units": [a1.id, a2.id], "target": "0503"},
+                                      {"units": [a2.id], "target": "0504"},
+                                      {"units": [a3.id], "target": "0503"}])
+    # the second attack: Athens 9, Sparta 2, Sparta's casualty roll 1
+    ctx = run_phase("land_battle", s, "athens", dice=[9, 2, 1], orders=o, check=False)
+    assert "hesitation" in s.discard
+    fought = [(b["target"], b["attackers"]) for b in events(ctx, "battle")]
+    assert fought == [("0504", [a2.id])], [f["reason"] for f in events(ctx, "order_failed")]
+    reasons = [f["reason"] for f in events(ctx, "order_failed")]
+    assert len(reasons) == 2 and "the attack is cancelled: sparta played Hesitation" in reasons[0]
+    assert "the stack in 0402 may not attack this turn" in reasons[1]
+    assert [e["target"] for e in events(ctx, "effect_starts")] == ["0402"]
