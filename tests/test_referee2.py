@@ -46,6 +46,7 @@ def test_R_SET_4_experience_trait_the_home_city_has_is_rerolled():
     [new] = events(ctx, "new_trait")
     assert new["trait"] == "cavalry" and s.players["athens"].traits == ["slavery", "cavalry"]
 
+
 # -- Starvation: the besieger's own siege (docs/rules.md, Decision (fog, card targets)) -----------------------
 
 def test_starvation_playable_by_the_besieger_on_the_city_it_besieges():
@@ -82,6 +83,7 @@ def test_starvation_still_refused_where_only_an_unseen_enemy_besieges_the_city()
         assert failed["reason"] == f"Starvation cannot be played: {FOG}", (watcher, failed["reason"])
         assert "starvation" in s.players["athens"].hand
 
+
 # -- Hesitation on one stack of a combined attack (R-PH-LAND reactions) ---------------------------------------
 
 def test_hesitation_named_for_one_stack_does_not_bar_the_other_stack():
@@ -109,3 +111,16 @@ def test_hesitation_named_for_one_stack_does_not_bar_the_other_stack():
     assert len(reasons) == 2 and "the attack is cancelled: sparta played Hesitation" in reasons[0]
     assert "the stack in 0402 may not attack this turn" in reasons[1]
     assert [e["target"] for e in events(ctx, "effect_starts")] == ["0402"]
+
+
+# -- R-PH-DRAW: Statecraft of two leaders ------------------------------------------------------------------
+
+def test_R_PH_DRAW_two_statecraft_leaders_give_a_hand_limit_of_9():
+    """docs/rules.md, Decision (Statecraft, R-PH-DRAW): "Maximum hand size +1" is each leader's; two add, as the
+    diplomacy skills do.  R-PH-DRAW's "(8 with Statecraft)" is the one-leader case."""
+    s = make_state(deal=7)
+    add(s, "athens", "leader", "0302", skills=["statecraft"])
+    add(s, "athens", "leader", "0302", skills=["statecraft"])
+    ctx = run_phase("draw", s, "athens")
+    assert len(s.players["athens"].hand) == 9
+    assert [(d["hand_limit"], len(d["cards"])) for d in events(ctx, "discard")] == []
