@@ -107,8 +107,8 @@ def effect_text(e: dict[str, Any], source: str) -> str:
                          "`executions: true`, the default)",
         "income_block": "the target city gives no income until its controller's next Revenue phase is over "
                         "(a lasting effect)",
-        "cannot_attack": "the attack being declared is cancelled, and the attacking stack may not attack again "
-                         "this player-turn",
+        "cannot_attack": "the attack being declared is cancelled, and the target stack may not attack again "
+                         "this player-turn (the other stacks of a combined attack may)",
         "cannot_move_or_attack": "the target player's units may not move or attack in their next player-turn "
                                  "(a lasting effect)",
         "look_at_hand": "the player sees the target player's hand (in their own report only)",

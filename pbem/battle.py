@@ -630,23 +630,31 @@ def _stack_targets(state: GameState, units: Iterable[Unit]) -> set[str]:
     return out
 
 
-def hesitation(ctx: "TurnContext", defender: str | None, units: list[Unit]) -> str | None:
+def hesitation(ctx: "TurnContext", defender: str | None, units: list[Unit]) -> tuple[str, list[str]] | None:
     """A defender's standing reaction with a ``cannot_attack`` effect cancels the attack being declared and
-    stops the attacking stacks attacking again this player-turn.  Returns the card's name if played."""
+    stops the target stack attacking again this player-turn: the stack the card names (by its hex or one of its
+    units), else, named none, every stack of the attack.  The other stacks of a combined attack never attacked
+    and may make a later attack (docs/rules.md, Decision on Hesitation).  Returns the card's name and the hexes
+    of the stacks barred, if played."""
     if defender is None:
         return None
-    targets = _stack_targets(ctx.state, units)
-    hand = ctx.state.players[defender].hand
+    state = ctx.state
+    targets = _stack_targets(state, units)
+    hand = state.players[defender].hand
     for cu in ctx.standing(defender).reactions:
         c = ctx.tables.cards.get(cu.card)
         if c is None or cu.card not in hand or not any(e["kind"] == "cannot_attack" for e in c.effects):
             continue
         if cu.target is not None and cu.target not in targets:
             continue
-        play_card(ctx, defender, cu.card, reaction="attack declared", stacks=sorted({u.hex for u in units}))
-        for h in sorted({u.hex for u in units}):
-            start_effect(ctx, "cannot_attack", cu.card, h, 0, ctx.state.turn, ctx.player, by=defender)
-        return c.name
+        hexes = sorted({u.hex for u in units})
+        play_card(ctx, defender, cu.card, reaction="attack declared", stacks=hexes)
+        if cu.target is not None:  # a unit of a stack in the attack (_stack_targets), or its hex
+            named = state.units.get(cu.target)
+            hexes = [named.hex if named is not None else cu.target]
+        for h in hexes:
+            start_effect(ctx, "cannot_attack", cu.card, h, 0, state.turn, ctx.player, by=defender)
+        return c.name, hexes
     return None
 
 
@@ -829,9 +837,10 @@ def resolve_attack(ctx: "TurnContext", section: str, atk: Attack, arena: str) ->
                       if cu.card in ctx.tables.cards and (ctx.tables.cards[cu.card].timing or {}).get("trigger")
                       == "city_captured" and cu not in trigger_cards]
     stopped = hesitation(ctx, defender, units)
-    if stopped:
-        done.update(u.id for u in units)
-        return fail(f"the attack is cancelled: {defender} played {stopped}")
+    if stopped:  # the target stack is barred (the card's effect); the attack's other stacks may attack later
+        name, barred = stopped
+        done.update(u.id for u in units if u.hex in barred)
+        return fail(f"the attack is cancelled: {defender} played {name}")
     done.update(u.id for u in units)
     leaders_before = {"attack": side_leaders(state, attack), "defense": side_leaders(state, defense)}
     winner = fight(ctx, battle, battle_cards, section=section, index=atk.index)

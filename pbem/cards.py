@@ -21,7 +21,7 @@ the phase that reads it consumes it).  Expired effects are removed at the start 
 """
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Callable, Iterable
+from typing import TYPE_CHECKING, Any, Callable, Container, Iterable
 
 from . import board
 from .effects import player_effects, unit_matches
@@ -33,6 +33,7 @@ from .setup import new_leader
 
 if TYPE_CHECKING:
     from .adjudicator import TurnContext
+    from .gamedata import GameMap
 
 # Timing phases of the cards this module plays; "any" cards are played at the start of the Diplomacy phase.
 OWN_TURN_PHASES = frozenset({"draw", "revenue", "upkeep", "recruit", "diplomacy", "any"})
@@ -242,8 +243,26 @@ def target_in_sight(ctx: "TurnContext", kind: str, raw: str) -> bool:
     if kind in ("stack", "leader"):
         u = (leader_named(state.units.values(), raw) if kind == "leader" else None) or state.units.get(raw)
         return u is not None and (u.owner == ctx.player or (u.away_until is None and u.hex in seen))
-    cid = _city(ctx, raw)  # besieged_city: the city and every hex around it, where a siege is looked for
-    return cid is None or all(h in seen for h in gm.around_city[cid])  # else the card told who stood unseen
+    cid = _city(ctx, raw)
+    return cid is None or besieged_city_in_sight(state, gm, ctx.player, cid, seen)
+
+
+def besieged_city_in_sight(state: GameState, game_map: GameMap, player: str, city_id: str,
+                           seen: Container[str]) -> bool:
+    """Is a city named as a besieged city (Starvation) in ``player``'s sight, ``seen`` being their sight now?
+    The city and every hex around it, where a siege is looked for, must be in sight: else a card played or
+    refused would tell of an enemy standing unseen next to it.  But when ``player`` besieges it themselves (a
+    combat unit of theirs in play in or next to a city another player controls, as ``board.under_siege``
+    counts it) the siege is known from their own units, and the city itself in sight is enough (docs/rules.md,
+    Decision (fog, card targets))."""
+    around = game_map.around_city[city_id]
+    controller = state.cities[city_id].controller
+    if controller is not None and controller != player and game_map.cities[city_id].hex in seen:
+        for h in around:
+            for u in state.units_at(h):
+                if u.owner == player and u.away_until is None and board.is_combat_unit(state, u):
+                    return True
+    return all(h in seen for h in around)
 
 
 def resolve_target(ctx: "TurnContext", kind: str, raw: str | None) -> tuple[Any, str | None]:
