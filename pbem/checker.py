@@ -27,7 +27,7 @@ from types import SimpleNamespace
 from typing import Any, Iterable
 
 from . import battle, board, yamlio
-from .cards import OTHERS_ID, leader_named, name_key, names_others_unit
+from .cards import OTHERS_ID, besieged_city_in_sight, leader_named, name_key, names_others_unit
 from .effects import held_traits, player_effects, skill_effects, total_value, unit_matches
 from .errors import PbemError
 from .gamedata import Card, GameMap, Tables, json_path, tables
@@ -847,8 +847,8 @@ class RuleCheck:
             elif ctl is None:
                 self.add(self.later, tpath, f"{city.name} is neutral now; {card.name} needs a city another "
                                             f"player controls")
-        elif kind == "besieged_city":  # the city and all around it, where a siege is looked for, must be in sight
-            if not all(h in self.seen for h in m.around_city[city.id]):
+        elif kind == "besieged_city":  # as the adjudicator: the city and all around it in sight, or besieged by us
+            if not besieged_city_in_sight(st, m, self.me, city.id, self.seen):
                 self.warn(tpath, self.unseen(card, city.name))
             elif not board.under_siege(st, m, city.id):
                 self.add(self.later, tpath, f"{city.name} is not under siege now")

@@ -71,3 +71,22 @@ def test_a_leader_out_of_sight_and_a_name_no_leader_bears_get_the_same_warning(d
         assert (sev, msg) == ("warning", f"{name} is out of your sight now: Assassination is played only if {name} "
                                          f"{WHEN}")
     assert got[theirs[0]][0][3] == got[free][0][3]  # the same hint: the leaders in sight
+
+
+def test_a_besieger_may_name_the_city_it_besieges_though_its_far_side_is_out_of_sight(demo, tmp_path):
+    """A referee: Starvation could never be played by a lone besieger, three hexes around the city being out of its
+    sight; the adjudicator now plays it when the player's own combat unit besieges the city (the siege is known
+    from their own units; docs/rules.md, Decision (fog, card targets)), and the checker says the same: no
+    out-of-sight warning, from the kit as from the whole state."""
+    from demo_campaign import edited
+    from pbem.model import Unit, UnitType
+
+    def besiege(s) -> None:
+        s.cities["argos"].controller = "sparta"  # 0916; Athens' Army at 0815, next to it
+        s.add_unit(Unit(s.new_unit_id("ATH", UnitType.ARMY), UnitType.ARMY, "athens", "0815"))
+    camp = edited(demo, tmp_path / "besieged", besiege)
+    state = camp.load_state()
+    assert not all(h in sight(state, camp.game_map, "athens") for h in camp.game_map.around_city["argos"])
+    body = "cards: [{card: starvation, target: argos}]\n"
+    assert findings(Campaign.open(write_kit(camp, "athens")), body) == []
+    assert findings(camp, body, as_player="athens") == []
