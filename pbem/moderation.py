@@ -515,12 +515,15 @@ def archive(camp: Campaign, out: Path | None = None, reveal_seed: bool = False, 
                 parts[1] == "archive" and len(parts) > 3 and parts[3] == "reports")):
             return None
         return info
+    # the folder itself, the same archive whatever path names it: given a link to the campaign folder, tar would
+    # store the link alone (a moderator's review: a 229-byte "archive", "Archived to ...", exit 0)
+    real = camp.root.resolve()
     fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent)
     os.close(fd)
     try:
         with open(tmp, "wb") as fh:
             with tarfile.open(fileobj=fh, mode="w:gz") as tar:
-                tar.add(camp.root, arcname=camp.root.name, filter=keep)
+                tar.add(real, arcname=real.name, filter=keep)
             fh.flush()
             os.fsync(fh.fileno())  # a full disk says so here, not after "Archived to"
         # over (or closed with its seed revealed): a file to hand on, made as any other file is; mid-game it holds
