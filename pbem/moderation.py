@@ -476,6 +476,23 @@ def writable_target(out: Path) -> None:
         raise UsageError(f"{out}: is not a regular file (a device, pipe or socket); name a plain file")
 
 
+def unpacked_archive(root: Path) -> bool:
+    """Whether the campaign folder ``root`` looks like one unpacked from `pbem archive`: campaign.yaml and no
+    ``secret/`` folder (the archive leaves it out, by design)."""
+    secret = Path(root) / "secret"
+    return (Path(root) / "campaign.yaml").is_file() and not (secret.exists() or secret.is_symlink())
+
+
+def unpacked_hint(root: Path, run: str = "run it") -> str:
+    """The words added to an error about a missing secret in a folder ``unpacked_archive`` finds (a moderator's
+    review: "secret/players.yaml: no such file" said nothing of why, nor what to do)."""
+    if not unpacked_archive(root):
+        return ""
+    return (f" (this looks like a campaign unpacked from `pbem archive`, which leaves secrets out: copy the "
+            f"campaign's secret/ folder back in to {run}; verify it with a published turn key, `--turn T --key K`, "
+            f"or once the seed is revealed (revealed-seed.txt, checked with --fingerprint))")
+
+
 def default_archive(camp: Campaign) -> Path:
     return camp.root.parent / f"{camp.root.name}-archive.tar.gz"
 
