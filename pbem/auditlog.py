@@ -8,8 +8,10 @@ import re
 
 # each is matched at the start of an audit line, after its time stamp, so no file name can forge one
 KEY_PUBLISHED = re.compile(r"^\S+ turn key of turn (\d+) published$", re.M)  # `pbem turn-key`; rollback reads it
+# `run-turn`, `adjudicate`: (turn, order hash prefixes, computer players, start position, the pbem version that ran
+# it (group 5; lines an earlier pbem wrote name none))
 ADJUDICATED = re.compile(r"^\S+ adjudicated turn (\d+); orders ([^\s;]+)(?: \(computer players ([^\s;)]+)\))?"
-                         r"(?:; start sha256 ([0-9a-f]{64}))?")
+                         r"(?:; start sha256 ([0-9a-f]{64}))?(?:; pbem (\S+))?")
 ACCEPTED = re.compile(r"^\S+ intake accepted .* for (\S+) turn (\d+) \(sha256 ([0-9a-f]{12,64})\)( as a moderator's fix)?"
                       r"(?:, forced after (.*))?$")
 # the refusal of a player's file that the moderator may still take (late, a held turn, a computer seat, the version
@@ -38,3 +40,23 @@ RUN_TURN = re.compile(r"^\S+ run-turn (\d+)(?: \(forced\))?(?:; computer players
 # in an `intake accepted NAME (...) for P turn T` line: a moderator's fix that is the very file every rolled-back run
 # of the turn played (the same dice: it needed no --force)
 PLAYED_BY_UNDONE_RUN = "the file the rolled-back run played"
+
+
+def run_versions(audit_text: str) -> dict[int, str | None]:
+    """Per game turn whose run stands (a rollback to turn R undoes the runs of R and later), the pbem version its
+    last `adjudicated turn` line names; None for a line written by a pbem that did not name it."""
+    out: dict[int, str | None] = {}
+    for line in audit_text.splitlines():
+        if m := ADJUDICATED.match(line):
+            out[int(m.group(1))] = m.group(5)
+        elif m := ROLLBACK.match(line):
+            for t in [t for t in out if t >= int(m.group(2))]:
+                del out[t]
+    return out
+
+
+def version_key(version: str) -> tuple[int, ...]:
+    """A version's numbers, to tell which of two is newer: "0.10.1" -> (0, 10, 1); anything after them (a
+    "rc1", a "+local") is left out."""
+    m = re.match(r"\d+(?:\.\d+)*", str(version).strip())
+    return tuple(int(n) for n in m.group(0).split(".")) if m else ()

@@ -124,12 +124,14 @@ INTERRUPTED_TURN = ("interrupted; a turn is committed whole or not at all: check
                     "report` if reports are missing)")
 
 
-def guarded(fn: Callable[[], int | None], commits_turn: bool = False, held: bool = False) -> None:
+def guarded(fn: Callable[[], int | None], commits_turn: bool = False, held: bool = False,
+            campaign_dir: Path | None = None) -> None:
     """Run a command body; a PbemError becomes a one-line message and its exit code, never a traceback.
     ``commits_turn``: the command may commit a game turn (run-turn, adjudicate, demo), so Ctrl-C says how to
     see whether it did; any other command just says it was interrupted.  ``held``: a quick command that makes
     one change (seat, adjust, rollback) holds a Ctrl-C until it has said what it did (a review: an interrupted
-    `seat` replaced the secret and never showed the new one)."""
+    `seat` replaced the secret and never showed the new one).  ``campaign_dir``: the campaign folder the command
+    was given; an error about its missing ``secret/`` says why when the folder looks unpacked from an archive."""
     from .storage import held_interrupts
     try:
         if held:
@@ -138,7 +140,7 @@ def guarded(fn: Callable[[], int | None], commits_turn: bool = False, held: bool
         else:
             code = fn()
     except PbemError as exc:
-        fail(str(exc), exc.exit_code)
+        fail(str(exc) + _unpacked(campaign_dir, str(exc)), exc.exit_code)
     except KeyboardInterrupt as exc:
         from .storage import HeldInterrupt
         fail(INTERRUPTED_TURN if commits_turn else INTERRUPTED_AFTER if isinstance(exc, HeldInterrupt) else
@@ -147,9 +149,26 @@ def guarded(fn: Callable[[], int | None], commits_turn: bool = False, held: bool
         raise typer.Exit(0)
     except OSError as exc:  # a file or folder the user named (or the campaign's) cannot be used
         where = exc.filename or "a file"
-        fail(f"{where}: {exc.strerror or exc}", 2)
+        message = f"{where}: {exc.strerror or exc}"
+        fail(message + _unpacked(campaign_dir, message), 2)
     if code:
         raise typer.Exit(code)
+
+
+def _unpacked(campaign_dir: Path | None, message: str) -> str:
+    """``moderation.unpacked_hint`` for an error that names the campaign's secret/ folder, else ''."""
+    if campaign_dir is None or "secret/" not in message.replace("\\", "/") or "unpacked from" in message:
+        return ""
+    from .moderation import unpacked_hint
+    return unpacked_hint(campaign_dir)
+
+
+def upgrade_note(camp) -> None:
+    """``cycle.upgrade_note``, printed when there is one (status, run-turn, adjudicate)."""
+    from .cycle import upgrade_note as note_of
+    note = note_of(camp)
+    if note:
+        typer.echo(note)
 
 
 def _version(value: bool) -> None:
@@ -250,11 +269,15 @@ def adjudicate(
             if changed:
                 raise UsageError(changed)
             typer.echo(summary(run(camp, dry_run=True), True), nl=False)
+            upgrade_note(camp)
             return
-        from .cycle import adjudicate as do_adjudicate
+        from .cycle import adjudicate as do_adjudicate, upgrade_note as note_of
+        note = note_of(camp)  # of the turn before this one: once it has run, this pbem ran the last turn
         _, message = do_adjudicate(camp, datetime.now(timezone.utc), force)
         typer.echo(message, nl=False)
-    guarded(body, commits_turn=not dry_run)
+        if note:
+            typer.echo(note)
+    guarded(body, commits_turn=not dry_run, campaign_dir=campaign_dir)
 
 
 @app.command()
@@ -291,6 +314,11 @@ def status(
         from .cycle import status as get_status
         camp = open_campaign(campaign_dir, writes=False)
         typer.echo(get_status(camp).render(datetime.now(timezone.utc)), nl=False)
+        from .moderation import unpacked_hint
+        hint = unpacked_hint(camp.root)
+        if hint:
+            typer.echo(f"note: no secret/ folder: no turn can be run here{hint}")
+        upgrade_note(camp)
     guarded(body)
 
 
@@ -408,7 +436,7 @@ def submit(
                     typer.echo(answer.text(), nl=False)
                 refused += not answer.accepted
         return 1 if refused else 0
-    guarded(body)
+    guarded(body, campaign_dir=campaign_dir)
 
 
 @app.command()
@@ -441,7 +469,7 @@ def ingest(
             typer.echo(f"warning: {held} is a campaign folder: left in the drop folder, never moved nor answered; "
                        f"move it out", err=True)
         return 1 if left or any(not a.accepted for a in answers) else 0
-    guarded(body)
+    guarded(body, campaign_dir=campaign_dir)
 
 
 @app.command("run-turn")
@@ -453,11 +481,14 @@ def run_turn(
     """Adjudicate the turn when every player is in or the deadline has passed (R-TURN-5), then write reports."""
     def body() -> None:
         from datetime import datetime, timezone
-        from .cycle import run_turn as do_run
+        from .cycle import run_turn as do_run, upgrade_note as note_of
         camp = open_campaign(campaign_dir)
+        note = note_of(camp)  # of the turn before this one: once it has run, this pbem ran the last turn
         _, message = do_run(camp, datetime.now(timezone.utc), force, reports=not no_reports)
         typer.echo(message, nl=False)
-    guarded(body, commits_turn=True)
+        if note:
+            typer.echo(note)
+    guarded(body, commits_turn=True, campaign_dir=campaign_dir)
 
 
 @app.command()
@@ -518,7 +549,7 @@ def seat(
                           ("another" if done.set_aside is not None else "none") if seat_now == "bot" else
                           f"another file for {pid} than the seen run had")
                        + " gives other dice, and `pbem verify` flags it (docs/moderator.md)", err=True)
-    guarded(body, held=True)
+    guarded(body, held=True, campaign_dir=campaign_dir)
 
 
 @app.command()
@@ -732,7 +763,7 @@ def archive(
                        f"pbem withheld secrets), e.g. {first}: whoever has the archive can send orders as that "
                        f"player; give new secrets with `pbem seat {camp.root} PLAYER human` before sharing it",
                        err=True)
-    guarded(body)
+    guarded(body, campaign_dir=campaign_dir)
 
 
 @app.command()
@@ -749,7 +780,7 @@ def verify(
     """Replay adjudicated turns and check they come out exactly as stored (R-TURN-6). Exit 1 on a mismatch.
     A turn's key given with --key must first be the one turn-keys.txt committed to when the campaign began."""
     def body() -> int:
-        from .verify import made_with_other_version, verify as do_verify
+        from .verify import made_with_other_version, turns_run_with_other_versions, verify as do_verify
         first_turn(turn)
         camp = open_campaign(campaign_dir, writes=False)
         verdicts = do_verify(camp, turn, key, fingerprint, keys_fingerprint)
@@ -758,6 +789,11 @@ def verify(
             typer.echo(f"note: this campaign was created with pbem {made_with}, this is pbem {__version__}: a turn "
                        f"played with another version may replay differently (a MISMATCH); verify with the version "
                        f"that ran it (docs/moderator.md, 'What the players can rely on')")
+        others = turns_run_with_other_versions(camp, turn)
+        if others:  # audit.log names the version that ran each turn: which to verify with is known
+            typer.echo(f"note: audit.log records {'; '.join(f'{_turns(t)} run with pbem {v}' for v, t in others.items())}"
+                       f", this is pbem {__version__}: verify {'it' if sum(map(len, others.values())) == 1 else 'each'}"
+                       f" with the version that ran it (docs/moderator.md, \"Upgrading\")")
         for v in verdicts:
             what = {-2: "turn keys", -1: "seed", 0: "set-up"}.get(v.turn, f"turn {v.turn}")
             typer.echo(f"{what}: {v.heading}: {v.detail}")
@@ -767,6 +803,13 @@ def verify(
                 typer.echo(f"  {note}")
         return 0 if all(v.ok for v in verdicts) else 1
     guarded(body)
+
+
+def _turns(turns: list[int]) -> str:
+    """"turn 3", "turns 1, 2 and 5"."""
+    if len(turns) == 1:
+        return f"turn {turns[0]}"
+    return f"turns {', '.join(map(str, turns[:-1]))} and {turns[-1]}"
 
 
 @app.command("turn-key", context_settings=NUMBER_ARGUMENTS)
@@ -784,7 +827,7 @@ def turn_key_cmd(
             key = published_key(camp, turn)
             camp.audit(f"turn key of turn {turn} published")
         typer.echo(key)
-    guarded(body)
+    guarded(body, campaign_dir=campaign_dir)
 
 
 @app.command()

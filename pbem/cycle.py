@@ -8,7 +8,7 @@ import hashlib
 import hmac
 import re
 from dataclasses import dataclass, field
-from datetime import datetime, timedelta, timezone
+from datetime import date, datetime, timedelta, timezone
 from pathlib import Path
 from typing import Any
 
@@ -63,14 +63,39 @@ def parse_when(text: str, now: datetime) -> datetime:
             if m.group("time") is None:  # a bare date: the end of that day
                 when = when.replace(hour=23, minute=59)
         when = when.astimezone(timezone.utc)
-    except ValueError:
-        raise UsageError(f"deadline {text!r}: {WHEN_FORMS}") from None
+    except ValueError as exc:
+        if m is None:
+            raise UsageError(f"deadline {text!r}: {WHEN_FORMS}") from None
+        # written as a date is, but no day of the calendar (a moderator's review: 2026-02-29 was told the forms)
+        if YEARS[0] <= int(t[:4]) <= YEARS[1]:
+            raise UsageError(f"deadline {text!r}: {no_such_day(t[:10]) or exc}") from None
+        when = None  # year 0: said as the year below
     except OverflowError:  # 0001-01-01T00:00+01:00 is before the calendar's start in UTC
         when = None
     if when is None or not YEARS[0] <= when.year <= YEARS[1]:
         raise UsageError(f"deadline {text!r}: the year must be between {YEARS[0]} and {YEARS[1]} (UTC); "
                          f"{WHEN_FORMS}")
     return when
+
+
+MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+          "November", "December")
+
+
+def no_such_day(day: str) -> str | None:
+    """Why ``day`` ("YYYY-MM-DD", digits) is no day of the calendar, in words ("2026-02-29 is not a date: 2026
+    has no 29 February"); None when it is one, or its year is out of ``YEARS`` (said as such)."""
+    y, mo, d = int(day[:4]), int(day[5:7]), int(day[8:10])
+    if not YEARS[0] <= y <= YEARS[1]:
+        return None
+    if not 1 <= mo <= 12:
+        return f"{day} is not a date: there is no month {mo} (months are 01 to 12)"
+    try:
+        date(y, mo, d)
+    except ValueError:
+        return f"{day} is not a date: " + (f"{y} has no 29 February" if (mo, d) == (2, 29) else
+                                            "days start at 01" if d == 0 else f"{MONTHS[mo - 1]} has no day {d}")
+    return None
 
 
 STORED = "%Y-%m-%dT%H:%MZ"  # a deadline as campaign.yaml keeps it
@@ -116,7 +141,14 @@ def set_deadline(camp: Campaign, text: str, now: datetime) -> NewDeadline:
     the current turn has one still to come ("two more days"), else from ``now``.  A damaged snapshot of the
     current turn stops it before anything is written, as every writing command (a moderator's soak test)."""
     refuse_if_closed(camp.root, "no deadline is set")
-    camp.load_state()
+    state = camp.load_state()
+    if state.finished:  # a moderator's review: `deadline +7d` was taken, and status then showed it
+        raise UsageError(f"the game is over (after turn {state.turn - 1}): no more orders are taken, so no deadline "
+                         f"is set; nothing was changed")
+    from .moderation import unpacked_hint
+    hint = unpacked_hint(camp.root, "run it and set its deadlines")
+    if hint:  # no turn can run there: a deadline would tell of one that cannot come
+        raise UsageError(f"{camp.secret_dir}: no such folder{hint}; nothing was changed")
     try:
         before = deadline(camp)
     except CampaignError:  # a damaged deadline in campaign.yaml: this command is how it is mended
@@ -175,6 +207,7 @@ class Status:
     # a held turn's rolled-back run: where its files wait (archive/rollback-N/orders/turn-NNN/, relative to the
     # campaign) and the human players whose file there has none in its place (``seen_files_left_out``)
     seen_run: tuple[str, list[str]] | None = None
+    result: str | None = None  # a finished game's result, in words (``game_result``)
 
     def player_lines(self) -> list[str]:
         """One line per player, in turn order, readable at 12 players: the player, the seat (human or bot),
@@ -209,6 +242,8 @@ class Status:
 
     def render(self, now: datetime) -> str:
         lines = [f"Game turn {self.turn}" + (" (the game is over)" if self.finished else "")]
+        if self.finished:  # a moderator's review: it still asked for a deadline and waited for every player
+            return "\n".join(lines + self.render_over()) + "\n"
         if self.closed and not self.finished:
             lines.append("Closed: the campaign was abandoned and its secret seed revealed (revealed-seed.txt): no "
                          "more order files are taken and no more turns are run")
@@ -233,6 +268,16 @@ class Status:
             lines.append("Computer players: " + ", ".join(bots))
         lines.append("Due: " + ("yes, `pbem run-turn` will adjudicate" if self.due(now) else "not yet"))
         return "\n".join(lines) + "\n"
+
+    def render_over(self) -> list[str]:
+        """The lines of ``render`` once the game is over: the result, and that nothing more is awaited."""
+        where = str(self.root) if self.root is not None else "DIR"
+        lines = [f"Result: {self.result or f'the game ended after game turn {self.turn - 1}'}",
+                 "No more orders are taken and no more turns are run: no deadline, nobody is waited for"]
+        if not self.closed and not (self.root is not None and (self.root / "revealed-seed.txt").exists()):
+            lines.append(f"Next: once the players have their last reports, publish the archive with the seed: "
+                         f"`pbem archive {where} --reveal-seed`")
+        return lines
 
     def render_held(self) -> str:
         """``render`` of a turn held after a rollback: it waits for the moderator, not for the players.  Its files
@@ -300,7 +345,52 @@ def status(camp: Campaign) -> Status:
                     sorted(p.stem for p in kept.glob("*.yaml") if p.stem in missing))
     return Status(state.turn, state.finished, deadline(camp), submitted, missing, streaks,
                   [p for p, n in streaks.items() if n >= after], {p: table.get(p, "human") for p in active},
-                  held, closed(camp.root), received, camp.root, seen_run)
+                  held, closed(camp.root), received, camp.root, seen_run,
+                  game_result(camp, state) if state.finished else None)
+
+
+def game_result(camp: Campaign, state: Any) -> str:
+    """A finished game's result, in words: who won (or that nobody did), why the game ended (the last turn's
+    ``victory`` record), and the winner's score: "the Spartans won after game turn 2 (last turn; 5 cities)"."""
+    last = state.turn - 1
+    reason = None
+    try:
+        reason = next((r.get("reason") for r in camp.read_log(last) if r.get("event") == "victory"), None)
+    except (PbemError, OSError):
+        pass  # the log is not needed to say who won
+    row = next((r for r in state.standings or [] if r.get("player") == state.winner), None) if state.winner else None
+    said = {"last turn": "its last turn played", "last player left": "the last player left",
+            "majority of cities": "a majority of the cities"}
+    why = [said.get(str(reason), str(reason))] if reason else []
+    if row is not None and isinstance(row.get("score"), int):
+        why.append(f"{row['score']} {'city' if row['score'] == 1 else 'cities'}")
+    who = f"{state.players[state.winner].name} won" if state.winner in state.players else "nobody won"
+    return f"{who} after game turn {last}" + (f" ({'; '.join(why)})" if why else "")
+
+
+def upgrade_note(camp: Campaign) -> str | None:
+    """A `note:` line when this pbem is not the version that ran the campaign's last turn (audit.log's
+    `adjudicated turn` line names it), or, when no turn has run or its line names none (an older pbem wrote it),
+    the version that created the campaign (campaign.yaml's `pbem_version`): a turn replays byte for byte only with
+    the pbem that ran it (a moderator's review: an upgrade mid-campaign went unsaid).  None: the same version, or
+    none known."""
+    from . import __version__
+    from .auditlog import run_versions
+    try:
+        text = (camp.root / "audit.log").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        text = ""
+    last = camp.current_turn - 1
+    ran = run_versions(text).get(last) if last >= 1 else None
+    tail = "turns run with different versions verify only with their own (docs/moderator.md, \"Upgrading\")"
+    if ran:
+        return None if ran == __version__ else \
+            f"note: this campaign's last turn was run with pbem {ran}, this is {__version__}: {tail}"
+    made = camp.config.get("pbem_version")
+    if not made or str(made) == __version__:
+        return None
+    what = "" if last < 1 else " (audit.log does not name the version that ran its last turn)"
+    return f"note: this campaign was created with pbem {made}{what}, this is {__version__}: {tail}"
 
 
 def next_deadline(camp: Campaign, now: datetime) -> str | None:

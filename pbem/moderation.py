@@ -476,6 +476,23 @@ def writable_target(out: Path) -> None:
         raise UsageError(f"{out}: is not a regular file (a device, pipe or socket); name a plain file")
 
 
+def unpacked_archive(root: Path) -> bool:
+    """Whether the campaign folder ``root`` looks like one unpacked from `pbem archive`: campaign.yaml and no
+    ``secret/`` folder (the archive leaves it out, by design)."""
+    secret = Path(root) / "secret"
+    return (Path(root) / "campaign.yaml").is_file() and not (secret.exists() or secret.is_symlink())
+
+
+def unpacked_hint(root: Path, run: str = "run it") -> str:
+    """The words added to an error about a missing secret in a folder ``unpacked_archive`` finds (a moderator's
+    review: "secret/players.yaml: no such file" said nothing of why, nor what to do)."""
+    if not unpacked_archive(root):
+        return ""
+    return (f" (this looks like a campaign unpacked from `pbem archive`, which leaves secrets out: copy the "
+            f"campaign's secret/ folder back in to {run}; verify it with a published turn key, `--turn T --key K`, "
+            f"or once the seed is revealed (revealed-seed.txt, checked with --fingerprint))")
+
+
 def default_archive(camp: Campaign) -> Path:
     return camp.root.parent / f"{camp.root.name}-archive.tar.gz"
 
@@ -515,12 +532,15 @@ def archive(camp: Campaign, out: Path | None = None, reveal_seed: bool = False, 
                 parts[1] == "archive" and len(parts) > 3 and parts[3] == "reports")):
             return None
         return info
+    # the folder itself, the same archive whatever path names it: given a link to the campaign folder, tar would
+    # store the link alone (a moderator's review: a 229-byte "archive", "Archived to ...", exit 0)
+    real = camp.root.resolve()
     fd, tmp = tempfile.mkstemp(prefix=f".{out.name}.", suffix=".tmp", dir=out.parent)
     os.close(fd)
     try:
         with open(tmp, "wb") as fh:
             with tarfile.open(fileobj=fh, mode="w:gz") as tar:
-                tar.add(camp.root, arcname=camp.root.name, filter=keep)
+                tar.add(real, arcname=real.name, filter=keep)
             fh.flush()
             os.fsync(fh.fileno())  # a full disk says so here, not after "Archived to"
         # over (or closed with its seed revealed): a file to hand on, made as any other file is; mid-game it holds

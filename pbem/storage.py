@@ -210,7 +210,8 @@ def check_config(data: Any, source: str, located: yamlio.Located | None = None) 
     known = schema(CONFIG_SCHEMA)["properties"]
     for key in data:
         if key not in known:
-            raise CampaignError(f"{at('@key', key)}: {key}: not a campaign setting (known: {', '.join(known)})")
+            raise CampaignError(f"{at('@key', key)}: {key}: not a campaign setting " + (
+                newer_pbem(data) or f"(known: {', '.join(known)})"))
     validate(data, CONFIG_SCHEMA, source, located, error=CampaignError)
     for name in not_playable(data.get("options") or {}):  # as `pbem new --option` refuses it
         raise CampaignError(f"{at('options', name)}: options.{name}: {OPTIONS[name].help} {NOT_PLAYABLE}")
@@ -218,6 +219,17 @@ def check_config(data: Any, source: str, located: yamlio.Located | None = None) 
         if pid not in data["players"]:
             raise CampaignError(f"{at('@key', 'seats', pid)}: seats.{pid}: not a player of this campaign "
                                 f"({', '.join(data['players'])})")
+
+
+def newer_pbem(config: dict[str, Any]) -> str | None:
+    """Why a setting is unknown when campaign.yaml was written by a newer pbem (its ``pbem_version``), in words;
+    None otherwise (a moderator's review: an older pbem said only "dice_from_start: not a campaign setting")."""
+    from . import __version__
+    from .auditlog import version_key
+    made = config.get("pbem_version")
+    if made is None or not version_key(str(made)) > version_key(__version__):
+        return None
+    return f"of this pbem: this campaign was made with pbem {made}, newer than this pbem {__version__}: upgrade pbem"
 
 
 # -- state snapshots ---------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterator
 
-from . import yamlio
+from . import __version__, yamlio
 from .adjudicator import adjudicate
 from .dice import Dice, turn_seed
 from .errors import CampaignError
@@ -112,7 +112,7 @@ def run_locked(camp: Campaign, dry_run: bool = False, extra: dict[str, bytes] | 
         # run again from a seen position (other files there are other dice for a seen turn) from a new one
         start = hashlib.sha256(camp.snapshot_path(before.turn).read_bytes()).hexdigest()
         camp.audit(f"adjudicated turn {before.turn}; orders {','.join(short_hash(h) for h in hashes)}{bots}; "
-                   f"start sha256 {start}")
+                   f"start sha256 {start}; pbem {__version__}")  # `verify` names the version that ran it
     return result
 
 

@@ -118,6 +118,7 @@ class TurnHistory:
     forced: set[tuple[str, str]] = field(default_factory=set)  # (player, hash prefix) of each file taken as a
     # forced moderator's fix
     start: str | None = None  # the SHA-256 of the snapshot its last run started from (older audit lines: none)
+    version: str | None = None  # the pbem version that ran it last (older audit lines: none)
 
 
 def history(camp: Campaign) -> dict[int, TurnHistory]:
@@ -229,7 +230,7 @@ def history(camp: Campaign) -> dict[int, TurnHistory]:
             computer = set((m.group(3) or "").split(",")) - {""}
             h.unseated += [f"{p} at {stamp}" for p in sorted(computer) if seats.get(p) != "bot"]
             h.bots = {p for p, seat in seats.items() if seat == "bot"} | computer
-            h.stamp, h.hashes, h.start = stamp, m.group(2).split(","), m.group(4)
+            h.stamp, h.hashes, h.start, h.version = stamp, m.group(2).split(","), m.group(4), m.group(5)
             h.taken = dict(taken.get(t, {}))
             written.setdefault(t, set()).update(computer)
             h.written = set(written[t])
@@ -293,7 +294,7 @@ def computer_player_problems(camp: Campaign, turn: int, before, record: TurnHist
             how = " (audit.log: taken as the moderator's fix)" if record is not None and record.accepted.get(pid) \
                 else ""
             problems.append(f"{path}: {pid}'s seat was the computer player's, but this is not the file the computer "
-                            f"player writes for it{how}{_other_version(camp)}")
+                            f"player writes for it{how}{_other_version(camp, turn, record)}")
     return problems
 
 
@@ -305,10 +306,30 @@ def made_with_other_version(camp: Campaign) -> str | None:
     return str(made_with) if made_with and made_with != __version__ else None
 
 
-def _other_version(camp: Campaign) -> str:
-    """Said with a computer player's file that differs when the campaign was made with another pbem, whose
-    computer player may play otherwise (a version change)."""
+def turns_run_with_other_versions(camp: Campaign, turn: int | None = None) -> dict[str, list[int]]:
+    """Per pbem version other than this one, the adjudicated turns (``turn``: that one only) audit.log says it ran
+    (``auditlog.run_versions``; a turn whose line names none is left out)."""
     from . import __version__
+    from .auditlog import run_versions
+    try:
+        text = (camp.root / "audit.log").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return {}
+    out: dict[str, list[int]] = {}
+    for t, ran in sorted(run_versions(text).items()):
+        if ran and ran != __version__ and (turn is None or t == turn):
+            out.setdefault(ran, []).append(t)
+    return out
+
+
+def _other_version(camp: Campaign, turn: int | None = None, record: TurnHistory | None = None) -> str:
+    """Said with a computer player's file that differs when the turn was run (audit.log), or else the campaign
+    made, with another pbem, whose computer player may play otherwise (a version change)."""
+    from . import __version__
+    ran = record.version if record is not None else None
+    if ran and ran != __version__:
+        return (f" by pbem {__version__}; turn {turn} was run with pbem {ran} (audit.log), whose computer player may "
+                f"write other orders: verify it with pbem {ran}")
     made_with = made_with_other_version(camp)
     if made_with:
         return (f" by pbem {__version__}; the campaign was created with pbem {made_with}, whose computer player may "
@@ -490,7 +511,24 @@ def replay_turn(camp: Campaign, turn: int, key: bytes, published: bool = False,
         if record is not None and record.stamp:
             verdict.flags += audit_problems(camp, turn, before, record)
         verdict.ok = not verdict.flags
+    verdict.detail += ran_with(turn, verdict, record)
     return verdict
+
+
+def ran_with(turn: int, verdict: Verdict, record: TurnHistory | None) -> str:
+    """The pbem version that ran ``turn``, as its `adjudicated turn` line names it (older lines: none, nothing
+    said): after a turn that replays, and after a MISMATCH when this pbem is another version, with the version
+    to verify it with (a turn replays byte for byte only with the pbem that ran it)."""
+    from . import __version__
+    ran = record.version if record is not None else None
+    if not ran:
+        return ""
+    if verdict.ok or verdict.flags:
+        return f"; run with pbem {ran}"
+    if ran != __version__:
+        return (f"; turn {turn} was run with pbem {ran} (audit.log), this is pbem {__version__}: verify it with pbem "
+                f"{ran} (docs/moderator.md, \"Upgrading\")")
+    return ""
 
 
 def _replay(camp: Campaign, turn: int, key: bytes, published: bool) -> Verdict:
@@ -841,8 +879,9 @@ def verify(camp: Campaign, turn: int | None = None, key_hex: str | None = None,
         return noted + [replay_published(camp, turn, key, record=history(camp).get(turn))]
     secret = secret_of(camp)
     if secret is None:
+        from .moderation import unpacked_hint
         raise UsageError("no seed to verify with: give --turn and --key (from `pbem turn-key`), or the archive "
-                         "must hold revealed-seed.txt")
+                         "must hold revealed-seed.txt" + unpacked_hint(camp.root))
     published_fp = camp.config.get("seed_sha256")
     if published_fp and seed_fingerprint(secret) != published_fp:
         source = camp.root / "revealed-seed.txt"
