@@ -85,9 +85,7 @@ def new_leader(state: GameState, player: Player, hex_id: str, tables: Tables, di
 
 
 def roll_trait(tables: Tables, dice: Dice, have: list[str], purpose: str) -> str:
-    """R-SET-4: D66, re-roll 64 (no entry) and any trait in ``have``: the traits the city itself already has
-    (a home city's own traits, not those its player holds through controlled minor cities; none for a minor
-    city, which gets one trait)."""
+    """R-SET-4: D66, re-roll 64 (no entry) and any trait already held."""
     while True:
         trait = tables.trait_for_roll(dice.d66(purpose))
         if trait is not None and trait.id not in have:

@@ -17,7 +17,7 @@ A player without orders this turn (NMR) skips the whole phase, experience roll i
 from __future__ import annotations
 
 from .. import board
-from ..effects import player_effects
+from ..effects import held_traits, player_effects
 from ..events import Ev
 from ..model import RECRUIT_COST, Unit, UnitType
 from ..ordertypes import Recruit
@@ -143,9 +143,9 @@ def experience(ctx) -> None:
         u = new_leader(state, me, h, ctx.tables, ctx.dice)
         ctx.emit(Ev.NEW_LEADER, unit=u.id, name=u.name, hex=h, source="experience")
     else:
-        # R-SET-4: re-roll a trait the home city itself already has.  A trait the player holds only through a
-        # controlled minor city is no re-roll: the home city gains it for good (it counts once while both hold
-        # it, and stays when the minor city is lost)
-        trait = roll_trait(ctx.tables, ctx.dice, me.traits, f"experience: new city trait of {home}")
+        # R-SET-4: re-roll a trait the home city already has, its minor cities' traits included: "its controller's
+        # home city has that trait too while they control it" (docs/rules.md, Decision (re-roll))
+        trait = roll_trait(ctx.tables, ctx.dice, held_traits(ctx.state, ctx.player),
+                           f"experience: new city trait of {home}")
         me.traits.append(trait)
         ctx.emit(Ev.NEW_TRAIT, city=home, trait=trait, private_to=ctx.player)
