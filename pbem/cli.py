@@ -107,9 +107,13 @@ def open_campaign(campaign_dir: Path, writes: bool = True):
     what that command left.  One that only reads (status, show, verify, bot) goes ahead at once, as before (a
     code review: they waited, then failed, while a long run-turn wrote its reports)."""
     from .storage import Campaign, wait_until_free
+    _opened[:] = [campaign_dir]
     if writes:
         wait_until_free(campaign_dir)
     return Campaign.open(campaign_dir)
+
+
+_opened: list[Path] = []  # the campaign folder the command opened: an error names its files relative to it
 
 
 def first_turn(turn: int | None, what: str = "--turn") -> None:
@@ -131,6 +135,7 @@ def guarded(fn: Callable[[], int | None], commits_turn: bool = False, held: bool
     one change (seat, adjust, rollback) holds a Ctrl-C until it has said what it did (a review: an interrupted
     `seat` replaced the secret and never showed the new one)."""
     from .storage import held_interrupts
+    _opened.clear()
     try:
         if held:
             with held_interrupts():
@@ -146,8 +151,10 @@ def guarded(fn: Callable[[], int | None], commits_turn: bool = False, held: bool
     except BrokenPipeError:  # `pbem show ... | head`: before OSError, of which it is one
         raise typer.Exit(0)
     except OSError as exc:  # a file or folder the user named (or the campaign's) cannot be used
-        where = exc.filename or "a file"
-        fail(f"{where}: {exc.strerror or exc}", 2)
+        from .storage import failed
+        # named relative to the campaign folder (a full disk: `pbem: orders/turn-002/athens.yaml: No space ...`)
+        fail(failed(exc, _opened[0]) if exc.filename and _opened else f"{exc.filename or 'a file'}: "
+             f"{exc.strerror or exc}", 2)
     if code:
         raise typer.Exit(code)
 
