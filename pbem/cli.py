@@ -411,8 +411,10 @@ def submit(
             for f in files:
                 with held_interrupts():  # a Ctrl-C waits until this file is answered, replied and the answer shown
                     answer = submit_path(camp, f, datetime.now(timezone.utc), late_ok, fix, force)
-                    reply(camp, answer)
-                    typer.echo(answer.text(), nl=False)
+                    try:
+                        reply(camp, answer)
+                    finally:  # a reply that cannot be kept (a full disk): the answer stands, shown before the error
+                        typer.echo(answer.text(), nl=False)
                 refused += not answer.accepted
         return 1 if refused else 0
     guarded(body)
@@ -436,8 +438,8 @@ def ingest(
         try:
             with camp.lock():
                 do_ingest(camp, drop, datetime.now(timezone.utc), late_ok, answers, left)
-        except KeyboardInterrupt:  # the files answered before the Ctrl-C: their answers are shown all the same
-            for a in answers:
+        except (KeyboardInterrupt, PbemError):  # the files answered before a Ctrl-C or an error (a full disk):
+            for a in answers:  # their answers are shown all the same
                 typer.echo(a.text(), nl=False)
             raise
         for a in answers:

@@ -13,7 +13,8 @@ import stat
 
 import pytest
 
-from cyc_common import audit, pbem, three_players, tree
+from cyc_common import audit, order_text, pbem, three_players, tree
+from pbem.cycle import changed_by_hand
 from pbem.storage import Campaign
 
 FULL = "No space left on device"
@@ -127,6 +128,93 @@ def test_reports_that_find_the_disk_full_say_the_turn_is_committed_and_name_the_
     assert Campaign.open(camp.root).current_turn == 2 and deadline_in(camp) is not None
 
 
+def submit(camp, tmp_path, player, name, comment=b"", secret=True):
+    f = tmp_path / name
+    text = order_text(camp, player, 1, comment)
+    if not secret:
+        text = text.replace(camp.player_secrets()[player].encode(), b"not-the-secret")
+    f.write_bytes(text)
+    return pbem("submit", camp.root, f)
+
+
+def test_a_replacement_file_on_a_full_disk_keeps_the_file_accepted_before(camp, disk, tmp_path):
+    """The review: orders/turn-002/ held athens.v1.yaml and no athens.yaml; status said athens `not in`, and
+    `run-turn --force` accused the moderator of removing it by hand."""
+    assert submit(camp, tmp_path, "athens", "first.yaml").exit_code == 0
+    first = (camp.orders_dir(1) / "athens.yaml").read_bytes()
+    before = tree(camp.root)
+    for n in (1, 2):  # the new file, then its audit line: either refused, nothing changes
+        disk.fill_at(n)
+        r = submit(camp, tmp_path, "athens", "second.yaml", b"# second thoughts\n")
+        disk.free()
+        assert r.exit_code == 2, r.output
+        assert (camp.orders_dir(1) / "athens.yaml").read_bytes() == first, r.output
+        assert tree(camp.root) == before, f"disk full at write {n}"
+        assert "athens  human  in" in pbem("status", camp.root).output
+        assert changed_by_hand(Campaign.open(camp.root)) is None
+        where = "orders/turn-001/athens.yaml" if n == 1 else "audit.log"
+        assert said(r) == (f"pbem: {where}: {FULL}; second.yaml was not stored and nothing was changed (the file "
+                           f"accepted before, if any, is still the one that counts): fix that, then give it again")
+    disk.fill_at(3)  # stored and audited; its reply is not kept
+    r = submit(camp, tmp_path, "athens", "second.yaml", b"# second thoughts\n")
+    disk.free()
+    assert r.exit_code == 2, r.output
+    assert "ACCEPTED: second.yaml for athens, game turn 1\nstored as version 2" in r.output, r.output
+    assert said(r) == (f"pbem: replies/turn-001/athens-002.txt: {FULL}: the answer to second.yaml (printed above) "
+                       f"could not be kept for the player; the file was accepted and stored all the same: send that "
+                       f"answer yourself")
+    assert (camp.orders_dir(1) / "athens.v1.yaml").read_bytes() == first
+    assert (camp.orders_dir(1) / "athens.yaml").read_bytes().endswith(b"# second thoughts\n")
+    assert "intake accepted second.yaml for athens turn 1" in audit(camp)
+    r = pbem("run-turn", camp.root, "--force", "--no-reports")
+    assert r.exit_code == 0, r.output
+
+
+def test_a_refused_file_on_a_full_disk_is_still_answered(camp, disk, tmp_path):
+    """The review: with 0 KB free a refused file was audited `intake refused` and no reply kept, and the
+    moderator saw no answer."""
+    before = tree(camp.root)
+    disk.fill_at(1)  # audit.log cannot take the refusal: nothing changes
+    r = submit(camp, tmp_path, "sparta", "sparta.yaml", secret=False)
+    disk.free()
+    assert r.exit_code == 2 and said(r).startswith(f"pbem: audit.log: {FULL}"), r.output
+    assert tree(camp.root) == before
+    disk.fill_at(2)  # audited; the reply is not kept
+    r = submit(camp, tmp_path, "sparta", "sparta.yaml", secret=False)
+    disk.free()
+    assert r.exit_code == 2, r.output
+    assert "REFUSED: sparta.yaml\na wrong secret for sparta" in r.output, r.output
+    assert said(r) == (f"pbem: replies/turn-001/unknown-001.txt: {FULL}: the answer to sparta.yaml (printed above) "
+                       f"could not be kept for the player; the file was refused (nothing changed) all the same: send "
+                       f"that answer yourself")
+    assert "intake refused sparta.yaml: a wrong secret for sparta" in audit(camp)
+
+
+def test_ingest_on_a_full_disk_shows_the_answers_given_and_leaves_the_file_to_answer_again(camp, disk, tmp_path):
+    drop = tmp_path / "drop"
+    drop.mkdir()
+    (drop / "athens.yaml").write_bytes(order_text(camp, "athens"))
+    disk.fill_at(3)  # the file and its audit line are written; its reply is not
+    r = pbem("ingest", camp.root, "--from", drop)
+    disk.free()
+    assert r.exit_code == 2, r.output
+    assert "ACCEPTED: athens.yaml for athens, game turn 1" in r.output, r.output
+    assert said(r).endswith("send that answer yourself; athens.yaml stays in the drop folder, and the next ingest "
+                            "answers it again"), r.output
+    assert (drop / "athens.yaml").is_file() and (camp.orders_dir(1) / "athens.yaml").is_file()
+    disk.fill_at(2)  # the next ingest: answered (nothing new stored) and replied; the copy it keeps is not written
+    r = pbem("ingest", camp.root, "--from", drop)
+    disk.free()
+    assert r.exit_code == 2, r.output
+    assert "ACCEPTED (already accepted before: nothing changed): athens.yaml" in r.output, r.output
+    assert re.search(rf"pbem: \S+/drop/accepted/turn-001/athens-001_athens.yaml: {FULL}: athens.yaml was answered "
+                     rf"\(the answer is printed above and kept as replies/turn-001/athens-001.txt\), but could not be "
+                     rf"moved out of the drop folder", r.output), r.output
+    r = pbem("ingest", camp.root, "--from", drop)
+    assert r.exit_code == 0 and not (drop / "athens.yaml").exists(), r.output
+    assert audit(camp).count("intake accepted") == 1
+
+
 def test_an_audit_line_the_disk_cannot_take_leaves_no_part_of_it(camp, disk):
     """A line cut short where the disk filled up could read as a whole one (`adjudicated turn 1` without a
     turn behind it): none of it stays."""
@@ -137,3 +225,13 @@ def test_an_audit_line_the_disk_cannot_take_leaves_no_part_of_it(camp, disk):
     disk.free()
     assert err.value.errno == errno.ENOSPC and err.value.filename == str(camp.root / "audit.log")
     assert (camp.root / "audit.log").stat().st_size == size
+
+
+def test_a_first_file_the_disk_cannot_take_leaves_nothing(camp, disk, tmp_path):
+    before = tree(camp.root)
+    disk.fill_at(1)
+    r = submit(camp, tmp_path, "troy", "troy.yaml")
+    disk.free()
+    assert r.exit_code == 2 and tree(camp.root) == before and not camp.orders_dir(1).exists(), r.output
+    assert said(r).startswith(f"pbem: orders/turn-001/troy.yaml: {FULL}; troy.yaml was not stored"), r.output
+    assert "troy    human  not in" in pbem("status", camp.root).output
