@@ -107,9 +107,13 @@ def open_campaign(campaign_dir: Path, writes: bool = True):
     what that command left.  One that only reads (status, show, verify, bot) goes ahead at once, as before (a
     code review: they waited, then failed, while a long run-turn wrote its reports)."""
     from .storage import Campaign, wait_until_free
+    _opened[:] = [campaign_dir]
     if writes:
         wait_until_free(campaign_dir)
     return Campaign.open(campaign_dir)
+
+
+_opened: list[Path] = []  # the campaign folder the command opened: an error names its files relative to it
 
 
 def first_turn(turn: int | None, what: str = "--turn") -> None:
@@ -133,6 +137,7 @@ def guarded(fn: Callable[[], int | None], commits_turn: bool = False, held: bool
     `seat` replaced the secret and never showed the new one).  ``campaign_dir``: the campaign folder the command
     was given; an error about its missing ``secret/`` says why when the folder looks unpacked from an archive."""
     from .storage import held_interrupts
+    _opened.clear()
     try:
         if held:
             with held_interrupts():
@@ -148,8 +153,10 @@ def guarded(fn: Callable[[], int | None], commits_turn: bool = False, held: bool
     except BrokenPipeError:  # `pbem show ... | head`: before OSError, of which it is one
         raise typer.Exit(0)
     except OSError as exc:  # a file or folder the user named (or the campaign's) cannot be used
-        where = exc.filename or "a file"
-        message = f"{where}: {exc.strerror or exc}"
+        from .storage import failed
+        # named relative to the campaign folder (a full disk: `pbem: orders/turn-002/athens.yaml: No space ...`)
+        message = failed(exc, _opened[0]) if exc.filename and _opened else f"{exc.filename or 'a file'}: " \
+            f"{exc.strerror or exc}"
         fail(message + _unpacked(campaign_dir, message), 2)
     if code:
         raise typer.Exit(code)
@@ -432,8 +439,10 @@ def submit(
             for f in files:
                 with held_interrupts():  # a Ctrl-C waits until this file is answered, replied and the answer shown
                     answer = submit_path(camp, f, datetime.now(timezone.utc), late_ok, fix, force)
-                    reply(camp, answer)
-                    typer.echo(answer.text(), nl=False)
+                    try:
+                        reply(camp, answer)
+                    finally:  # a reply that cannot be kept (a full disk): the answer stands, shown before the error
+                        typer.echo(answer.text(), nl=False)
                 refused += not answer.accepted
         return 1 if refused else 0
     guarded(body, campaign_dir=campaign_dir)
@@ -457,8 +466,8 @@ def ingest(
         try:
             with camp.lock():
                 do_ingest(camp, drop, datetime.now(timezone.utc), late_ok, answers, left)
-        except KeyboardInterrupt:  # the files answered before the Ctrl-C: their answers are shown all the same
-            for a in answers:
+        except (KeyboardInterrupt, PbemError):  # the files answered before a Ctrl-C or an error (a full disk):
+            for a in answers:  # their answers are shown all the same
                 typer.echo(a.text(), nl=False)
             raise
         for a in answers:

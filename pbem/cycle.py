@@ -4,6 +4,7 @@ The clock is a parameter (``now``), never read here, so tests pin it.
 """
 from __future__ import annotations
 
+import errno
 import hashlib
 import hmac
 import re
@@ -14,7 +15,7 @@ from typing import Any
 
 from .auditlog import ACCEPTED, ADJUDICATED, DEADLINE, ROLLBACK, SEAT_SET_ASIDE
 from .errors import CampaignError, PbemError, UsageError
-from .storage import Campaign, held_interrupts, refuse_if_closed
+from .storage import Campaign, failed, held_interrupts, refuse_if_closed
 
 
 # the forms a deadline is written in (ASCII digits only: `+²d` or `+٣d` are no number of days)
@@ -699,6 +700,16 @@ class ReportsFailed(PbemError):
                          f"{turn + 1})")
 
 
+class CommittedButFailed(PbemError):
+    """Something after a turn was committed failed (reading what to tell of it): the turn stands; say so, so that
+    nobody runs the next turn thinking this one failed."""
+
+    def __init__(self, camp: Campaign, turn: int, why: str):
+        super().__init__(f"turn {turn} is committed, but what follows it failed ({why}); the turn stands: `pbem "
+                         f"status {camp.root}` shows game turn {turn + 1}. Do not run `run-turn` again to retry: that "
+                         f"would run turn {turn + 1}")
+
+
 class NotDue(PbemError):
     """`pbem adjudicate` of a turn that is not due (or held after a rollback) without --force: refused, nothing
     run (`run-turn` says the same and exits 0, for cron)."""
@@ -805,36 +816,58 @@ def next_deadline_line(camp: Campaign, turn: int, nxt: str | None) -> str:
 
 def _commit(camp: Campaign, force: bool, command: str, next_deadline_of, reports: bool = True):
     """Run the current turn and commit it with its next deadline (``next_deadline_of(result)``, None: none) and
-    its audit lines, together.  ``reports``: the reports are to be written next (a Ctrl-C here says they are
-    missing; else that the turn was committed)."""
+    its audit lines, together: the new campaign.yaml is written beside the old one before the turn's audit line
+    and put in place by a rename, undone by another if that line cannot be written, so a committed turn never
+    carries the deadline of the turn before it (a moderator's review: a full disk right after the commit left the
+    passed deadline, and the next cron `run-turn` ran the new turn at once, every player NMR).  A turn that
+    cannot be committed (a full disk) changes nothing and says so.  ``reports``: the reports are to be written
+    next (a Ctrl-C here says they are missing; else that the turn was committed)."""
     from .turn import run_locked
     bots = bot_orders(camp)
     result = None
+    staged: list[Any] = []
+    chosen: list[str | None] = []
+    turn = camp.current_turn
+
+    def with_turn(run) -> list[str]:  # once the turn's files are written, before its audit line
+        nxt = None if run.after.finished else next_deadline_of(run)  # none after the end
+        staged.append(camp.put_config(config_with(camp, deadline=nxt)))
+        chosen.append(nxt)
+        lines = []
+        if not run.after.finished:  # so a rollback to the next turn gives it back its own deadline
+            when = datetime.strptime(nxt, STORED).replace(tzinfo=timezone.utc) if nxt else None
+            lines.append(f"deadline of turn {run.turn + 1} " + (f"set to {fmt(when)}" if when else
+                                                                f"cleared by {command}"))
+        lines.append(f"{command} {run.turn}" + (" (forced)" if force else "") +
+                     (f"; computer players: {','.join(bots)}" if bots else ""))
+        return lines
     try:
         with held_interrupts():  # the turn, its next deadline and its audit lines land together
-            result = run_locked(camp, extra=bots)
-            nxt = None if result.after.finished else next_deadline_of(result)  # none after the end
-            camp.write_config(config_with(camp, deadline=nxt))
-            if not result.after.finished:  # so a rollback to the next turn gives it back its own deadline
-                when = datetime.strptime(nxt, STORED).replace(tzinfo=timezone.utc) if nxt else None
-                camp.audit(f"deadline of turn {result.turn + 1} " + (f"set to {fmt(when)}" if when else
-                                                                      f"cleared by {command}"))
-            camp.audit(f"{command} {result.turn}" + (" (forced)" if force else "") +
-                       (f"; computer players: {','.join(bots)}" if bots else ""))
+            try:
+                result = run_locked(camp, extra=bots, with_turn=with_turn)
+            except BaseException:  # not committed: campaign.yaml as it was
+                for one in staged:
+                    one.undo()
+                raise
+            for one in staged:
+                one.done()
     except KeyboardInterrupt:  # Ctrl-C came while the turn was committed: it stands, no report was written
         if result is None:
             raise
         if not reports:
             raise CommittedInterrupted(camp, result.turn) from None
         raise ReportsInterrupted(camp, result.turn) from None
-    return result, nxt
+    except OSError as exc:  # before the commit (``run_locked`` undid what it wrote)
+        room = " (free some space)" if exc.errno in (errno.ENOSPC, errno.EDQUOT) else ""
+        raise CampaignError(f"{failed(exc, camp.root)}; game turn {turn} was not run and nothing was changed: "
+                            f"fix that{room}, then run it again") from None
+    return result, chosen[0]
 
 
 def adjudicate(camp: Campaign, now: datetime, force: bool = False):
     """`pbem adjudicate`: run the current turn as `run-turn` would (the same rule for when it is due, the
     same audit of ``force``) but write no report.  The old deadline belonged to the turn just run: it is
     cleared, and the moderator is told that the new turn has none.  Returns (TurnResult, message)."""
-    from .turn import summary
     with camp.lock():
         st = status(camp)
         if st.finished:
@@ -849,12 +882,25 @@ def adjudicate(camp: Campaign, now: datetime, force: bool = False):
             raise CampaignError(changed)
         warning = _forced_warning(st, force, now)
         result, nxt = _commit(camp, force, "adjudicate", lambda r: None, reports=False)
-        message = warning + summary(result)
+        return result, warning + _told(camp, result, nxt)
+
+
+def _told(camp: Campaign, result, nxt: str | None, reports: str = "") -> str:
+    """What the moderator is told of a committed turn: its summary (then ``reports``, where they were written),
+    the seats in civil disorder, the next turn's deadline and whether it is held.  Anything that fails here fails
+    after the commit: said as such (``CommittedButFailed``), never as a turn that did not run."""
+    from .turn import summary
+    try:
+        message = summary(result) + reports
         if not result.after.finished:
             message += civil_disorder_lines(camp)
             message += next_deadline_line(camp, result.turn + 1, nxt)
             message += held_again_line(camp, result.turn + 1)
-        return result, message
+    except OSError as exc:
+        raise CommittedButFailed(camp, result.turn, failed(exc, camp.root)) from None
+    except PbemError as exc:
+        raise CommittedButFailed(camp, result.turn, str(exc)) from None
+    return message
 
 
 def run_turn(camp: Campaign, now: datetime, force: bool = False, reports: bool = True):
@@ -862,7 +908,6 @@ def run_turn(camp: Campaign, now: datetime, force: bool = False, reports: bool =
 
     Returns (TurnResult or None, message).
     """
-    from .turn import summary
     with camp.lock():
         st = status(camp)
         if st.finished:
@@ -883,7 +928,7 @@ def run_turn(camp: Campaign, now: datetime, force: bool = False, reports: bool =
             raise CampaignError(changed)
         warning = _forced_warning(st, force, now)
         result, nxt = _commit(camp, force, "run-turn", lambda r: next_deadline(camp, now), reports)
-        message = warning + summary(result)
+        message = warning
         if reports:
             from .report import write_reports
             try:
@@ -891,14 +936,9 @@ def run_turn(camp: Campaign, now: datetime, force: bool = False, reports: bool =
             except KeyboardInterrupt:
                 raise ReportsInterrupted(camp, result.turn) from None
             except OSError as exc:
-                why = f"{exc.filename}: {exc.strerror or exc}" if exc.filename else str(exc.strerror or exc)
-                raise ReportsFailed(camp, result.turn, why) from None
+                raise ReportsFailed(camp, result.turn, failed(exc, camp.root)) from None
             except PbemError as exc:
                 raise ReportsFailed(camp, result.turn, str(exc)) from None
-            message += f"Reports written to {camp.reports_dir(result.turn)}" + \
-                (f" ({written})" if isinstance(written, (int, str)) else "") + "\n"
-        if not result.after.finished:
-            message += civil_disorder_lines(camp)
-            message += next_deadline_line(camp, result.turn + 1, nxt)
-            message += held_again_line(camp, result.turn + 1)
-        return result, message
+            return result, message + _told(camp, result, nxt, f"Reports written to {camp.reports_dir(result.turn)}"
+                                           + (f" ({written})" if isinstance(written, (int, str)) else "") + "\n")
+        return result, message + _told(camp, result, nxt)

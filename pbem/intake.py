@@ -29,7 +29,9 @@ from pathlib import Path
 from . import yamlio
 from .auditlog import PLAYED_BY_UNDONE_RUN, REFUSED_SENT
 from .cycle import deadline as campaign_deadline, fmt
-from .storage import Campaign, atomic_write, closed, first_version_hash, held_interrupts, printable, short_hash
+from .errors import CampaignError, PbemError
+from .storage import (Campaign, atomic_write, closed, failed, first_version_hash, held_interrupts, named,
+                      printable, short_hash, sync_folder, where, write_beside)
 from .turn import DRY_RUN_LINE
 
 MAX_ORDER_BYTES = yamlio.MAX_BYTES
@@ -126,7 +128,11 @@ def _refuse(camp: Campaign, source: str, message: str, player: str | None = None
     with ``hint`` (when to use them).  ``sent_hash``: a player's file the moderator may still take, by its
     SHA-256 (``auditlog.REFUSED_SENT``, read back by ``refused_as``)."""
     sent = f", file sha256 {sent_hash}," if sent_hash else ""
-    camp.audit(f"intake refused{sent} {printable(source)}: {printable(audited or message)}")
+    try:
+        camp.audit(f"intake refused{sent} {printable(source)}: {printable(audited or message)}")
+    except OSError as exc:  # a full disk: no answer is given that audit.log does not record
+        raise CampaignError(f"{failed(exc, camp.root)}; {printable(source)} was not answered and nothing was "
+                            f"changed: fix that, then give it again") from None
     return Answer(source, False, player, turn, message, findings or [], authenticated=authenticated,
                   retry=retry, retry_copy=retry if retry_copy is None else retry_copy, hint=hint)
 
@@ -489,14 +495,12 @@ def _submit_bytes(camp: Campaign, raw: bytes, source: str, now: datetime, late_o
     fix = moderator_fix and not own
     with held_interrupts():
         replaced = versions(folder, player) + 1 if target.is_file() else 0
-        if replaced:
-            target.rename(folder / f"{player}.v{replaced}.yaml")
-        atomic_write(target, kept)
-        camp.audit(f"intake accepted {shown_as}"
-                   + (f" ({PLAYED_BY_UNDONE_RUN})" if fix and played else "")
-                   + f" for {player} turn {turn} (sha256 {short_hash(digest)})"
-                   + (" as a moderator's fix" if fix else "")
-                   + (f", forced after {forced_after(seen, is_frozen)}" if forced else ""))
+        store(camp, target, kept, folder / f"{player}.v{replaced}.yaml" if replaced else None, shown_as,
+              f"intake accepted {shown_as}"
+              + (f" ({PLAYED_BY_UNDONE_RUN})" if fix and played else "")
+              + f" for {player} turn {turn} (sha256 {short_hash(digest)})"
+              + (" as a moderator's fix" if fix else "")
+              + (f", forced after {forced_after(seen, is_frozen)}" if forced else ""))
     stored_as = (f"stored as version {replaced + 1} of {player}'s orders for game turn {turn} (it replaces version "
                  f"{replaced})" if replaced else "stored")
     if fix and sent_as is not None:
@@ -520,6 +524,46 @@ def _submit_bytes(camp: Campaign, raw: bytes, source: str, now: datetime, late_o
         (f"the limit of {MAX_VERSIONS} versions", too_many), ("the turn's dice were seen in a dry run", seen))
         if when)
     return answer
+
+
+def store(camp: Campaign, target: Path, kept: bytes, older: Path | None, source: str, line: str) -> None:
+    """Store an accepted file as ``target`` and audit it (``line``), or, if anything fails, change nothing: the new
+    bytes are written beside it first (``write_beside``: the only step that needs room on the disk), then the
+    file stored before is renamed ``older`` (``PLAYER.vN.yaml``) and the new one renamed into place; if the audit
+    line cannot be written the renames are undone (a moderator's review: a full disk while a replacement was
+    stored left the player's accepted file renamed to .v1 and no file in its place, which `run-turn` then took for
+    a file removed by hand).  An error is one line naming the file, saying that nothing was stored."""
+    new: Path | None = None
+    moved = put = False
+    made = not target.parent.exists()
+    try:
+        new = write_beside(target, kept)
+        if older is not None:
+            os.rename(target, older)
+            moved = True
+        os.replace(new, target)
+        put = True
+        sync_folder(target.parent)
+        camp.audit(line)
+    except BaseException as exc:
+        try:
+            if not put and new is not None:
+                new.unlink(missing_ok=True)
+            if moved:
+                os.replace(older, target)  # the file stored before, back in its place (the new one goes)
+            elif put:
+                target.unlink(missing_ok=True)
+            if made:
+                target.parent.rmdir()  # the turn's folder, made for this file
+        except OSError:
+            pass  # the error that stopped it is the one to report
+        if not isinstance(exc, OSError):
+            raise
+        if exc.filename is None:
+            exc = named(exc, target)
+        raise CampaignError(f"{failed(exc, camp.root)}; {source} was not stored and nothing was changed (the "
+                            f"file accepted before, if any, is still the one that counts): fix that, then give it "
+                            f"again") from None
 
 
 def refused_as(camp: Campaign, digest: str) -> str | None:
@@ -680,15 +724,36 @@ def reply(camp: Campaign, answer: Answer) -> Path | None:
         return None
     turn = answer.turn or camp.current_turn
     folder = camp.root / "replies" / f"turn-{turn:03d}"
-    folder.mkdir(parents=True, exist_ok=True)
     who = reply_name(answer)
     n = 1
     while (folder / f"{who}-{n:03d}.txt").exists():
         n += 1
     path = folder / f"{who}-{n:03d}.txt"
-    atomic_write(path, answer.text(for_player=True))
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        atomic_write(path, answer.text(for_player=True))
+    except OSError as exc:  # a full disk: the file was answered all the same, and that answer is printed
+        raise _not_replied(camp, answer, exc) from None
     answer.replied = path
     return path
+
+
+class AnsweredBut(PbemError):
+    """A file was answered (accepted and stored, or refused) but what comes after failed (a full disk): its reply
+    could not be kept, or ingest could not move it out of the drop folder.  The answer stands and is printed
+    (``answer``); the message says, in one line naming the file it failed on, what the moderator must do (a
+    moderator's review: a file stored and audited as accepted got exit code 2, no answer and no reply)."""
+
+    def __init__(self, answer: Answer, message: str):
+        super().__init__(message)
+        self.answer = answer
+
+
+def _not_replied(camp: Campaign, answer: Answer, exc: OSError) -> AnsweredBut:
+    what = "accepted and stored" if answer.accepted else "refused (nothing changed)"
+    return AnsweredBut(answer, f"{failed(exc, camp.root)}: the answer to {printable(answer.source)} (printed above) "
+                               f"could not be kept for the player; the file was {what} all the same: send that "
+                               f"answer yourself")
 
 
 def reply_name(answer: Answer) -> str:
@@ -805,7 +870,11 @@ def ingest(camp: Campaign, drop: Path, now: datetime, late_ok: bool = False,
     answers = [] if answers is None else answers
     for p in blockers + entries:
         with held_interrupts():  # answered, replied and moved out together (a Ctrl-C sweep: answered twice)
-            answers.append(_ingest_one(camp, drop, p, p in blockers, now, late_ok))
+            try:
+                answers.append(_ingest_one(camp, drop, p, p in blockers, now, late_ok))
+            except AnsweredBut as exc:  # answered all the same: shown with the others, then the error
+                answers.append(exc.answer)
+                raise
     return answers
 
 
@@ -826,12 +895,23 @@ def _ingest_one(camp: Campaign, drop: Path, p: Path, blocker: bool, now: datetim
         answer = submit_path(camp, p, now, late_ok)
     answer.campaign = camp.root
     answer.given = None  # the file leaves the drop folder: the moderator is told where it was kept
-    replied = reply(camp, answer)
+    stays = f"; {p.name} stays in the drop folder, and the next ingest answers it again"
+    try:
+        replied = reply(camp, answer)
+    except AnsweredBut as exc:
+        raise AnsweredBut(answer, str(exc) + stays) from None
     turn = answer.turn or camp.current_turn
-    sorted_to = sorting_folder(drop / ("accepted" if answer.accepted else "refused"))
-    dest = sorting_folder(sorted_to / f"turn-{turn:03d}")
-    answer.kept = keep_sent(camp, p, kept_name(dest, replied.stem if replied else reply_name(answer),
-                                                withheld_name(camp, name)))
+    try:
+        sorted_to = sorting_folder(drop / ("accepted" if answer.accepted else "refused"))
+        dest = sorting_folder(sorted_to / f"turn-{turn:03d}")
+        answer.kept = keep_sent(camp, p, kept_name(dest, replied.stem if replied else reply_name(answer),
+                                                    withheld_name(camp, name)))
+    except OSError as exc:  # a full disk: the answer and its reply stand
+        if exc.filename is None:
+            exc = named(exc, p)
+        raise AnsweredBut(answer, f"{failed(exc, camp.root)}: {printable(answer.source)} was answered (the answer is "
+                                  f"printed above" + (f" and kept as {where(replied, camp.root)}" if replied else "")
+                                  + f"), but could not be moved out of the drop folder{stays}") from None
     return answer
 
 

@@ -19,7 +19,10 @@ Layout (documented in docs/moderator.md)::
       audit.log                what the moderator did, one line each
 
 A turn is committed by writing its snapshot last: the newest snapshot *is* the turn counter, so a crash
-mid-turn leaves the previous turn intact.
+mid-turn leaves the previous turn intact.  Its next deadline (campaign.yaml) and its audit lines land with it
+(``cycle._commit``).  A file is written beside its place and renamed into it (``write_beside``, ``Staged``): a
+rename needs no room on the disk, so a full disk stops a change before anything is in place, and every error
+names the file it failed on (``named``).
 """
 from __future__ import annotations
 
@@ -36,7 +39,7 @@ from contextlib import contextmanager
 from datetime import datetime, timezone
 from functools import lru_cache
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterator
 
 from . import yamlio
 from .errors import CampaignError, DataError
@@ -165,32 +168,154 @@ def default_mode() -> int:
 CAMPAIGN_FOLDERS = ("state", "log", "orders", "replies", "secret", "reports", "archive")
 
 
-def atomic_write(path: Path, data: str | bytes, mode: int | None = None) -> None:
-    """Write to a temporary file in the same folder, fsync, rename: the file is whole or absent.  ``mode``: the
-    file's permissions (default: as a plainly created file's, ``default_mode``)."""
+def write_fd(fd: int, raw: bytes) -> None:
+    """All of ``raw`` to the open file ``fd``, then fsync: every file pbem writes in a campaign goes through here
+    (``write_beside``, ``Campaign.audit``), so an error of a full disk comes from here, at a file pbem names."""
+    view = memoryview(raw)
+    while view:
+        view = view[os.write(fd, view):]
+    os.fsync(fd)
+
+
+def named(exc: OSError, path: Path | str) -> OSError:
+    """``exc`` as an OSError naming ``path``: a write or an fsync that fails (a full disk) names no file, and one
+    on a temporary file names a name the user never saw (a moderator's review: `pbem: a file: No space left on
+    device`).  The same errno, so the same subclass."""
+    if exc.errno is None:
+        return exc
+    out = OSError(exc.errno, exc.strerror or str(exc), str(path))
+    out.__cause__ = exc
+    return out
+
+
+def where(path: Path | str, root: Path | str) -> str:
+    """``path`` as a message names it: relative to the campaign folder ``root`` when it is inside it
+    (``orders/turn-002/athens.yaml``), else as it is."""
+    try:
+        return Path(path).relative_to(root).as_posix()
+    except ValueError:
+        try:
+            return Path(os.path.abspath(path)).relative_to(os.path.abspath(root)).as_posix()
+        except ValueError:
+            return str(path)
+
+
+def failed(exc: OSError, root: Path | str) -> str:
+    """An OSError in words, naming the file it failed on relative to the campaign ``root``:
+    ``orders/turn-002/athens.yaml: No space left on device``."""
+    what = exc.strerror or str(exc)
+    return f"{where(exc.filename, root)}: {what}" if exc.filename else what
+
+
+def write_beside(path: Path, data: str | bytes, mode: int | None = None) -> Path:
+    """Write ``data`` to a new temporary file in ``path``'s folder (fsynced, ``mode``) and return its name, for the
+    caller to move into place with ``os.replace``: a rename needs no room on the disk, so once the bytes are
+    written nothing can fail for want of space.  On an error the temporary file is removed and the error names
+    ``path`` (``named``)."""
     if mode is None:
         mode = default_mode()
-    path.parent.mkdir(parents=True, exist_ok=True)
     raw = data.encode("utf-8") if isinstance(data, str) else data
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
-        with os.fdopen(fd, "wb") as fh:
-            fh.write(raw)
-            fh.flush()
-            os.fsync(fh.fileno())
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except OSError as exc:
+        raise named(exc, exc.filename if exc.filename and not str(exc.filename).endswith(".tmp") else path) \
+            from None
+    try:
+        try:
+            write_fd(fd, raw)
+        finally:
+            os.close(fd)
         os.chmod(tmp, mode)
-        os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         try:
             os.unlink(tmp)
         except FileNotFoundError:
             pass
+        if isinstance(exc, OSError):
+            raise named(exc, path) from None
         raise
-    dfd = os.open(path.parent, os.O_RDONLY)
+    return Path(tmp)
+
+
+def sync_folder(folder: Path) -> None:
+    """fsync a folder, so that a rename in it lasts a crash."""
+    dfd = os.open(folder, os.O_RDONLY)
     try:
         os.fsync(dfd)
     finally:
         os.close(dfd)
+
+
+def atomic_write(path: Path, data: str | bytes, mode: int | None = None) -> None:
+    """Write to a temporary file in the same folder, fsync, rename: the file is whole or absent (``write_beside``).
+    ``mode``: the file's permissions (default: as a plainly created file's, ``default_mode``).  An error names
+    ``path``."""
+    tmp = write_beside(path, data, mode)
+    try:
+        os.replace(tmp, path)
+    except BaseException as exc:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        if isinstance(exc, OSError):
+            raise named(exc, path) from None
+        raise
+    sync_folder(path.parent)
+
+
+class Staged:
+    """A file's new content written beside it (``write_beside``) before a change, put in place by ``put`` and, if
+    the change then fails, taken back by ``undo``: both are renames, which need no room on the disk, so a full
+    disk can stop the change before ``put`` but never leave the new content in place of the old after ``undo``.
+    The old content is kept as a second name of the file (a hard link), or a copy where links cannot be made;
+    ``done`` drops it once the change is made."""
+
+    def __init__(self, path: Path, data: str | bytes, mode: int | None = None,
+                 undone: Callable[[], None] | None = None):
+        self.path, self.undone = path, undone
+        self.new: Path | None = write_beside(path, data, mode)
+        self.old: Path | None = None
+        if path.is_file():
+            try:
+                self.old = self.new.with_suffix(".old")  # .campaign.yaml.RANDOM.old, beside the new one
+                os.link(path, self.old)
+            except OSError:
+                try:
+                    self.old = write_beside(path, path.read_bytes(), path.stat().st_mode & 0o777)
+                except BaseException:
+                    self.new.unlink(missing_ok=True)
+                    raise
+
+    def put(self) -> None:
+        try:
+            os.replace(self.new, self.path)
+        except OSError as exc:
+            raise named(exc, self.path) from None
+        self.new = None
+
+    def undo(self) -> None:
+        """Everything as before (errors ignored: the error that stopped the change is the one to report)."""
+        try:
+            if self.new is not None:
+                self.new.unlink(missing_ok=True)
+            if self.old is not None:
+                os.replace(self.old, self.path)
+            elif self.new is None:
+                self.path.unlink(missing_ok=True)
+        except OSError:
+            pass
+        if self.undone is not None:
+            self.undone()
+
+    def done(self) -> None:
+        try:
+            if self.old is not None:
+                self.old.unlink(missing_ok=True)
+            sync_folder(self.path.parent)
+        except OSError:
+            pass  # the change is made: a leftover hidden copy of the old file harms nothing
 
 
 CONFIG_SCHEMA = "campaign.schema.json"
@@ -498,10 +623,24 @@ class Campaign:
         return self._config
 
     def write_config(self, config: dict[str, Any]) -> None:
-        check_config(config, str(self.config_path))  # never write a file the next command would refuse
-        atomic_write(self.config_path, "# pbem campaign settings (public).  Edit with care: see docs/moderator.md\n"
-                     + yamlio.dump(config))
+        atomic_write(self.config_path, self._config_text(config))
         self._config = config
+
+    def put_config(self, config: dict[str, Any]) -> Staged:
+        """``config`` put in place of campaign.yaml as part of a change that can still be undone: ``undo()`` of
+        what it returns puts the old file back, ``done()`` makes it final (``Staged``; the next deadline a turn
+        commits with, ``cycle._commit``).  A full disk stops it before anything is in place."""
+        staged = Staged(self.config_path, self._config_text(config), undone=self._forget_config)
+        staged.put()
+        self._config = config
+        return staged
+
+    def _forget_config(self) -> None:
+        self._config = None  # read again from the file
+
+    def _config_text(self, config: dict[str, Any]) -> str:
+        check_config(config, str(self.config_path))  # never write a file the next command would refuse
+        return "# pbem campaign settings (public).  Edit with care: see docs/moderator.md\n" + yamlio.dump(config)
 
     @property
     def game_map(self) -> GameMap:
@@ -662,12 +801,30 @@ class Campaign:
                      + yamlio.dump({"secrets": player_secrets}), mode=0o600)
 
     # -- audit and lock ----------------------------------------------------------------------------
-    def audit(self, line: str) -> None:
+    def audit(self, line: str, *more: str) -> None:
+        """Append ``line`` (and ``more`` lines, written with it: a turn's own lines) to audit.log, fsynced: all of
+        them or, if the file cannot take them (a full disk), none, not even a part of one, and the error names
+        audit.log."""
         # one line per action, whatever a --reason holds; no control character reaches the file, whoever wrote it
-        line = printable(" ".join(line.split()))
         stamp = datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-        with open(self.root / "audit.log", "a", encoding="utf-8") as fh:
-            fh.write(f"{stamp} {line}\n")
+        text = "".join(f"{stamp} {printable(' '.join(one.split()))}\n" for one in (line, *more))
+        path = self.root / "audit.log"
+        try:
+            fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o666)
+        except OSError as exc:
+            raise named(exc, path) from None
+        try:
+            size = os.fstat(fd).st_size
+            try:
+                write_fd(fd, text.encode("utf-8"))
+            except OSError as exc:
+                try:
+                    os.ftruncate(fd, size)  # no part of a line stays: a half line could read as a whole one
+                except OSError:
+                    pass
+                raise named(exc, path) from None
+        finally:
+            os.close(fd)
 
     def _check_audit(self) -> None:
         """Every command that writes records it in audit.log: one that cannot be written stops the command

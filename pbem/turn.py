@@ -82,10 +82,13 @@ def dry_run_line(result: TurnResult) -> str:
     return f"{DRY_RUN} {result.turn}; order hashes {','.join(short_hash(h) for h in result.order_hashes)}{bots}"
 
 
-def run_locked(camp: Campaign, dry_run: bool = False, extra: dict[str, bytes] | None = None) -> TurnResult:
+def run_locked(camp: Campaign, dry_run: bool = False, extra: dict[str, bytes] | None = None,
+               with_turn: Callable[[TurnResult], list[str]] | None = None) -> TurnResult:
     """``run`` for a caller that already holds the campaign lock.  ``extra``: order files to store with the
     turn (the computer players'); they are written only once everything was read and the turn resolved, so a
-    turn that cannot run changes nothing."""
+    turn that cannot run changes nothing.  ``with_turn(result)``: what commits with the turn (`run-turn`'s next
+    deadline), called once its files are written, just before its audit line; it returns audit lines written
+    together with the turn's (all or none), and its caller undoes its change if this raises after it."""
     before = camp.load_state()
     if before.finished:
         raise CampaignError(f"{camp.root}: the game is over (after turn {before.turn - 1}); nothing to adjudicate")
@@ -111,8 +114,9 @@ def run_locked(camp: Campaign, dry_run: bool = False, extra: dict[str, bytes] | 
         # the position it ran from (its start snapshot as it is now, adjustments included): `verify` tells a turn
         # run again from a seen position (other files there are other dice for a seen turn) from a new one
         start = hashlib.sha256(camp.snapshot_path(before.turn).read_bytes()).hexdigest()
+        more = with_turn(result) if with_turn is not None else []
         camp.audit(f"adjudicated turn {before.turn}; orders {','.join(short_hash(h) for h in hashes)}{bots}; "
-                   f"start sha256 {start}; pbem {__version__}")  # `verify` names the version that ran it
+                   f"start sha256 {start}; pbem {__version__}", *more)  # `verify` names the version that ran it
     return result
 
 

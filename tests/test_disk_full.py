@@ -1,0 +1,237 @@
+"""A disk that fills up while a command writes (a moderator's review: a campaign on a 3 MB tmpfs): a turn is
+committed whole, with its next deadline, or not at all; a player's file is stored whole, the one accepted before
+kept, or nothing changes; an answer that is given is shown even when its reply cannot be kept; and every such
+error names the file it failed on, relative to the campaign folder (R-TURN-5: the turn runs at its deadline, so a
+committed turn must never carry the deadline of the turn before it).
+
+The disk is simulated: from the n-th file pbem writes (counted where it is flushed to the disk, ``os.fsync``), every
+write fails with ENOSPC, and the error names no file, as a full tmpfs's does."""
+import errno
+import os
+import re
+import stat
+
+import pytest
+
+from cyc_common import audit, order_text, pbem, three_players, tree
+from pbem.cycle import changed_by_hand
+from pbem.storage import Campaign
+
+FULL = "No space left on device"
+
+
+class Disk:
+    """``fill_at(n)``: the n-th file written from now on, and every one after it, finds the disk full; ``free()``
+    makes room again."""
+
+    def __init__(self):
+        self.full_at: int | None = None
+        self.written = 0
+
+    def fill_at(self, n: int) -> None:
+        self.full_at, self.written = n, 0
+
+    def free(self) -> None:
+        self.full_at = None
+
+
+@pytest.fixture
+def disk(monkeypatch):
+    d = Disk()
+    real = os.fsync
+
+    def fsync(fd):
+        if stat.S_ISREG(os.fstat(fd).st_mode):  # a file's bytes (a folder's entries need no room)
+            d.written += 1
+            if d.full_at is not None and d.written >= d.full_at:
+                raise OSError(errno.ENOSPC, FULL)
+        return real(fd)
+    monkeypatch.setattr(os, "fsync", fsync)
+    monkeypatch.setenv("PBEM_WORKERS", "1")  # the reports are written in this process, on this disk
+    return d
+
+
+@pytest.fixture
+def camp(tmp_path):
+    return three_players(tmp_path)
+
+
+def said(r) -> str:
+    """The error line a failed command ends with; it names the file it failed on relative to the campaign
+    folder, never `a file` (a moderator's review: `pbem: a file: No space left on device`)."""
+    line = r.output.strip().splitlines()[-1]
+    assert re.match(rf"pbem: (state|log|orders|replies|reports|campaign\.yaml|audit\.log)[^:]*: {FULL}", line), \
+        r.output
+    return line
+
+
+def deadline_in(camp) -> str | None:
+    return Campaign.open(camp.root).config.get("deadline")
+
+
+def test_a_turn_is_committed_with_its_next_deadline_or_not_at_all(camp, disk):
+    """The review: turn 2 was committed, campaign.yaml could not take the next deadline, and the next cron
+    `run-turn` ran turn 3 at once with every player NMR (R-TURN-5)."""
+    assert pbem("deadline", camp.root, "2026-01-01").exit_code == 0  # passed: the turn is due
+    before = tree(camp.root)
+    failures = []
+    n = 0
+    while True:
+        n += 1
+        disk.fill_at(n)
+        r = pbem("run-turn", camp.root, "--no-reports")  # as cron runs it
+        disk.free()
+        if r.exit_code == 0:
+            break
+        assert r.exit_code == 2, r.output
+        assert tree(camp.root) == before, f"disk full at write {n}: the campaign changed\n{r.output}"
+        assert "Due: yes" in pbem("status", camp.root).output
+        failures.append(r)
+    assert n > 3  # the log, the snapshot, campaign.yaml and audit.log were each refused in turn
+    for r in failures:
+        assert said(r).endswith("game turn 1 was not run and nothing was changed: fix that (free some space), then "
+                                "run it again"), r.output
+    assert Campaign.open(camp.root).current_turn == 2
+    assert deadline_in(camp) > "2026-01-02", "turn 2 carries turn 1's deadline"
+    assert "Due: not yet" in pbem("status", camp.root).output
+    log = audit(camp)
+    assert log.count("adjudicated turn 1") == 1 and "deadline of turn 2 set to" in log and "run-turn 1\n" in log
+    r = pbem("verify", camp.root)
+    assert r.exit_code == 0, r.output
+
+
+def test_adjudicate_clears_the_deadline_with_the_turn_or_not_at_all(camp, disk):
+    assert pbem("deadline", camp.root, "2026-01-01").exit_code == 0
+    before = tree(camp.root)
+    disk.fill_at(3)  # the log and the snapshot are written; campaign.yaml without the deadline is not
+    r = pbem("adjudicate", camp.root)
+    disk.free()
+    assert r.exit_code == 2 and tree(camp.root) == before, r.output
+    assert said(r).startswith(f"pbem: campaign.yaml: {FULL}; game turn 1 was not run"), r.output
+    disk.fill_at(4)  # audit.log cannot take the turn's lines: campaign.yaml is put back as it was
+    r = pbem("adjudicate", camp.root)
+    disk.free()
+    assert r.exit_code == 2 and tree(camp.root) == before, r.output
+    assert said(r).startswith(f"pbem: audit.log: {FULL}; game turn 1 was not run"), r.output
+    r = pbem("adjudicate", camp.root)
+    assert r.exit_code == 0 and deadline_in(camp) is None, r.output
+
+
+def test_reports_that_find_the_disk_full_say_the_turn_is_committed_and_name_the_file(camp, disk):
+    disk.fill_at(5)  # the turn's four files are written; its first report is not
+    r = pbem("run-turn", camp.root, "--force")
+    disk.free()
+    assert r.exit_code == 2, r.output
+    line = r.output.strip().splitlines()[-1]
+    assert re.match(rf"pbem: turn 1 is committed, but its reports could not be written \(reports/turn-001/\S+: "
+                    rf"{FULL}\); fix that, then run `pbem report ", line), r.output
+    assert Campaign.open(camp.root).current_turn == 2 and deadline_in(camp) is not None
+
+
+def submit(camp, tmp_path, player, name, comment=b"", secret=True):
+    f = tmp_path / name
+    text = order_text(camp, player, 1, comment)
+    if not secret:
+        text = text.replace(camp.player_secrets()[player].encode(), b"not-the-secret")
+    f.write_bytes(text)
+    return pbem("submit", camp.root, f)
+
+
+def test_a_replacement_file_on_a_full_disk_keeps_the_file_accepted_before(camp, disk, tmp_path):
+    """The review: orders/turn-002/ held athens.v1.yaml and no athens.yaml; status said athens `not in`, and
+    `run-turn --force` accused the moderator of removing it by hand."""
+    assert submit(camp, tmp_path, "athens", "first.yaml").exit_code == 0
+    first = (camp.orders_dir(1) / "athens.yaml").read_bytes()
+    before = tree(camp.root)
+    for n in (1, 2):  # the new file, then its audit line: either refused, nothing changes
+        disk.fill_at(n)
+        r = submit(camp, tmp_path, "athens", "second.yaml", b"# second thoughts\n")
+        disk.free()
+        assert r.exit_code == 2, r.output
+        assert (camp.orders_dir(1) / "athens.yaml").read_bytes() == first, r.output
+        assert tree(camp.root) == before, f"disk full at write {n}"
+        assert "athens  human  in" in pbem("status", camp.root).output
+        assert changed_by_hand(Campaign.open(camp.root)) is None
+        where = "orders/turn-001/athens.yaml" if n == 1 else "audit.log"
+        assert said(r) == (f"pbem: {where}: {FULL}; second.yaml was not stored and nothing was changed (the file "
+                           f"accepted before, if any, is still the one that counts): fix that, then give it again")
+    disk.fill_at(3)  # stored and audited; its reply is not kept
+    r = submit(camp, tmp_path, "athens", "second.yaml", b"# second thoughts\n")
+    disk.free()
+    assert r.exit_code == 2, r.output
+    assert "ACCEPTED: second.yaml for athens, game turn 1\nstored as version 2" in r.output, r.output
+    assert said(r) == (f"pbem: replies/turn-001/athens-002.txt: {FULL}: the answer to second.yaml (printed above) "
+                       f"could not be kept for the player; the file was accepted and stored all the same: send that "
+                       f"answer yourself")
+    assert (camp.orders_dir(1) / "athens.v1.yaml").read_bytes() == first
+    assert (camp.orders_dir(1) / "athens.yaml").read_bytes().endswith(b"# second thoughts\n")
+    assert "intake accepted second.yaml for athens turn 1" in audit(camp)
+    r = pbem("run-turn", camp.root, "--force", "--no-reports")
+    assert r.exit_code == 0, r.output
+
+
+def test_a_refused_file_on_a_full_disk_is_still_answered(camp, disk, tmp_path):
+    """The review: with 0 KB free a refused file was audited `intake refused` and no reply kept, and the
+    moderator saw no answer."""
+    before = tree(camp.root)
+    disk.fill_at(1)  # audit.log cannot take the refusal: nothing changes
+    r = submit(camp, tmp_path, "sparta", "sparta.yaml", secret=False)
+    disk.free()
+    assert r.exit_code == 2 and said(r).startswith(f"pbem: audit.log: {FULL}"), r.output
+    assert tree(camp.root) == before
+    disk.fill_at(2)  # audited; the reply is not kept
+    r = submit(camp, tmp_path, "sparta", "sparta.yaml", secret=False)
+    disk.free()
+    assert r.exit_code == 2, r.output
+    assert "REFUSED: sparta.yaml\na wrong secret for sparta" in r.output, r.output
+    assert said(r) == (f"pbem: replies/turn-001/unknown-001.txt: {FULL}: the answer to sparta.yaml (printed above) "
+                       f"could not be kept for the player; the file was refused (nothing changed) all the same: send "
+                       f"that answer yourself")
+    assert "intake refused sparta.yaml: a wrong secret for sparta" in audit(camp)
+
+
+def test_ingest_on_a_full_disk_shows_the_answers_given_and_leaves_the_file_to_answer_again(camp, disk, tmp_path):
+    drop = tmp_path / "drop"
+    drop.mkdir()
+    (drop / "athens.yaml").write_bytes(order_text(camp, "athens"))
+    disk.fill_at(3)  # the file and its audit line are written; its reply is not
+    r = pbem("ingest", camp.root, "--from", drop)
+    disk.free()
+    assert r.exit_code == 2, r.output
+    assert "ACCEPTED: athens.yaml for athens, game turn 1" in r.output, r.output
+    assert said(r).endswith("send that answer yourself; athens.yaml stays in the drop folder, and the next ingest "
+                            "answers it again"), r.output
+    assert (drop / "athens.yaml").is_file() and (camp.orders_dir(1) / "athens.yaml").is_file()
+    disk.fill_at(2)  # the next ingest: answered (nothing new stored) and replied; the copy it keeps is not written
+    r = pbem("ingest", camp.root, "--from", drop)
+    disk.free()
+    assert r.exit_code == 2, r.output
+    assert "ACCEPTED (already accepted before: nothing changed): athens.yaml" in r.output, r.output
+    assert re.search(rf"pbem: \S+/drop/accepted/turn-001/athens-001_athens.yaml: {FULL}: athens.yaml was answered "
+                     rf"\(the answer is printed above and kept as replies/turn-001/athens-001.txt\), but could not be "
+                     rf"moved out of the drop folder", r.output), r.output
+    r = pbem("ingest", camp.root, "--from", drop)
+    assert r.exit_code == 0 and not (drop / "athens.yaml").exists(), r.output
+    assert audit(camp).count("intake accepted") == 1
+
+
+def test_an_audit_line_the_disk_cannot_take_leaves_no_part_of_it(camp, disk):
+    """A line cut short where the disk filled up could read as a whole one (`adjudicated turn 1` without a
+    turn behind it): none of it stays."""
+    size = (camp.root / "audit.log").stat().st_size
+    disk.fill_at(1)
+    with pytest.raises(OSError) as err:
+        camp.audit("deadline of turn 1 set to 2026-12-01 00:00 UTC")
+    disk.free()
+    assert err.value.errno == errno.ENOSPC and err.value.filename == str(camp.root / "audit.log")
+    assert (camp.root / "audit.log").stat().st_size == size
+
+
+def test_a_first_file_the_disk_cannot_take_leaves_nothing(camp, disk, tmp_path):
+    before = tree(camp.root)
+    disk.fill_at(1)
+    r = submit(camp, tmp_path, "troy", "troy.yaml")
+    disk.free()
+    assert r.exit_code == 2 and tree(camp.root) == before and not camp.orders_dir(1).exists(), r.output
+    assert said(r).startswith(f"pbem: orders/turn-001/troy.yaml: {FULL}; troy.yaml was not stored"), r.output
+    assert "troy    human  not in" in pbem("status", camp.root).output
