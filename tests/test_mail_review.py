@@ -1,0 +1,60 @@
+"""Order files as real mail programs and editors make them (a mail review): each gets one clear line naming the
+file and the line, `pbem check` says what `pbem submit` will say, and nothing keeps a player's live secret.
+
+Files are built here as bytes: a UTF-16 file from Notepad, a form feed from a PDF, a no-break space from a web
+mail, curly quotes and long dashes from autocorrect, a signature, quoted-printable text ...
+"""
+from datetime import datetime, timezone
+
+import pytest
+
+from pbem import yamlio
+from pbem.campaign import create
+from pbem.checker import check_text, main
+from pbem.intake import ingest, submit_bytes
+
+NOW = datetime(2026, 11, 22, 12, 0, tzinfo=timezone.utc)
+
+
+@pytest.fixture
+def camp(tmp_path):
+    return create(tmp_path / "camp", ["athens", "sparta", "troy"], seed="5", name="test").campaign
+
+
+def header(camp, player="athens", secret=None, turn=1) -> str:
+    secret = camp.player_secrets()[player] if secret is None else secret
+    return f"campaign: test\nturn: {turn}\nplayer: {player}\nsecret: {secret}\n"
+
+
+def one_line(text: str) -> bool:
+    return "\n" not in text.rstrip("\n")
+
+
+# -- 1. the drop folder keeps no live secret, whatever the encoding --------------------------------------
+
+@pytest.mark.parametrize("encoding, bom", [
+    ("utf-16-le", b"\xff\xfe"), ("utf-16-le", b""), ("utf-16-be", b"\xfe\xff"), ("utf-16-be", b""),
+    ("utf-32-le", b"\xff\xfe\x00\x00"), ("utf-32-be", b""),
+])
+def test_a_refused_file_not_in_utf8_is_kept_without_its_secret(camp, tmp_path, encoding, bom):
+    secret = camp.player_secrets()["athens"]
+    drop = tmp_path / "drop"
+    drop.mkdir()
+    (drop / "athens.yaml").write_bytes(bom + (header(camp) + "diplomacy: [megara]\n").encode(encoding))
+    [answer] = ingest(camp, drop, NOW)
+    assert not answer.accepted
+    kept = answer.kept.read_bytes()
+    for enc in ("utf-8", "utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be"):
+        assert secret.encode(enc) not in kept, enc
+    assert "withheld".encode(encoding) in kept  # the rest of the file is kept as it came
+
+
+# -- 3. a turn below 1 is refused as such, not as "too late" ---------------------------------------------
+
+@pytest.mark.parametrize("turn", [0, -5])
+def test_a_turn_below_one_is_refused_in_the_checkers_words(camp, turn):
+    a = submit_bytes(camp, header(camp, turn=turn).encode(), "a.yaml", NOW)
+    assert not a.accepted
+    assert f"game turn is {turn}; it must be at least 1" in a.message, a.message
+    assert "too late" not in a.text() and "report of turn" not in a.text()
+    assert "too late" not in (camp.root / "audit.log").read_text()
