@@ -95,6 +95,32 @@ def decode(raw: bytes, source: str, max_bytes: int = MAX_BYTES) -> str:
     return text
 
 
+# characters that editors, word processors and mail programs put in place of plain ones (autocorrect's "smart"
+# quotes and dashes, a web mail's no-break spaces), each with what to write instead: named in messages, since
+# they look like the plain ones (a mail review: '“1212”' is not a hex id, 'ATH–A1' is not a unit id)
+_LOOKALIKES = [
+    ("\u201c\u201d\u201e\u201f\u2033\u00ab\u00bb", 'curly quotes (“ ”): use straight quotes " (your editor or mail '
+                                             'program changed them: turn off "smart quotes")'),
+    ("\u2018\u2019\u201a\u201b\u2032", "curly quotes (‘ ’): use straight quotes ' (your editor or mail program "
+                                   'changed them: turn off "smart quotes")'),
+    ("\u2010\u2011\u2012\u2013\u2014\u2015\u2212", "{ch} is a long dash: write - (autocorrect changed it)"),
+    ("\u00a0\u2007\u202f", "a no-break space (U+{code:04X}): retype it as a plain space"),
+    ("\u200b\u200c\u200d\u2060\ufeff", "an invisible character (U+{code:04X}): delete it"),
+    ("\uff1a", "a full-width colon ：: write :"),
+]
+
+
+def lookalike_words(value: str) -> str | None:
+    """Plain words for the look-alike characters in ``value`` (curly quotes, long dashes, no-break spaces ...),
+    each kind once, or None if it has none."""
+    out: list[str] = []
+    for chars, words in _LOOKALIKES:
+        ch = next((c for c in value if c in chars), None)
+        if ch is not None:
+            out.append(words.format(ch=ch, code=ord(ch)))
+    return "; ".join(out) or None
+
+
 _SCAN = re.compile(r"""[\[\]{}'"#\n\\]""")
 _QUOTE_AFTER = set(" \t[{,:-?")  # a quote opens a quoted value only at the start of a value
 

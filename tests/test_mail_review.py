@@ -58,3 +58,32 @@ def test_a_turn_below_one_is_refused_in_the_checkers_words(camp, turn):
     assert f"game turn is {turn}; it must be at least 1" in a.message, a.message
     assert "too late" not in a.text() and "report of turn" not in a.text()
     assert "too late" not in (camp.root / "audit.log").read_text()
+
+
+# -- 2. `pbem check` reads the header as the moderator will ----------------------------------------------
+
+def _template_with_secret_line_uncommented(camp):
+    from pbem.playerkit import filled_template
+    text = filled_template("test", 1, "athens")
+    return text.replace("# secret: WRITE-YOUR-SECRET-HERE", "secret: WRITE-YOUR-SECRET-HERE", 1)
+
+
+@pytest.mark.parametrize("make, said", [
+    (lambda c, s: f"{{campaign: test, turn: 1, player: athens, secret: {s}}}\n", "not a plain line"),
+    (lambda c, s: "".join("  " + line + "\n" for line in header(c).splitlines()), "not a plain line"),
+    (lambda c, s: f"campaign: test\nturn: 1\nplayer: athens\n? secret\n: {s}\n", "an explicit key"),
+    (lambda c, s: f"campaign: test\nturn: 1\nplayer: !!str athens\nsecret: {s}\n", "`player:`"),
+    (lambda c, s: _template_with_secret_line_uncommented(c), "still the template's WRITE-YOUR-SECRET-HERE"),
+    (lambda c, s: header(c, secret=f"\u201c{s}\u201d"), "curly quotes"),
+    (lambda c, s: header(c, secret=s.replace("-", "\u2013")), "– is a long dash: write -"),
+    (lambda c, s: header(c, secret=s.replace("-", "\u2014")), "— is a long dash: write -"),
+    (lambda c, s: header(c, secret=s.upper().replace("0", "A")), "in capitals"),
+])
+def test_check_refuses_the_headers_intake_refuses(camp, make, said):
+    """docs/players.md: the checker reads the file "as the moderator will"; each of these it called OK."""
+    text = make(camp, camp.player_secrets()["athens"])
+    for report in (check_text(text, "a.yaml"), check_text(text, "a.yaml", camp)):
+        assert report.errors, report.to_text()
+        assert any(said in f.text() for f in report.errors), report.to_text()
+        assert all(one_line(f.text()) for f in report.findings)
+    assert not submit_bytes(camp, text.encode(), "a.yaml", NOW).accepted
