@@ -171,6 +171,11 @@ NO_SECRET = ("no secret: the moderator accepts a file only with your secret in i
              "add a line  secret: <the secret the moderator gave you>")
 
 
+def secret_key(data: dict) -> bool:
+    """Whether the file has a secret line: `secret:`, or `Secret:` (which the schema's finding names)."""
+    return any(isinstance(k, str) and k.lower() == "secret" for k in data)
+
+
 # -- entry points --------------------------------------------------------------------------------------
 
 def check_file(path: Path | str, campaign: Campaign | None = None, source: str | None = None) -> Report:
@@ -210,7 +215,7 @@ def check_text(text: str, source: str = "orders.yaml", campaign: Campaign | None
             message, hint = kit_id_words(value, campaign, as_player)
         report.findings.append(Finding(ERROR, source, mark[0] if mark else None, mark[1] if mark else None,
                                        json_path(p.path) if p.path else "", message, hint))
-    if campaign is None and parsed.orders is not None and "secret" not in parsed.data:
+    if campaign is None and parsed.orders is not None and not secret_key(parsed.data):
         mark = parsed.where(())  # with a campaign, RuleCheck's header says it
         report.findings.append(Finding(ERROR, source, mark[0] if mark else None, mark[1] if mark else None, "",
                                        *NO_SECRET))
@@ -584,7 +589,7 @@ class RuleCheck:
             self.error(("player",), f"{o.player} is out of the game (since turn "
                                     f"{st.players[o.player].eliminated_turn})")
             return False
-        if "secret" not in data:  # the moderator is sure to refuse it
+        if not secret_key(data):  # the moderator is sure to refuse it
             self.error((), *NO_SECRET)
         # last turn's orders checked against this turn's state would only say things about a game they were not
         # written for: the header's findings are all (a moderator review)

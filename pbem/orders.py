@@ -264,7 +264,8 @@ def schema_problems(located: yamlio.Located, text: str | None = None, game_map: 
                         "copy orders-template.yaml from the kit/ folder of your report and fill it in")]
     out: list[Problem] = []
     for err in _validator().iter_errors(data):
-        out.extend(_explain(err, located, text, game_map))
+        # each missing key is one error of its own, and each makes _explain name them all: say each once
+        out.extend(p for p in _explain(err, located, text, game_map) if p not in out)
     out.sort(key=lambda p: (located.where(real_path(p.path)) or (0, 0), p.message))
     return out
 
@@ -282,6 +283,13 @@ def _explain(err: jsonschema.ValidationError, located: yamlio.Located, text: str
         out = []
         known = _all_keys()
         for k in extra:
+            if isinstance(k, str) and k.lower() in allowed and k.lower() not in inst:  # `Turn:`, a phone's capital
+                low = k.lower()
+                why = (": the moderator finds no secret in the file otherwise, and refuses it" if low == "secret"
+                       else "")
+                out.append(Problem(path + (k,), f"`{k}:` must be written in lower case, `{low}:`{why}",
+                                   None, at_key=True))
+                continue
             guess = did_you_mean(str(k), allowed)
             if guess:
                 hint = f"did you mean {guess}?"
@@ -299,6 +307,8 @@ def _explain(err: jsonschema.ValidationError, located: yamlio.Located, text: str
         return out
     if v == "required":
         missing = [k for k in err.validator_value if k not in inst] if isinstance(inst, dict) else []
+        # a key written with a capital (`Campaign:`) is named once, as such, by additionalProperties
+        missing = [k for k in missing if not any(isinstance(c, str) and c.lower() == k for c in inst)]
         what = "needs" if path else "the file needs"
         return [Problem(path, f"{what} the key {k}", _required_hint(k, sch), missing=k) for k in missing]
     if v == "minProperties" and title == "recruitment":

@@ -87,3 +87,22 @@ def test_check_refuses_the_headers_intake_refuses(camp, make, said):
         assert any(said in f.text() for f in report.errors), report.to_text()
         assert all(one_line(f.text()) for f in report.findings)
     assert not submit_bytes(camp, text.encode(), "a.yaml", NOW).accepted
+
+
+# -- 4. a missing key is named once; a key with a capital is named as such ---------------------------------
+
+def test_each_missing_header_key_is_named_once():
+    r = check_text("secret: x\n", "none.yaml")
+    assert [f.message for f in r.errors] == [f"the file needs the key {k}" for k in ("campaign", "player", "turn")]
+
+
+def test_a_header_key_with_a_capital_is_named_once_in_lower_case(camp):
+    s = camp.player_secrets()["athens"]
+    text = f"Campaign: test\nTurn: 1\nplayer: athens\nSecret: {s}\n"
+    for report in (check_text(text, "a.yaml"), check_text(text, "a.yaml", camp)):
+        assert [(f.line, f.message) for f in report.errors] == [
+            (1, "`Campaign:` must be written in lower case, `campaign:`"),
+            (2, "`Turn:` must be written in lower case, `turn:`"),
+            (4, "`Secret:` must be written in lower case, `secret:`: the moderator finds no secret in the file "
+                "otherwise, and refuses it")], report.to_text()
+    assert "no secret" in submit_bytes(camp, text.encode(), "a.yaml", NOW).message
