@@ -22,10 +22,14 @@ MAX_NODES = 50_000
 PathKey = tuple  # a JSON path as a tuple of keys and indexes
 
 
+_ONE_LINE = re.compile("[ \t]*(?:\r\n|[\r\n\x85\u2028\u2029])[ \t]*")
+
+
 class YamlError(PbemError):
     """The file is not YAML we accept.  ``line`` and ``column`` are 1-based, when known."""
 
     def __init__(self, source: str, message: str, line: int | None = None, column: int | None = None):
+        message = _ONE_LINE.sub(" ", message).strip()  # PyYAML's messages run over lines: a reply has one per finding
         self.source, self.detail, self.line, self.column = source, message, line, column
         where = source if line is None else f"{source}:{line}:{column or 1}"
         super().__init__(f"{where}: {message}")
@@ -119,6 +123,36 @@ def lookalike_words(value: str) -> str | None:
         if ch is not None:
             out.append(words.format(ch=ch, code=ord(ch)))
     return "; ".join(out) or None
+
+
+# what PyYAML refuses to read anywhere in a file, a comment too (yaml.reader.Reader.NON_PRINTABLE)
+_NON_PRINTABLE = re.compile("[^\x09\x0A\x0D\x20-\x7E\x85\xA0-\uD7FF\uE000-\uFFFD\U00010000-\U0010ffff]")
+_CONTROL_NAMES = {"\x0c": "a form-feed character", "\x0b": "a vertical tab", "\x1b": "an escape character",
+                  "\x7f": "a delete character", "\x07": "a bell character", "\x08": "a backspace character",
+                  "\x00": "a NUL character", "\ufffe": "a non-character", "\uffff": "a non-character"}
+_BREAKS = re.compile("\r\n|[\n\r\x85\u2028\u2029]")  # the line ends PyYAML counts lines by
+
+
+def line_column(text: str, pos: int) -> tuple[int, int]:
+    """The (line, column), 1-based, of ``text[pos]``, lines counted as PyYAML counts them."""
+    line, start = 1, 0
+    for m in _BREAKS.finditer(text, 0, pos):
+        line, start = line + 1, m.end()
+    return line, pos - start + 1
+
+
+def check_characters(text: str, source: str) -> None:
+    """Refuse a character YAML does not allow in a file (a form feed from a PDF, an escape, a C1 control, U+FFFE),
+    at the first one, in one line naming it and where it is (a mail review: PyYAML's own message ran over two
+    lines, named a position and no line)."""
+    m = _NON_PRINTABLE.search(text)
+    if m is None:
+        return
+    ch = m.group()
+    name = _CONTROL_NAMES.get(ch) or ("a broken character" if "\ud800" <= ch <= "\udfff" else "a control character")
+    line, col = line_column(text, m.start())
+    raise YamlError(source, f"{name} (U+{ord(ch):04X}) at line {line}, column {col}: delete it (it is invisible in "
+                            f"most editors; an order file holds plain text only)", line, col)
 
 
 _SCAN = re.compile(r"""[\[\]{}'"#\n\\]""")
@@ -392,6 +426,7 @@ def parse(text: str, source: str) -> Located:
 
     The text is scanned once (anchors and a second document are refused as the composer meets them): a file
     of 256 KB costs one pass of PyYAML, not two."""
+    check_characters(text, source)
     check_nesting(text, source)
     loader = None
     try:

@@ -106,3 +106,34 @@ def test_a_header_key_with_a_capital_is_named_once_in_lower_case(camp):
             (4, "`Secret:` must be written in lower case, `secret:`: the moderator finds no secret in the file "
                 "otherwise, and refuses it")], report.to_text()
     assert "no secret" in submit_bytes(camp, text.encode(), "a.yaml", NOW).message
+
+
+# -- 5. a control character is named in one line, with its line and column ---------------------------------
+
+@pytest.mark.parametrize("ch, name", [
+    ("\x0c", "a form-feed character (U+000C)"), ("\x1b", "an escape character (U+001B)"),
+    ("\x7f", "a delete character (U+007F)"), ("\x07", "a bell character (U+0007)"),
+    ("\x9b", "a control character (U+009B)"), ("\ufffe", "a non-character (U+FFFE)"),
+])
+@pytest.mark.parametrize("where", ["value", "comment"])
+def test_a_control_character_is_named_with_its_place_in_one_line(camp, tmp_path, ch, name, where):
+    line5 = f"diplomacy: [meg{ch}ara]\n" if where == "value" else f"# a note {ch} here\n"
+    col = 16 if where == "value" else 10
+    text = header(camp) + line5
+    report = check_text(text, "ff.yaml")
+    [f] = report.findings
+    assert f.text() == f"ff.yaml:5:{col}: error: {name} at line 5, column {col}: delete it (it is invisible in most " \
+                       f"editors; an order file holds plain text only)"
+    (tmp_path / "ff.yaml").write_text(text, encoding="utf-8")
+    out, code = main(tmp_path / "ff.yaml")
+    assert code == 2 and name in out and "position" not in out
+    a = submit_bytes(camp, text.encode(), "ff.yaml", NOW)
+    assert not a.accepted and f"ff.yaml:5:{col}: {name}" in a.message
+    assert "\n" not in a.message and "\\n" not in a.message
+    assert "\\n" not in (camp.root / "audit.log").read_text()
+
+
+def test_no_yaml_error_message_runs_over_lines():
+    with pytest.raises(yamlio.YamlError) as exc:
+        raise yamlio.YamlError("a.yaml", "found this\n  in \"<unicode string>\", line 3\r\nand that")
+    assert str(exc.value) == 'a.yaml: found this in "<unicode string>", line 3 and that'
