@@ -96,6 +96,7 @@ def decode(raw: bytes, source: str, max_bytes: int = MAX_BYTES) -> str:
                         line) from None
     if "\x00" in text:
         raise YamlError(source, "contains a NUL character; this is not a text file")
+    check_plain_text(text, source)
     return text
 
 
@@ -153,6 +154,33 @@ def check_characters(text: str, source: str) -> None:
     line, col = line_column(text, m.start())
     raise YamlError(source, f"{name} (U+{ord(ch):04X}) at line {line}, column {col}: delete it (it is invisible in "
                             f"most editors; an order file holds plain text only)", line, col)
+
+
+# a no-break space (U+00A0, from a web mail or a word processor) where YAML needs a plain space: in a line's
+# indentation, or after a key's colon or a list's dash; YAML takes it as a letter, so PyYAML's message misleads
+# ("indented more than the line above", "needs a space after the colon")
+_NBSP_SPACE = re.compile("^[ \t]*(?:-[ \t]+)*(?:[A-Za-z_][A-Za-z0-9_]*[ \t]*:|-)?[ \t]*(?P<nbsp>\u00a0)",
+                         re.M)
+
+
+def check_spaces(text: str, source: str) -> None:
+    """Refuse a no-break space where YAML needs a plain one (``_NBSP_SPACE``), at the first, in words."""
+    if "\u00a0" not in text:
+        return
+    m = _NBSP_SPACE.search(text)
+    if m is None:
+        return
+    line, col = line_column(text, m.start("nbsp"))
+    raise YamlError(source, f"a no-break space (U+00A0) at line {line}, column {col}: retype it as a plain space (a "
+                            f"mail program or word processor put it in, and YAML does not read it as a space)",
+                    line, col)
+
+
+def check_plain_text(text: str, source: str) -> None:
+    """The characters of a file YAML does not take, or takes otherwise than it looks: a control character, a
+    no-break space for a space.  Run by ``decode`` (so intake says it before it reads the header) and by ``parse``."""
+    check_characters(text, source)
+    check_spaces(text, source)
 
 
 _SCAN = re.compile(r"""[\[\]{}'"#\n\\]""")
@@ -426,7 +454,7 @@ def parse(text: str, source: str) -> Located:
 
     The text is scanned once (anchors and a second document are refused as the composer meets them): a file
     of 256 KB costs one pass of PyYAML, not two."""
-    check_characters(text, source)
+    check_plain_text(text, source)
     check_nesting(text, source)
     loader = None
     try:

@@ -137,3 +137,26 @@ def test_no_yaml_error_message_runs_over_lines():
     with pytest.raises(yamlio.YamlError) as exc:
         raise yamlio.YamlError("a.yaml", "found this\n  in \"<unicode string>\", line 3\r\nand that")
     assert str(exc.value) == 'a.yaml: found this in "<unicode string>", line 3 and that'
+
+
+# -- 6. a no-break space where a space is needed is named ------------------------------------------------
+
+@pytest.mark.parametrize("body, line, col", [
+    ("first_move:\n\u00a0\u00a0- units: [ATH-A1]\n    path: [\"1212\"]\n", 6, 1),  # indentation
+    ("diplomacy:\u00a0[megara]\n", 5, 11),  # after a key's colon
+    ("diplomacy:\n  -\u00a0megara\n", 6, 4),  # after a list's dash
+])
+def test_a_no_break_space_for_a_space_is_named(camp, body, line, col):
+    text = header(camp) + body
+    [f] = check_text(text, "a.yaml").findings
+    assert f.line == line and f.column == col and "a no-break space (U+00A0)" in f.message
+    assert "retype it as a plain space" in f.message
+    a = submit_bytes(camp, text.encode(), "a.yaml", NOW)
+    assert not a.accepted and f"a.yaml:{line}:{col}: a no-break space (U+00A0)" in a.message
+
+
+def test_a_no_break_space_after_the_secrets_colon_is_named_by_submit_too(camp):
+    text = header(camp).replace("secret: ", "secret:\u00a0")
+    a = submit_bytes(camp, text.encode(), "a.yaml", NOW)
+    assert "a.yaml:4:8: a no-break space (U+00A0)" in a.message and "needs a space" not in a.message
+    assert check_text(text, "a.yaml").findings[0].message.startswith("a no-break space (U+00A0) at line 4, column 8")
