@@ -260,8 +260,9 @@ def header_findings(text: str, located: yamlio.Located, source: str) -> list[Fin
         if wrote is not None and not isinstance(wrote, str):
             continue  # not text: the schema's finding says so
         if got != wrote:
+            odd = lookalike_words(wrote) if isinstance(wrote, str) else None
             why = ("is not a plain line at the start of a line" if got is None else
-                   f"reads as {got!r} as a plain line, as {wrote!r} in YAML")
+                   f"holds {odd}" if odd else f"reads as {got!r} as a plain line, as {wrote!r} in YAML")
             out.append(finding(key if wrote is not None else None,
                                f"`{key}:` {why}: the moderator reads `player:` and `secret:` from such lines before "
                                f"the rest of the file, and would refuse the file",

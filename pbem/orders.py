@@ -331,6 +331,9 @@ def _explain(err: jsonschema.ValidationError, located: yamlio.Located, text: str
             return [Problem(path, f"{show(inst)} is not a card", hint)]
         hint = f"did you mean {guess}?" if guess else f"one of: {short_list(choices)}"
         return [Problem(path, f"{show(inst)} is not a {kind}", hint)]
+    if v in ("pattern", "enum") and isinstance(inst, str) and _typed_wrong(inst):
+        kind = title or "value"
+        return [Problem(path, f"{show(inst)} is not a {kind}", _typed_wrong(inst))]
     if v == "pattern":
         kind = title or "value"
         fixed = _fix_case(kind, inst) if isinstance(inst, str) else None
@@ -348,6 +351,17 @@ def _explain(err: jsonschema.ValidationError, located: yamlio.Located, text: str
     return [Problem(path, err.message, sch.get("description"))]
 
 
+def _typed_wrong(value: str) -> str | None:
+    """What is wrong in a value that only looks right: curly quotes, a long dash, a no-break space (a mail
+    program's or word processor's autocorrect), or a space inside the quotes (``" 1212"``)."""
+    odd = yamlio.lookalike_words(value)
+    if odd:
+        return odd
+    if value != value.strip() and value.strip():
+        return f"a space inside the quotes: write \"{value.strip()}\""
+    return None
+
+
 def _key_problem(key: Any, path: Path_, located: yamlio.Located, text: str | None, game_map: Any) -> Problem:
     """A key of ``standing.retreat`` that is not a hex id: in the words a value gets (``1313 is a number``)."""
     if isinstance(key, (int, float)) and not isinstance(key, bool):
@@ -360,7 +374,8 @@ def _key_problem(key: Any, path: Path_, located: yamlio.Located, text: str | Non
                        at_key=True)
     step = key if isinstance(key, str) else KeyText(key, show(key))
     return Problem(path + (step,), f"{show(key)} is not a hex id",
-                   _city_hex_hint(key, (), game_map) or _KIND_HINTS["hex id"], at_key=True)
+                   (_typed_wrong(key) if isinstance(key, str) else None) or _city_hex_hint(key, (), game_map)
+                   or _KIND_HINTS["hex id"], at_key=True)
 
 
 def _city_hex_hint(value: Any, path: Path_, game_map: Any) -> str | None:
@@ -437,6 +452,8 @@ def _type_problem(err: jsonschema.ValidationError, path: Path_, located: yamlio.
             return Problem(path, f"{raw} is read as the number {inst}: hex ids must be in quotes",
                            f"write \"{raw}\"")
         return Problem(path, f"{raw} is a number: hex ids must be in quotes", f"write \"{raw}\"")
+    if "array" in want and isinstance(inst, str) and yamlio.lookalike_words(inst):  # `-\u00a0megara`, not a list
+        return Problem(path, f"must be a list, not {show(inst)}", yamlio.lookalike_words(inst))
     if "array" in want and got in ("string", "integer"):
         if isinstance(inst, str):  # "1313, 1312" or ATH-A1, ATH-A2: each item, hex ids in quotes
             items = [x.strip() for x in inst.split(",") if x.strip()] or [inst]

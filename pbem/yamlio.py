@@ -158,29 +158,36 @@ def check_characters(text: str, source: str) -> None:
 
 # a no-break space (U+00A0, from a web mail or a word processor) where YAML needs a plain space: in a line's
 # indentation, or after a key's colon or a list's dash; YAML takes it as a letter, so PyYAML's message misleads
-# ("indented more than the line above", "needs a space after the colon")
+# ("indented more than the line above", "needs a space after the colon").  Glued to a key's colon it is never
+# YAML a person meant (the key and its value are read as one word), so it is refused at once; elsewhere (a line
+# starting with one may be the rest of a long value) it is named when the file does not parse.
 _NBSP_SPACE = re.compile("^[ \t]*(?:-[ \t]+)*(?:[A-Za-z_][A-Za-z0-9_]*[ \t]*:|-)?[ \t]*(?P<nbsp>\u00a0)",
                          re.M)
+_NBSP_GLUED = re.compile("^[ \t]*(?:-[ \t]+)*[A-Za-z_][A-Za-z0-9_]*:(?P<nbsp>\u00a0)", re.M)
+NBSP_WORDS = ("retype it as a plain space (a mail program or word processor put it in, and YAML does not read it as "
+              "a space)")
 
 
-def check_spaces(text: str, source: str) -> None:
-    """Refuse a no-break space where YAML needs a plain one (``_NBSP_SPACE``), at the first, in words."""
+def _nbsp_found(text: str, pattern: re.Pattern, last_line: int | None = None) -> tuple[str, tuple[int, int]] | None:
     if "\u00a0" not in text:
-        return
-    m = _NBSP_SPACE.search(text)
+        return None
+    m = pattern.search(text)
     if m is None:
-        return
+        return None
     line, col = line_column(text, m.start("nbsp"))
-    raise YamlError(source, f"a no-break space (U+00A0) at line {line}, column {col}: retype it as a plain space (a "
-                            f"mail program or word processor put it in, and YAML does not read it as a space)",
-                    line, col)
+    if last_line is not None and line > last_line:
+        return None
+    return f"a no-break space (U+00A0) at line {line}, column {col}: {NBSP_WORDS}", (line, col)
 
 
 def check_plain_text(text: str, source: str) -> None:
     """The characters of a file YAML does not take, or takes otherwise than it looks: a control character, a
-    no-break space for a space.  Run by ``decode`` (so intake says it before it reads the header) and by ``parse``."""
+    no-break space glued to a key's colon.  Run by ``decode`` (so intake says it before it reads the header) and by
+    ``parse``."""
     check_characters(text, source)
-    check_spaces(text, source)
+    found = _nbsp_found(text, _NBSP_GLUED)
+    if found:
+        raise YamlError(source, found[0], *found[1])
 
 
 _SCAN = re.compile(r"""[\[\]{}'"#\n\\]""")
@@ -372,6 +379,24 @@ def _hash_in_flow(lines: list[str], last: int) -> tuple[str, tuple[int, int]] | 
     return None
 
 
+_LONG_DASH_ITEM = re.compile("^[ \t]*(?P<dash>[\u2010-\u2015\u2212])[ \t]")
+_WIDE_COLON_KEY = re.compile("^[ \t]*(?:-[ \t]+)*[A-Za-z_][A-Za-z0-9_]*[ \t]*(?P<colon>\uff1a)")
+
+
+def _lookalike_line(lines: list[str], last: int) -> tuple[str, tuple[int, int]] | None:
+    """A list item started with a long dash (`– units: ...`, autocorrect's), or a key with a full-width colon, at
+    or above row ``last``: YAML reads neither, and what PyYAML says of the lines after misleads."""
+    for r in range(min(last + 1, len(lines))):
+        m = _LONG_DASH_ITEM.match(lines[r])
+        if m:
+            return (f"{m.group('dash')} is a long dash, not the - that starts a list item: write - (autocorrect "
+                    f"changed it)"), (r + 1, m.start("dash") + 1)
+        m = _WIDE_COLON_KEY.match(lines[r])
+        if m:
+            return "a full-width colon ：: write : (a plain colon)", (r + 1, m.start("colon") + 1)
+    return None
+
+
 def plain_syntax_error(exc: yaml.MarkedYAMLError, text: str) -> tuple[str, tuple[int, int] | None]:
     """A PyYAML syntax error in plain words with a hint, and its (line, column), 1-based.
 
@@ -388,9 +413,13 @@ def plain_syntax_error(exc: yaml.MarkedYAMLError, text: str) -> tuple[str, tuple
     if "'\\t'" in problem or "\\t" in problem and "cannot start any token" in problem:
         return "a tab character: indent with spaces only, never tabs", where
     last = where[0] - 1 if where else len(lines) - 1
+    nbsp = _nbsp_found(text, _NBSP_SPACE, last + 1)
+    if nbsp:
+        return nbsp
     quote_open = problem.startswith("found unexpected end of stream") and "quoted" in context
     found = None if quote_open else \
-        _hash_in_flow(lines, last) or _glued_key(lines, last) or _stray_line(lines, last)
+        _lookalike_line(lines, last) or _hash_in_flow(lines, last) or _glued_key(lines, last) or \
+        _stray_line(lines, last)
     if found:
         return found
     if problem.startswith("expected <block end>") and pm is not None:

@@ -144,15 +144,21 @@ def test_no_yaml_error_message_runs_over_lines():
 @pytest.mark.parametrize("body, line, col", [
     ("first_move:\n\u00a0\u00a0- units: [ATH-A1]\n    path: [\"1212\"]\n", 6, 1),  # indentation
     ("diplomacy:\u00a0[megara]\n", 5, 11),  # after a key's colon
-    ("diplomacy:\n  -\u00a0megara\n", 6, 4),  # after a list's dash
 ])
 def test_a_no_break_space_for_a_space_is_named(camp, body, line, col):
     text = header(camp) + body
     [f] = check_text(text, "a.yaml").findings
-    assert f.line == line and f.column == col and "a no-break space (U+00A0)" in f.message
-    assert "retype it as a plain space" in f.message
+    assert (f.line, f.column) == (line, col)
+    assert f"a no-break space (U+00A0) at line {line}, column {col}: retype it as a plain space" in f.message
     a = submit_bytes(camp, text.encode(), "a.yaml", NOW)
-    assert not a.accepted and f"a.yaml:{line}:{col}: a no-break space (U+00A0)" in a.message
+    assert not a.accepted and a.message.startswith(f"cannot be read: a.yaml:{line}:{col}: ")
+    assert f"a no-break space (U+00A0) at line {line}, column {col}" in a.message
+
+
+def test_a_no_break_space_after_a_dash_is_named(camp):
+    """`-\u00a0megara` is YAML for the text '-\u00a0megara', not a list item: the no-break space is named."""
+    [f] = check_text(header(camp) + "diplomacy:\n  -\u00a0megara\n", "a.yaml").findings
+    assert f.line == 6 and "a no-break space (U+00A0): retype it as a plain space" in f.text()
 
 
 def test_a_no_break_space_after_the_secrets_colon_is_named_by_submit_too(camp):
@@ -160,3 +166,21 @@ def test_a_no_break_space_after_the_secrets_colon_is_named_by_submit_too(camp):
     a = submit_bytes(camp, text.encode(), "a.yaml", NOW)
     assert "a.yaml:4:8: a no-break space (U+00A0)" in a.message and "needs a space" not in a.message
     assert check_text(text, "a.yaml").findings[0].message.startswith("a no-break space (U+00A0) at line 4, column 8")
+
+
+# -- 7. curly quotes, long dashes, a space inside quotes are named ------------------------------------------
+
+@pytest.mark.parametrize("body, said", [
+    ("first_move:\n  - units: [ATH-A1]\n    path: [\u201c1212\u201d]\n", 'curly quotes (“ ”): use straight quotes "'),
+    ("first_move:\n  - units: [ATH-A1]\n    path: [\u20181212\u2019]\n", "curly quotes (‘ ’): use straight quotes '"),
+    ("upkeep: [ATH\u2013A1]\n", "– is a long dash: write -"),
+    ("upkeep: [ATH\u2014A1]\n", "— is a long dash: write -"),
+    ("diplomacy: [\u201cmegara\u201d]\n", "curly quotes"),
+    ("first_move:\n  - units: [ATH-A1]\n    path: [\" 1212\"]\n", 'a space inside the quotes: write "1212"'),
+    ("standing:\n  retreat:\n    \u201c1212\u201d: [\"1313\"]\n", "curly quotes"),
+    ("first_move:\n  \u2013 units: [ATH-A1]\n    path: [\"1212\"]\n", "– is a long dash, not the - that starts a list"),
+])
+def test_look_alike_characters_are_named(camp, body, said):
+    text = header(camp) + body
+    for report in (check_text(text, "a.yaml"), check_text(text, "a.yaml", camp)):
+        assert report.errors and all(said in f.text() for f in report.errors), report.to_text()
