@@ -397,6 +397,21 @@ def _lookalike_line(lines: list[str], last: int) -> tuple[str, tuple[int, int]] 
     return None
 
 
+def _tab_words(lines: list[str], mark: Any) -> str:
+    """A tab PyYAML stopped at, in words for where it is: indentation, the end of a line, or between words (after
+    `diplomacy:`, say), which YAML allows in some places and PyYAML in none (a mail review)."""
+    line = lines[mark.line] if mark is not None and mark.line < len(lines) else ""
+    col = mark.column if mark is not None else 0
+    before, after = line[:col], line[col:]
+    if not before.strip():
+        return "a tab character: indent with spaces only, never tabs"
+    if not after.strip():
+        return "a tab character at the end of the line: delete it"
+    shown = before.strip()
+    shown = shown if len(shown) <= 30 else "..." + shown[-27:]
+    return f"a tab character after `{shown}` (not indentation): write a space instead"
+
+
 def plain_syntax_error(exc: yaml.MarkedYAMLError, text: str) -> tuple[str, tuple[int, int] | None]:
     """A PyYAML syntax error in plain words with a hint, and its (line, column), 1-based.
 
@@ -411,7 +426,7 @@ def plain_syntax_error(exc: yaml.MarkedYAMLError, text: str) -> tuple[str, tuple
     where = (pm.line + 1, pm.column + 1) if pm is not None else (cm.line + 1, cm.column + 1) if cm else None
     got = problem.rpartition("but got ")[2]
     if "'\\t'" in problem or "\\t" in problem and "cannot start any token" in problem:
-        return "a tab character: indent with spaces only, never tabs", where
+        return _tab_words(lines, pm), where
     last = where[0] - 1 if where else len(lines) - 1
     nbsp = _nbsp_found(text, _NBSP_SPACE, last + 1)
     if nbsp:

@@ -184,3 +184,16 @@ def test_look_alike_characters_are_named(camp, body, said):
     text = header(camp) + body
     for report in (check_text(text, "a.yaml"), check_text(text, "a.yaml", camp)):
         assert report.errors and all(said in f.text() for f in report.errors), report.to_text()
+
+
+# -- 8. a tab that is not indentation is named where it is ---------------------------------------------------
+
+@pytest.mark.parametrize("body, where, said", [
+    ("diplomacy:\t[megara]\n", (5, 11), "a tab character after `diplomacy:` (not indentation): write a space instead"),
+    ("diplomacy: [megara] \t\n", (5, 21), "a tab character at the end of the line: delete it"),
+    ("diplomacy: [megara,\tchalcis]\n", (5, 20), "a tab character after `diplomacy: [megara,` (not indentation)"),
+    ("first_move:\n\t- units: [ATH-A1]\n", (6, 1), "a tab character: indent with spaces only, never tabs"),
+])
+def test_a_tab_is_named_where_it_is(camp, body, where, said):
+    [f] = check_text(header(camp) + body, "a.yaml").findings
+    assert (f.line, f.column) == where and said in f.message, f.text()
