@@ -193,6 +193,9 @@ def check_text(text: str, source: str = "orders.yaml", campaign: Campaign | None
     """Check an order file's text; ``located``: its parse, when the caller (intake) has it already.
     ``as_player``: check against the campaign as that player's kit holds it (``Game.seen_by``), not the whole
     state: intake's answer to a player then says nothing their own kit would not."""
+    mail = yamlio.mail_text(text)  # mail around the orders: before the YAML, whose words would mislead
+    if mail:
+        return _fatal(source, yamlio.YamlError(source, mail[0], *mail[1]))
     if located is None:
         try:
             located = yamlio.parse(text, source)

@@ -412,6 +412,57 @@ def _tab_words(lines: list[str], mark: Any) -> str:
     return f"a tab character after `{shown}` (not indentation): write a space instead"
 
 
+# what a mail program leaves in text saved or pasted from a mail (a mail review): each is named in one line
+_MAIL_HEADER = re.compile(r"^(From|To|Cc|Bcc|Subject|Date|Reply-To|Message-I[Dd]|MIME-Version|Content-Type|"
+                          r"Content-Transfer-Encoding|Received|Return-Path|Delivered-To|X-[A-Za-z0-9-]+):( |$)")
+_HTML = re.compile(r"<(!DOCTYPE|html|head|body|pre|div|p|br|span|table)(?=[\s/>])[^>]*>", re.I)
+_QP_CODE = re.compile(r"=(3D|20|09|[89A-F][0-9A-F](?==[89A-F][0-9A-F]))")
+_COMMENT = re.compile(r"(^|[ \t])#.*$")
+_SENT_FROM = re.compile(r"^(Sent from my |Get Outlook for |Envoyé de mon |Von meinem )")
+SEND_PLAIN = "send the order file as an attachment, or paste it as plain text"
+
+
+def mail_text(text: str) -> tuple[str, tuple[int, int]] | None:
+    """What shows that ``text`` is not an order file as written but mail around one: mail headers saved with the
+    body, an HTML part, quoted-printable encoding (``=3D``, a line broken with ``=``), '> ' quoting, a signature
+    (a ``-- `` line, "Sent from my iPhone").  (message, (line, column)), or None.  A signature is refused, not left
+    out: what follows the ``-- `` line could be orders, and the moderator's copy must read as the player's."""
+    lines = text.split("\n")
+    content = [(r, line) for r, line in enumerate(lines) if line.strip()]
+    if not content:
+        return None
+    first_r, first = content[0]
+    headers = [(r, line) for r, line in content if _MAIL_HEADER.match(line)]
+    if headers and (_MAIL_HEADER.match(first) and len(headers) >= 2 or len(headers) >= 3):
+        r, line = headers[0]
+        return (f"this is a saved email (its `{line.split(':')[0]}:` line, line {r + 1}): {SEND_PLAIN}, without the "
+                f"mail's header lines"), (r + 1, 1)
+    for r, line in content[:3]:
+        m = _HTML.search(line)
+        if m and (r == content[0][0] or line.lstrip().startswith("<")):
+            return (f"this is HTML (`{m.group()[:20]}` on line {r + 1}), not an order file: save the orders as plain "
+                    f"text (a .yaml or .txt file), or {SEND_PLAIN}"), (r + 1, m.start() + 1)
+    for r, line in content:
+        if line.startswith(">"):
+            return (f"line {r + 1} starts with '>', as the lines of a quoted email do: remove the '> ' at the start of "
+                    f"each line, or {SEND_PLAIN}"), (r + 1, 1)
+    for r, line in content:
+        body = _COMMENT.sub("", line.rstrip("\r"))
+        m = _QP_CODE.search(body)
+        if m:
+            return (f"this looks like email text (quoted-printable '{m.group()}' on line {r + 1}): {SEND_PLAIN}"), \
+                (r + 1, m.start() + 1)
+        if body.rstrip().endswith("=") and len(body.rstrip()) > 1:
+            return (f"this looks like email text (quoted-printable: line {r + 1} ends in '=', the rest of it is on the "
+                    f"next line): {SEND_PLAIN}"), (r + 1, len(body.rstrip()))
+    for r, line in content:
+        if line.rstrip("\r") in ("-- ", "--"):
+            return (f"a signature from line {r + 1} on (the '-- ' line): delete it and the lines after it"), (r + 1, 1)
+        if _SENT_FROM.match(line):
+            return (f"a mail program's signature on line {r + 1} ({line.strip()[:30]!r}): delete it"), (r + 1, 1)
+    return None
+
+
 def plain_syntax_error(exc: yaml.MarkedYAMLError, text: str) -> tuple[str, tuple[int, int] | None]:
     """A PyYAML syntax error in plain words with a hint, and its (line, column), 1-based.
 
@@ -431,6 +482,9 @@ def plain_syntax_error(exc: yaml.MarkedYAMLError, text: str) -> tuple[str, tuple
     nbsp = _nbsp_found(text, _NBSP_SPACE, last + 1)
     if nbsp:
         return nbsp
+    mail = mail_text(text)
+    if mail:
+        return mail
     quote_open = problem.startswith("found unexpected end of stream") and "quoted" in context
     found = None if quote_open else \
         _lookalike_line(lines, last) or _hash_in_flow(lines, last) or _glued_key(lines, last) or \

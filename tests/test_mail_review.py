@@ -197,3 +197,37 @@ def test_look_alike_characters_are_named(camp, body, said):
 def test_a_tab_is_named_where_it_is(camp, body, where, said):
     [f] = check_text(header(camp) + body, "a.yaml").findings
     assert (f.line, f.column) == where and said in f.message, f.text()
+
+
+# -- 9. mail around the orders is named as such -------------------------------------------------------------
+
+def _body(camp):
+    return header(camp) + "diplomacy: [megara, chalcis]\n"
+
+
+@pytest.mark.parametrize("make, line, said", [
+    (lambda b: b.replace("diplomacy: [megara, ", "diplomacy: [megara, =\n"), 5,
+     "this looks like email text (quoted-printable: line 5 ends in '='"),
+    (lambda b: b.replace("chalcis]", "chalcis]=20"), 5, "this looks like email text (quoted-printable '=20' on line 5)"),
+    (lambda b: b.replace("megara", "m=C3=A9gara"), 5, "(quoted-printable '=C3' on line 5)"),
+    (lambda b: "".join("> " + line + "\n" for line in b.splitlines()), 1, "line 1 starts with '>'"),
+    (lambda b: "From: p@example.com\nTo: mod@example.com\nSubject: orders\n\n" + b, 1,
+     "this is a saved email (its `From:` line, line 1)"),
+    (lambda b: "<html><body><pre>" + b + "</pre></body></html>\n", 1, "this is HTML (`<html>` on line 1)"),
+    (lambda b: b + "\n-- \nPericles of Athens\nStrategos\n", 7, "a signature from line 7 on (the '-- ' line): delete it"),
+    (lambda b: b + "\nSent from my iPhone\n", 7, "a mail program's signature on line 7 ('Sent from my iPhone')"),
+])
+def test_mail_around_the_orders_is_named_in_one_line(camp, tmp_path, make, line, said):
+    text = make(_body(camp))
+    report = check_text(text, "a.txt")
+    [f] = report.findings
+    assert said in f.message and one_line(f.text()), f.text()
+    assert line is None or f.line == line
+    (tmp_path / "a.txt").write_text(text, encoding="utf-8")
+    out, code = main(tmp_path / "a.txt")
+    assert code == 2, out
+    assert not submit_bytes(camp, text.encode(), "a.txt", NOW).accepted
+
+
+def test_a_comment_with_an_equals_sign_is_no_mail(camp):
+    assert not check_text(_body(camp) + "# turn = 3, a = b\n", "a.yaml").findings
