@@ -88,12 +88,20 @@ def decode(raw: bytes, source: str, max_bytes: int = MAX_BYTES) -> str:
         raise YamlError(source, f"file is {len(raw)} bytes; the limit is {max_bytes} bytes")
     if raw.startswith(b"\xef\xbb\xbf"):
         raw = raw[3:]
+    kind = _not_text(raw)
+    if kind:
+        raise YamlError(source, kind)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
+        start = raw.rfind(b"\n", 0, exc.start) + 1
         line = raw[: exc.start].count(b"\n") + 1
-        raise YamlError(source, f"not UTF-8 text (bad byte 0x{raw[exc.start]:02x}); save the file as UTF-8",
-                        line) from None
+        column = len(raw[start:exc.start].decode("utf-8", "replace")) + 1
+        byte = raw[exc.start]
+        latin = bytes([byte]).decode("cp1252", "replace")
+        seen = f", {latin} in Windows-1252 (Latin-1)" if latin.isprintable() and latin != "\ufffd" else ""
+        raise YamlError(source, f"not UTF-8 text (the byte 0x{byte:02x}{seen}, at line {line}, column {column}): save "
+                                f"the file as UTF-8", line, column) from None
     if "\x00" in text:
         raise YamlError(source, "contains a NUL character; this is not a text file")
     check_plain_text(text, source)
@@ -188,6 +196,25 @@ def check_plain_text(text: str, source: str) -> None:
     found = _nbsp_found(text, _NBSP_GLUED)
     if found:
         raise YamlError(source, found[0], *found[1])
+
+
+def _not_text(raw: bytes) -> str | None:
+    """What a file that is not UTF-8 text is, when its first bytes tell: UTF-16 or UTF-32 (with or without a
+    BOM), a Word, PDF, RTF or zip file renamed .yaml (a mail review: `bad byte 0xff` told a player nothing)."""
+    head = raw[:400]
+    if head.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")) or \
+            len(head) >= 8 and (head[1:4] == b"\x00\x00\x00" and head[0] or head[:3] == b"\x00\x00\x00" and head[3]):
+        return "this is UTF-32 text, not UTF-8: save the file as UTF-8"
+    pairs = len(head) // 2
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")) or pairs >= 4 and (
+            head[1::2].count(0) >= pairs * 3 // 4 or head[0::2].count(0) >= pairs * 3 // 4):
+        return "this is UTF-16 text (Notepad's 'Unicode'), not UTF-8: save the file as UTF-8"
+    for magic, what in ((b"PK\x03\x04", "a Word (.docx) file or another zip archive"), (b"%PDF", "a PDF file"),
+                        (b"{\\rtf", "an RTF (WordPad) file"), (b"\xd0\xcf\x11\xe0", "a Word (.doc) file")):
+        if raw.startswith(magic):
+            return (f"this is {what}, not a text file: save the orders as plain text (UTF-8), e.g. with a text "
+                    f"editor, or paste them into one")
+    return None
 
 
 _SCAN = re.compile(r"""[\[\]{}'"#\n\\]""")

@@ -231,3 +231,29 @@ def test_mail_around_the_orders_is_named_in_one_line(camp, tmp_path, make, line,
 
 def test_a_comment_with_an_equals_sign_is_no_mail(camp):
     assert not check_text(_body(camp) + "# turn = 3, a = b\n", "a.yaml").findings
+
+
+# -- 10. a file that is not UTF-8 text is named for what it is -----------------------------------------------
+
+@pytest.mark.parametrize("make, said", [
+    (lambda t: b"\xff\xfe" + t.encode("utf-16-le"), "this is UTF-16 text (Notepad's 'Unicode'), not UTF-8: save"),
+    (lambda t: t.encode("utf-16-be"), "this is UTF-16 text"),
+    (lambda t: t.encode("utf-32-be"), "this is UTF-32 text"),
+    (lambda t: b"\xff\xfe\x00\x00" + t.encode("utf-32-le"), "this is UTF-32 text"),
+    (lambda t: b"PK\x03\x04\x14\x00\x06\x00" + bytes(range(256)), "this is a Word (.docx) file"),
+    (lambda t: b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n" + bytes(range(256)), "this is a PDF file, not a text file"),
+])
+def test_a_file_not_in_utf8_is_named_for_what_it_is(camp, make, said):
+    raw = make(header(camp))
+    a = submit_bytes(camp, raw, "a.yaml", NOW)
+    assert not a.accepted and said in a.message and "bad byte" not in a.message, a.message
+    with pytest.raises(yamlio.YamlError, match=said.replace("(", r"\(").replace(")", r"\)").replace(".", r"\.")):
+        yamlio.decode(raw, "a.yaml")
+
+
+def test_a_latin1_byte_is_named_at_its_column():
+    raw = "campaign: test\nturn: 1\nplayer: athens\n# Périclès\n".encode("latin-1")
+    with pytest.raises(yamlio.YamlError) as exc:
+        yamlio.decode(raw, "a.yaml")
+    assert (exc.value.line, exc.value.column) == (4, 4)
+    assert "the byte 0xe9, é in Windows-1252 (Latin-1), at line 4, column 4" in str(exc.value)
