@@ -208,7 +208,9 @@ def check_text(text: str, source: str = "orders.yaml", campaign: Campaign | None
         except PbemError:
             game_map = None
     parsed = build(located, text, game_map=game_map)
-    report = Report(source, campaign=campaign is not None)
+    # an empty file, a list or a bare value at the top is no order file at all: exit code 2, as for any file that
+    # cannot be used (it was 1, as for a file with errors in it)
+    report = Report(source, campaign=campaign is not None, usable=isinstance(parsed.data, dict))
     report.findings += header_findings(text, located, source)
     for p in parsed.problems:
         mark = parsed.where(p.path, p.at_key)

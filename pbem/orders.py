@@ -302,7 +302,9 @@ def _explain(err: jsonschema.ValidationError, located: yamlio.Located, text: str
             if not path and isinstance(k, str) and " " in k.strip() and not guess and mark:
                 hint = (f"line {mark[0]} is not an order: an order file holds only `key: value` lines, list items "
                         f"and comments; delete the line, or start it with # to keep it as a comment")
-            out.append(Problem(path + (k,), f"unknown key {show(str(k)) if isinstance(k, str) else k} {where}",
+            name = show(str(k)) if isinstance(k, str) else raw_token(located, text, path + (k,), at_key=True) or k
+            step = k if isinstance(k, str) else KeyText(k, str(name))  # `~:`: the path shows ~, not None
+            out.append(Problem(path + (step,), f"unknown key {name} {where}",
                                hint, at_key=True))
         return out
     if v == "required":
@@ -319,6 +321,12 @@ def _explain(err: jsonschema.ValidationError, located: yamlio.Located, text: str
                         "no real turn needs more; split long lists or leave some out")]
     if v == "propertyNames" or (err.relative_schema_path and "propertyNames" in err.relative_schema_path):
         return [_key_problem(inst, path, located, text, game_map)]
+    read_as = _read_as(inst, located, text, path) if v in ("type", "enum") else None
+    if read_as:  # `captured_leaders: on`: YAML 1.1 reads on, yes, off, no as true or false, ~ as nothing
+        if v == "type" and "enum" in sch:
+            return []  # said once, by the enum's error, with the choices
+        return [Problem(path, read_as, f"one of: {short_list(map(str, err.validator_value))}" if v == "enum"
+                        else None)]
     if v == "type":
         return [_type_problem(err, path, located, text)]
     if v == "enum":
@@ -349,6 +357,17 @@ def _explain(err: jsonschema.ValidationError, located: yamlio.Located, text: str
     if v in ("minLength", "maxLength"):
         return [Problem(path, "is empty" if v == "minLength" else "is too long", sch.get("description"))]
     return [Problem(path, err.message, sch.get("description"))]
+
+
+def _read_as(inst: Any, located: yamlio.Located, text: str | None, path: Path_) -> str | None:
+    """`on is read as true: write it in quotes`, for a word YAML reads as true, false or nothing (on, yes, off,
+    no, ~, Null), as hex ids read as numbers are named; None for a value written as it reads."""
+    if not (isinstance(inst, bool) or inst is None):
+        return None
+    raw = raw_token(located, text, path)
+    if not raw or raw.lower() in ("true", "false", "null") or raw.startswith(("'", '"', "#")):
+        return None
+    return f"{raw} is read as {show(inst)}: write \"{raw}\" in quotes if you mean the word"
 
 
 def _typed_wrong(value: str) -> str | None:
@@ -489,7 +508,7 @@ def _drop_target(p: Problem, data: dict) -> tuple[Path_ | None, str | None]:
         if key == "retreat" and len(path) >= 3:
             return real_path(path[:3]), None
         return path[:2], None
-    return (top,), None  # an unknown top-level key
+    return real_path((top,)), None  # an unknown top-level key
 
 
 def _without(data: Any, drops: set[Path_]) -> Any:

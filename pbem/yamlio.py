@@ -545,10 +545,17 @@ def plain_syntax_error(exc: yaml.MarkedYAMLError, text: str) -> tuple[str, tuple
         line = (cm.line + 1, cm.column + 1) if cm is not None else where
         return "a line needs a colon after the key, like `turn: 3`", line
     if problem.startswith("found unexpected end of stream") and "quoted" in context:
-        q = "'" if "single" in context else '"'
+        opened = lines[cm.line][cm.column:cm.column + 1] if cm is not None and cm.line < len(lines) else ""
+        q = opened if opened in ("'", '"') else "'" if "single" in context else '"'
         return f"a quote {q} opened here is not closed", (cm.line + 1, cm.column + 1) if cm else where
     if problem.startswith("expected <block mapping start>") or problem.startswith("expected <block sequence"):
         return "this line does not fit the lines above it: check its indentation", where
+    if problem.startswith("expected the node content, but found"):
+        return (f"a value is missing before {problem.rpartition('found ')[2]} (hint: remove the extra comma, "
+                f"or write the value)"), where
+    if problem.startswith("expected '<document start>'"):
+        return ("more text after a complete value (hint: a value in quotes ends at its closing quote: put the whole "
+                "value in the quotes, or add the missing colon)"), where
     if problem.startswith("found character") and "cannot start any token" in problem:
         ch = problem.split("'")[1] if "'" in problem else "?"
         return f"a value cannot start with {ch}: put the value in quotes, like \"{ch}...\"", where

@@ -257,3 +257,30 @@ def test_a_latin1_byte_is_named_at_its_column():
         yamlio.decode(raw, "a.yaml")
     assert (exc.value.line, exc.value.column) == (4, 4)
     assert "the byte 0xe9, é in Windows-1252 (Latin-1), at line 4, column 4" in str(exc.value)
+
+
+# -- 11. nits: words as typed, raw parser messages, exit codes ------------------------------------------------
+
+@pytest.mark.parametrize("body, said", [
+    ("standing:\n  captured_leaders: on\n", 'on is read as true: write "on" in quotes if you mean the word'),
+    ("~: 3\n", "unknown key ~ at the top level"),
+    ("diplomacy: [megara,, chalcis]\n", "a value is missing before ','"),
+    ("diplomacy: 'megara\n", "a quote ' opened here is not closed"),
+])
+def test_what_was_typed_is_shown_and_no_raw_parser_words(camp, body, said):
+    report = check_text(header(camp) + body, "a.yaml")
+    [f] = report.errors
+    assert said in f.text() and "expected" not in f.text() and "None" not in f.text(), f.text()
+
+
+@pytest.mark.parametrize("text", ["", "- a\n- b\n", "hello\n"])
+def test_a_file_that_is_no_mapping_exits_with_2(tmp_path, text):
+    (tmp_path / "a.yaml").write_text(text, encoding="utf-8")
+    out, code = main(tmp_path / "a.yaml")
+    assert code == 2 and out.endswith("a.yaml: not checked\n"), out
+
+
+def test_text_after_a_quoted_value_is_said_in_words():
+    with pytest.raises(yamlio.YamlError) as exc:
+        yamlio.parse('"athens" orders\n', "a.yaml")
+    assert "more text after a complete value" in str(exc.value) and "document start" not in str(exc.value)
