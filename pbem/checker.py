@@ -31,6 +31,7 @@ from .cards import OTHERS_ID, besieged_city_in_sight, leader_named, name_key, na
 from .effects import held_traits, player_effects, skill_effects, total_value, unit_matches
 from .errors import PbemError
 from .gamedata import Card, GameMap, Tables, json_path, tables
+from .yamlio import lookalike_words
 from .model import RECRUIT_COST, UPKEEP_COST, GameState, Unit, UnitType, sorted_ids
 from .movement import (BASE_MP, aid_of_city, cannot_move_or_attack, effects_in_force, foreign_city, land_ok,
                        may_stand, movement_allowance, step_problems)
@@ -170,6 +171,11 @@ NO_SECRET = ("no secret: the moderator accepts a file only with your secret in i
              "add a line  secret: <the secret the moderator gave you>")
 
 
+def secret_key(data: dict) -> bool:
+    """Whether the file has a secret line: `secret:`, or `Secret:` (which the schema's finding names)."""
+    return any(isinstance(k, str) and k.lower() == "secret" for k in data)
+
+
 # -- entry points --------------------------------------------------------------------------------------
 
 def check_file(path: Path | str, campaign: Campaign | None = None, source: str | None = None) -> Report:
@@ -187,6 +193,9 @@ def check_text(text: str, source: str = "orders.yaml", campaign: Campaign | None
     """Check an order file's text; ``located``: its parse, when the caller (intake) has it already.
     ``as_player``: check against the campaign as that player's kit holds it (``Game.seen_by``), not the whole
     state: intake's answer to a player then says nothing their own kit would not."""
+    mail = yamlio.mail_text(text)  # mail around the orders: before the YAML, whose words would mislead
+    if mail:
+        return _fatal(source, yamlio.YamlError(source, mail[0], *mail[1]))
     if located is None:
         try:
             located = yamlio.parse(text, source)
@@ -199,7 +208,10 @@ def check_text(text: str, source: str = "orders.yaml", campaign: Campaign | None
         except PbemError:
             game_map = None
     parsed = build(located, text, game_map=game_map)
-    report = Report(source, campaign=campaign is not None)
+    # an empty file, a list or a bare value at the top is no order file at all: exit code 2, as for any file that
+    # cannot be used (it was 1, as for a file with errors in it)
+    report = Report(source, campaign=campaign is not None, usable=isinstance(parsed.data, dict))
+    report.findings += header_findings(text, located, source)
     for p in parsed.problems:
         mark = parsed.where(p.path, p.at_key)
         message, hint = p.message, p.hint
@@ -208,7 +220,7 @@ def check_text(text: str, source: str = "orders.yaml", campaign: Campaign | None
             message, hint = kit_id_words(value, campaign, as_player)
         report.findings.append(Finding(ERROR, source, mark[0] if mark else None, mark[1] if mark else None,
                                        json_path(p.path) if p.path else "", message, hint))
-    if campaign is None and parsed.orders is not None and "secret" not in parsed.data:
+    if campaign is None and parsed.orders is not None and not secret_key(parsed.data):
         mark = parsed.where(())  # with a campaign, RuleCheck's header says it
         report.findings.append(Finding(ERROR, source, mark[0] if mark else None, mark[1] if mark else None, "",
                                        *NO_SECRET))
@@ -220,6 +232,63 @@ def check_text(text: str, source: str = "orders.yaml", campaign: Campaign | None
         report.findings += RuleCheck(parsed, game, source).run()
     report.findings.sort(key=lambda f: (f.line or 0, f.column or 0, f.severity != ERROR))
     return report
+
+
+TEMPLATE_SECRET = "WRITE-YOUR-SECRET-HERE"  # what the kit's template has where the secret goes (pbem.playerkit)
+SECRET_FORM = re.compile(r"[0-9a-f]{4}(-[0-9a-f]{4}){3}")  # as pbem.campaign.new_player_secret makes them
+
+
+def header_findings(text: str, located: yamlio.Located, source: str) -> list[Finding]:
+    """The header as the moderator reads it: intake reads `player:` and `secret:` as plain lines before the YAML
+    (``intake.scan_header``, the same function), so a header YAML reads but those lines do not (flow style, an
+    indented header, ``? secret``, ``player: !!str athens``) is refused, and `pbem check` says so.  The secret is
+    not known here, but the template's placeholder and a secret not in the form pbem's secrets have (curly
+    quotes, long dashes from autocorrect, capitals) are sure to be refused (a mail review)."""
+    from .intake import UNREADABLE_HEADER, HeaderError, scan_header
+    data = located.data
+    if not isinstance(data, dict):
+        return []
+
+    def finding(key: str | None, message: str, hint: str | None = None) -> Finding:
+        mark = located.marks.get(("@key", key)) if key else None
+        mark = mark or located.where(())
+        return Finding(ERROR, source, mark[0] if mark else None, mark[1] if mark else None, key or "", message,
+                       hint)
+    try:
+        scanned = scan_header(text)
+    except HeaderError as exc:
+        m = re.search(r"`\??\s*(player|secret)", str(exc))
+        return [finding(m.group(1) if m else None, f"{UNREADABLE_HEADER} ({exc})")]
+    out = []
+    for key in ("player", "secret"):
+        got, wrote = scanned.get(key), data.get(key)
+        if wrote is not None and not isinstance(wrote, str):
+            continue  # not text: the schema's finding says so
+        if got != wrote:
+            odd = lookalike_words(wrote) if isinstance(wrote, str) else None
+            why = ("is not a plain line at the start of a line" if got is None else
+                   f"holds {odd}" if odd else f"reads as {got!r} as a plain line, as {wrote!r} in YAML")
+            out.append(finding(key if wrote is not None else None,
+                               f"`{key}:` {why}: the moderator reads `player:` and `secret:` from such lines before "
+                               f"the rest of the file, and would refuse the file",
+                               "write them like `player: athens` and `secret: 1a2b-3c4d-5e6f-7a8b`, each at the start "
+                               "of a line, as in the order template"))
+    secret = data.get("secret")
+    if not isinstance(secret, str) or out:
+        return out
+    if TEMPLATE_SECRET in secret or "YOUR-SECRET" in secret.upper():
+        out.append(finding("secret", f"the secret is still the template's {TEMPLATE_SECRET}",
+                           "write the secret the moderator gave you in its place"))
+    elif lookalike_words(secret) or not secret.isascii():
+        odd = lookalike_words(secret) or "characters that are not plain ASCII: " + " ".join(
+            sorted({f"{c} (U+{ord(c):04X})" for c in secret if not c.isascii()}))
+        out.append(finding("secret", f"the secret is not as the moderator wrote it: {odd}",
+                           "a secret is plain letters, digits and - dashes, like 1a2b-3c4d-5e6f-7a8b; copy it "
+                           "exactly as the moderator gave it"))
+    elif not SECRET_FORM.fullmatch(secret) and SECRET_FORM.fullmatch(secret.lower()):
+        out.append(finding("secret", "the secret is written in capitals: secrets are in lower case",
+                           f"write secret: {secret.lower()}"))
+    return out
 
 
 KIT_ID = re.compile(r"[A-Z]{2,4}-\?[0-9]+")  # how kits and reports show other players' units in sight: COR-?3
@@ -526,7 +595,7 @@ class RuleCheck:
             self.error(("player",), f"{o.player} is out of the game (since turn "
                                     f"{st.players[o.player].eliminated_turn})")
             return False
-        if "secret" not in data:  # the moderator is sure to refuse it
+        if not secret_key(data):  # the moderator is sure to refuse it
             self.error((), *NO_SECRET)
         # last turn's orders checked against this turn's state would only say things about a game they were not
         # written for: the header's findings are all (a moderator review)

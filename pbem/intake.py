@@ -38,9 +38,23 @@ MAX_ORDER_BYTES = yamlio.MAX_BYTES
 WITHHELD = "withheld"  # what a stored order file holds where the player wrote their secret
 
 
+# the other encodings a text editor saves in (Notepad's "Unicode" is UTF-16 LE): a file refused as not UTF-8 is
+# kept in the drop folder too, so the secret is withheld in these as well (a mail review found a UTF-16 file kept
+# in DROP/refused/ with the live secret)
+WIDE_ENCODINGS = ("utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be")
+
+
 def withhold(raw: bytes, secret: str) -> bytes:
-    """``raw`` with every occurrence of ``secret`` replaced by ``WITHHELD``: the bytes pbem stores."""
-    return raw.replace(secret.encode("utf-8"), WITHHELD.encode("ascii")) if secret else raw
+    """``raw`` with every occurrence of ``secret`` replaced by ``WITHHELD``: the bytes pbem stores.  The secret
+    is found written in UTF-8 and in UTF-16 and UTF-32 (either byte order, with or without a BOM, aligned or
+    not), each replaced by ``WITHHELD`` in the same encoding.  A secret is ASCII, so its UTF-16 and UTF-32 forms
+    hold NUL bytes, which no UTF-8 order file holds: the bytes of an accepted file are withheld as before."""
+    if not secret:
+        return raw
+    raw = raw.replace(secret.encode("utf-8"), WITHHELD.encode("ascii"))
+    for encoding in WIDE_ENCODINGS:
+        raw = raw.replace(secret.encode(encoding), WITHHELD.encode(encoding))
+    return raw
 
 
 @dataclass
@@ -394,6 +408,9 @@ def _submit_bytes(camp: Campaign, raw: bytes, source: str, now: datetime, late_o
         given = str(turn).lower() if isinstance(turn, bool) else shown(turn) if isinstance(turn, (str, float)) \
             else "a list or mapping"  # as YAML spells it
         return _refuse(camp, source, f"turn must be a whole number (turn: {state.turn}), not {given}", player)
+    if turn < 1:  # no game turn 0 ran: the checker's own words, not "too late" (a mail review)
+        return _refuse(camp, source, f"game turn is {turn}; it must be at least 1: write turn: {state.turn} to send "
+                                     f"your orders for game turn {state.turn} now", player)
     if turn < state.turn:  # what happens now: the turn ran without it
         ran = ("with the file of yours accepted before this one" if (camp.orders_dir(turn) / f"{player}.yaml").is_file()
                else "without orders from you")

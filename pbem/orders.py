@@ -264,7 +264,8 @@ def schema_problems(located: yamlio.Located, text: str | None = None, game_map: 
                         "copy orders-template.yaml from the kit/ folder of your report and fill it in")]
     out: list[Problem] = []
     for err in _validator().iter_errors(data):
-        out.extend(_explain(err, located, text, game_map))
+        # each missing key is one error of its own, and each makes _explain name them all: say each once
+        out.extend(p for p in _explain(err, located, text, game_map) if p not in out)
     out.sort(key=lambda p: (located.where(real_path(p.path)) or (0, 0), p.message))
     return out
 
@@ -282,6 +283,13 @@ def _explain(err: jsonschema.ValidationError, located: yamlio.Located, text: str
         out = []
         known = _all_keys()
         for k in extra:
+            if isinstance(k, str) and k.lower() in allowed and k.lower() not in inst:  # `Turn:`, a phone's capital
+                low = k.lower()
+                why = (": the moderator finds no secret in the file otherwise, and refuses it" if low == "secret"
+                       else "")
+                out.append(Problem(path + (k,), f"`{k}:` must be written in lower case, `{low}:`{why}",
+                                   None, at_key=True))
+                continue
             guess = did_you_mean(str(k), allowed)
             if guess:
                 hint = f"did you mean {guess}?"
@@ -294,11 +302,15 @@ def _explain(err: jsonschema.ValidationError, located: yamlio.Located, text: str
             if not path and isinstance(k, str) and " " in k.strip() and not guess and mark:
                 hint = (f"line {mark[0]} is not an order: an order file holds only `key: value` lines, list items "
                         f"and comments; delete the line, or start it with # to keep it as a comment")
-            out.append(Problem(path + (k,), f"unknown key {show(str(k)) if isinstance(k, str) else k} {where}",
+            name = show(str(k)) if isinstance(k, str) else raw_token(located, text, path + (k,), at_key=True) or k
+            step = k if isinstance(k, str) else KeyText(k, str(name))  # `~:`: the path shows ~, not None
+            out.append(Problem(path + (step,), f"unknown key {name} {where}",
                                hint, at_key=True))
         return out
     if v == "required":
         missing = [k for k in err.validator_value if k not in inst] if isinstance(inst, dict) else []
+        # a key written with a capital (`Campaign:`) is named once, as such, by additionalProperties
+        missing = [k for k in missing if not any(isinstance(c, str) and c.lower() == k for c in inst)]
         what = "needs" if path else "the file needs"
         return [Problem(path, f"{what} the key {k}", _required_hint(k, sch), missing=k) for k in missing]
     if v == "minProperties" and title == "recruitment":
@@ -309,6 +321,12 @@ def _explain(err: jsonschema.ValidationError, located: yamlio.Located, text: str
                         "no real turn needs more; split long lists or leave some out")]
     if v == "propertyNames" or (err.relative_schema_path and "propertyNames" in err.relative_schema_path):
         return [_key_problem(inst, path, located, text, game_map)]
+    read_as = _read_as(inst, located, text, path) if v in ("type", "enum") else None
+    if read_as:  # `captured_leaders: on`: YAML 1.1 reads on, yes, off, no as true or false, ~ as nothing
+        if v == "type" and "enum" in sch:
+            return []  # said once, by the enum's error, with the choices
+        return [Problem(path, read_as, f"one of: {short_list(map(str, err.validator_value))}" if v == "enum"
+                        else None)]
     if v == "type":
         return [_type_problem(err, path, located, text)]
     if v == "enum":
@@ -321,6 +339,9 @@ def _explain(err: jsonschema.ValidationError, located: yamlio.Located, text: str
             return [Problem(path, f"{show(inst)} is not a card", hint)]
         hint = f"did you mean {guess}?" if guess else f"one of: {short_list(choices)}"
         return [Problem(path, f"{show(inst)} is not a {kind}", hint)]
+    if v in ("pattern", "enum") and isinstance(inst, str) and _typed_wrong(inst):
+        kind = title or "value"
+        return [Problem(path, f"{show(inst)} is not a {kind}", _typed_wrong(inst))]
     if v == "pattern":
         kind = title or "value"
         fixed = _fix_case(kind, inst) if isinstance(inst, str) else None
@@ -338,6 +359,28 @@ def _explain(err: jsonschema.ValidationError, located: yamlio.Located, text: str
     return [Problem(path, err.message, sch.get("description"))]
 
 
+def _read_as(inst: Any, located: yamlio.Located, text: str | None, path: Path_) -> str | None:
+    """`on is read as true: write it in quotes`, for a word YAML reads as true, false or nothing (on, yes, off,
+    no, ~, Null), as hex ids read as numbers are named; None for a value written as it reads."""
+    if not (isinstance(inst, bool) or inst is None):
+        return None
+    raw = raw_token(located, text, path)
+    if not raw or raw.lower() in ("true", "false", "null") or raw.startswith(("'", '"', "#")):
+        return None
+    return f"{raw} is read as {show(inst)}: write \"{raw}\" in quotes if you mean the word"
+
+
+def _typed_wrong(value: str) -> str | None:
+    """What is wrong in a value that only looks right: curly quotes, a long dash, a no-break space (a mail
+    program's or word processor's autocorrect), or a space inside the quotes (``" 1212"``)."""
+    odd = yamlio.lookalike_words(value)
+    if odd:
+        return odd
+    if value != value.strip() and value.strip():
+        return f"a space inside the quotes: write \"{value.strip()}\""
+    return None
+
+
 def _key_problem(key: Any, path: Path_, located: yamlio.Located, text: str | None, game_map: Any) -> Problem:
     """A key of ``standing.retreat`` that is not a hex id: in the words a value gets (``1313 is a number``)."""
     if isinstance(key, (int, float)) and not isinstance(key, bool):
@@ -350,7 +393,8 @@ def _key_problem(key: Any, path: Path_, located: yamlio.Located, text: str | Non
                        at_key=True)
     step = key if isinstance(key, str) else KeyText(key, show(key))
     return Problem(path + (step,), f"{show(key)} is not a hex id",
-                   _city_hex_hint(key, (), game_map) or _KIND_HINTS["hex id"], at_key=True)
+                   (_typed_wrong(key) if isinstance(key, str) else None) or _city_hex_hint(key, (), game_map)
+                   or _KIND_HINTS["hex id"], at_key=True)
 
 
 def _city_hex_hint(value: Any, path: Path_, game_map: Any) -> str | None:
@@ -427,6 +471,8 @@ def _type_problem(err: jsonschema.ValidationError, path: Path_, located: yamlio.
             return Problem(path, f"{raw} is read as the number {inst}: hex ids must be in quotes",
                            f"write \"{raw}\"")
         return Problem(path, f"{raw} is a number: hex ids must be in quotes", f"write \"{raw}\"")
+    if "array" in want and isinstance(inst, str) and yamlio.lookalike_words(inst):  # `-\u00a0megara`, not a list
+        return Problem(path, f"must be a list, not {show(inst)}", yamlio.lookalike_words(inst))
     if "array" in want and got in ("string", "integer"):
         if isinstance(inst, str):  # "1313, 1312" or ATH-A1, ATH-A2: each item, hex ids in quotes
             items = [x.strip() for x in inst.split(",") if x.strip()] or [inst]
@@ -462,7 +508,7 @@ def _drop_target(p: Problem, data: dict) -> tuple[Path_ | None, str | None]:
         if key == "retreat" and len(path) >= 3:
             return real_path(path[:3]), None
         return path[:2], None
-    return (top,), None  # an unknown top-level key
+    return real_path((top,)), None  # an unknown top-level key
 
 
 def _without(data: Any, drops: set[Path_]) -> Any:

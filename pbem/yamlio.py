@@ -22,10 +22,14 @@ MAX_NODES = 50_000
 PathKey = tuple  # a JSON path as a tuple of keys and indexes
 
 
+_ONE_LINE = re.compile("[ \t]*(?:\r\n|[\r\n\x85\u2028\u2029])[ \t]*")
+
+
 class YamlError(PbemError):
     """The file is not YAML we accept.  ``line`` and ``column`` are 1-based, when known."""
 
     def __init__(self, source: str, message: str, line: int | None = None, column: int | None = None):
+        message = _ONE_LINE.sub(" ", message).strip()  # PyYAML's messages run over lines: a reply has one per finding
         self.source, self.detail, self.line, self.column = source, message, line, column
         where = source if line is None else f"{source}:{line}:{column or 1}"
         super().__init__(f"{where}: {message}")
@@ -84,15 +88,133 @@ def decode(raw: bytes, source: str, max_bytes: int = MAX_BYTES) -> str:
         raise YamlError(source, f"file is {len(raw)} bytes; the limit is {max_bytes} bytes")
     if raw.startswith(b"\xef\xbb\xbf"):
         raw = raw[3:]
+    kind = _not_text(raw)
+    if kind:
+        raise YamlError(source, kind)
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
+        start = raw.rfind(b"\n", 0, exc.start) + 1
         line = raw[: exc.start].count(b"\n") + 1
-        raise YamlError(source, f"not UTF-8 text (bad byte 0x{raw[exc.start]:02x}); save the file as UTF-8",
-                        line) from None
+        column = len(raw[start:exc.start].decode("utf-8", "replace")) + 1
+        byte = raw[exc.start]
+        latin = bytes([byte]).decode("cp1252", "replace")
+        seen = f", {latin} in Windows-1252 (Latin-1)" if latin.isprintable() and latin != "\ufffd" else ""
+        raise YamlError(source, f"not UTF-8 text (the byte 0x{byte:02x}{seen}, at line {line}, column {column}): save "
+                                f"the file as UTF-8", line, column) from None
     if "\x00" in text:
         raise YamlError(source, "contains a NUL character; this is not a text file")
+    check_plain_text(text, source)
     return text
+
+
+# characters that editors, word processors and mail programs put in place of plain ones (autocorrect's "smart"
+# quotes and dashes, a web mail's no-break spaces), each with what to write instead: named in messages, since
+# they look like the plain ones (a mail review: '“1212”' is not a hex id, 'ATH–A1' is not a unit id)
+_LOOKALIKES = [
+    ("\u201c\u201d\u201e\u201f\u2033\u00ab\u00bb", 'curly quotes (“ ”): use straight quotes " (your editor or mail '
+                                             'program changed them: turn off "smart quotes")'),
+    ("\u2018\u2019\u201a\u201b\u2032", "curly quotes (‘ ’): use straight quotes ' (your editor or mail program "
+                                   'changed them: turn off "smart quotes")'),
+    ("\u2010\u2011\u2012\u2013\u2014\u2015\u2212", "{ch} is a long dash: write - (autocorrect changed it)"),
+    ("\u00a0\u2007\u202f", "a no-break space (U+{code:04X}): retype it as a plain space"),
+    ("\u200b\u200c\u200d\u2060\ufeff", "an invisible character (U+{code:04X}): delete it"),
+    ("\uff1a", "a full-width colon ：: write :"),
+]
+
+
+def lookalike_words(value: str) -> str | None:
+    """Plain words for the look-alike characters in ``value`` (curly quotes, long dashes, no-break spaces ...),
+    each kind once, or None if it has none."""
+    out: list[str] = []
+    for chars, words in _LOOKALIKES:
+        ch = next((c for c in value if c in chars), None)
+        if ch is not None:
+            out.append(words.format(ch=ch, code=ord(ch)))
+    return "; ".join(out) or None
+
+
+# what PyYAML refuses to read anywhere in a file, a comment too (yaml.reader.Reader.NON_PRINTABLE)
+_NON_PRINTABLE = re.compile("[^\x09\x0A\x0D\x20-\x7E\x85\xA0-\uD7FF\uE000-\uFFFD\U00010000-\U0010ffff]")
+_CONTROL_NAMES = {"\x0c": "a form-feed character", "\x0b": "a vertical tab", "\x1b": "an escape character",
+                  "\x7f": "a delete character", "\x07": "a bell character", "\x08": "a backspace character",
+                  "\x00": "a NUL character", "\ufffe": "a non-character", "\uffff": "a non-character"}
+_BREAKS = re.compile("\r\n|[\n\r\x85\u2028\u2029]")  # the line ends PyYAML counts lines by
+
+
+def line_column(text: str, pos: int) -> tuple[int, int]:
+    """The (line, column), 1-based, of ``text[pos]``, lines counted as PyYAML counts them."""
+    line, start = 1, 0
+    for m in _BREAKS.finditer(text, 0, pos):
+        line, start = line + 1, m.end()
+    return line, pos - start + 1
+
+
+def check_characters(text: str, source: str) -> None:
+    """Refuse a character YAML does not allow in a file (a form feed from a PDF, an escape, a C1 control, U+FFFE),
+    at the first one, in one line naming it and where it is (a mail review: PyYAML's own message ran over two
+    lines, named a position and no line)."""
+    m = _NON_PRINTABLE.search(text)
+    if m is None:
+        return
+    ch = m.group()
+    name = _CONTROL_NAMES.get(ch) or ("a broken character" if "\ud800" <= ch <= "\udfff" else "a control character")
+    line, col = line_column(text, m.start())
+    raise YamlError(source, f"{name} (U+{ord(ch):04X}) at line {line}, column {col}: delete it (it is invisible in "
+                            f"most editors; an order file holds plain text only)", line, col)
+
+
+# a no-break space (U+00A0, from a web mail or a word processor) where YAML needs a plain space: in a line's
+# indentation, or after a key's colon or a list's dash; YAML takes it as a letter, so PyYAML's message misleads
+# ("indented more than the line above", "needs a space after the colon").  Glued to a key's colon it is never
+# YAML a person meant (the key and its value are read as one word), so it is refused at once; elsewhere (a line
+# starting with one may be the rest of a long value) it is named when the file does not parse.
+_NBSP_SPACE = re.compile("^[ \t]*(?:-[ \t]+)*(?:[A-Za-z_][A-Za-z0-9_]*[ \t]*:|-)?[ \t]*(?P<nbsp>\u00a0)",
+                         re.M)
+_NBSP_GLUED = re.compile("^[ \t]*(?:-[ \t]+)*[A-Za-z_][A-Za-z0-9_]*:(?P<nbsp>\u00a0)", re.M)
+NBSP_WORDS = ("retype it as a plain space (a mail program or word processor put it in, and YAML does not read it as "
+              "a space)")
+
+
+def _nbsp_found(text: str, pattern: re.Pattern, last_line: int | None = None) -> tuple[str, tuple[int, int]] | None:
+    if "\u00a0" not in text:
+        return None
+    m = pattern.search(text)
+    if m is None:
+        return None
+    line, col = line_column(text, m.start("nbsp"))
+    if last_line is not None and line > last_line:
+        return None
+    return f"a no-break space (U+00A0) at line {line}, column {col}: {NBSP_WORDS}", (line, col)
+
+
+def check_plain_text(text: str, source: str) -> None:
+    """The characters of a file YAML does not take, or takes otherwise than it looks: a control character, a
+    no-break space glued to a key's colon.  Run by ``decode`` (so intake says it before it reads the header) and by
+    ``parse``."""
+    check_characters(text, source)
+    found = _nbsp_found(text, _NBSP_GLUED)
+    if found:
+        raise YamlError(source, found[0], *found[1])
+
+
+def _not_text(raw: bytes) -> str | None:
+    """What a file that is not UTF-8 text is, when its first bytes tell: UTF-16 or UTF-32 (with or without a
+    BOM), a Word, PDF, RTF or zip file renamed .yaml (a mail review: `bad byte 0xff` told a player nothing)."""
+    head = raw[:400]
+    if head.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")) or \
+            len(head) >= 8 and (head[1:4] == b"\x00\x00\x00" and head[0] or head[:3] == b"\x00\x00\x00" and head[3]):
+        return "this is UTF-32 text, not UTF-8: save the file as UTF-8"
+    pairs = len(head) // 2
+    if head.startswith((b"\xff\xfe", b"\xfe\xff")) or pairs >= 4 and (
+            head[1::2].count(0) >= pairs * 3 // 4 or head[0::2].count(0) >= pairs * 3 // 4):
+        return "this is UTF-16 text (Notepad's 'Unicode'), not UTF-8: save the file as UTF-8"
+    for magic, what in ((b"PK\x03\x04", "a Word (.docx) file or another zip archive"), (b"%PDF", "a PDF file"),
+                        (b"{\\rtf", "an RTF (WordPad) file"), (b"\xd0\xcf\x11\xe0", "a Word (.doc) file")):
+        if raw.startswith(magic):
+            return (f"this is {what}, not a text file: save the orders as plain text (UTF-8), e.g. with a text "
+                    f"editor, or paste them into one")
+    return None
 
 
 _SCAN = re.compile(r"""[\[\]{}'"#\n\\]""")
@@ -284,6 +406,90 @@ def _hash_in_flow(lines: list[str], last: int) -> tuple[str, tuple[int, int]] | 
     return None
 
 
+_LONG_DASH_ITEM = re.compile("^[ \t]*(?P<dash>[\u2010-\u2015\u2212])[ \t]")
+_WIDE_COLON_KEY = re.compile("^[ \t]*(?:-[ \t]+)*[A-Za-z_][A-Za-z0-9_]*[ \t]*(?P<colon>\uff1a)")
+
+
+def _lookalike_line(lines: list[str], last: int) -> tuple[str, tuple[int, int]] | None:
+    """A list item started with a long dash (`– units: ...`, autocorrect's), or a key with a full-width colon, at
+    or above row ``last``: YAML reads neither, and what PyYAML says of the lines after misleads."""
+    for r in range(min(last + 1, len(lines))):
+        m = _LONG_DASH_ITEM.match(lines[r])
+        if m:
+            return (f"{m.group('dash')} is a long dash, not the - that starts a list item: write - (autocorrect "
+                    f"changed it)"), (r + 1, m.start("dash") + 1)
+        m = _WIDE_COLON_KEY.match(lines[r])
+        if m:
+            return "a full-width colon ：: write : (a plain colon)", (r + 1, m.start("colon") + 1)
+    return None
+
+
+def _tab_words(lines: list[str], mark: Any) -> str:
+    """A tab PyYAML stopped at, in words for where it is: indentation, the end of a line, or between words (after
+    `diplomacy:`, say), which YAML allows in some places and PyYAML in none (a mail review)."""
+    line = lines[mark.line] if mark is not None and mark.line < len(lines) else ""
+    col = mark.column if mark is not None else 0
+    before, after = line[:col], line[col:]
+    if not before.strip():
+        return "a tab character: indent with spaces only, never tabs"
+    if not after.strip():
+        return "a tab character at the end of the line: delete it"
+    shown = before.strip()
+    shown = shown if len(shown) <= 30 else "..." + shown[-27:]
+    return f"a tab character after `{shown}` (not indentation): write a space instead"
+
+
+# what a mail program leaves in text saved or pasted from a mail (a mail review): each is named in one line
+_MAIL_HEADER = re.compile(r"^(From|To|Cc|Bcc|Subject|Date|Reply-To|Message-I[Dd]|MIME-Version|Content-Type|"
+                          r"Content-Transfer-Encoding|Received|Return-Path|Delivered-To|X-[A-Za-z0-9-]+):( |$)")
+_HTML = re.compile(r"<(!DOCTYPE|html|head|body|pre|div|p|br|span|table)(?=[\s/>])[^>]*>", re.I)
+_QP_CODE = re.compile(r"=(3D|20|09|[89A-F][0-9A-F](?==[89A-F][0-9A-F]))")
+_COMMENT = re.compile(r"(^|[ \t])#.*$")
+_SENT_FROM = re.compile(r"^(Sent from my |Get Outlook for |Envoyé de mon |Von meinem )")
+SEND_PLAIN = "send the order file as an attachment, or paste it as plain text"
+
+
+def mail_text(text: str) -> tuple[str, tuple[int, int]] | None:
+    """What shows that ``text`` is not an order file as written but mail around one: mail headers saved with the
+    body, an HTML part, quoted-printable encoding (``=3D``, a line broken with ``=``), '> ' quoting, a signature
+    (a ``-- `` line, "Sent from my iPhone").  (message, (line, column)), or None.  A signature is refused, not left
+    out: what follows the ``-- `` line could be orders, and the moderator's copy must read as the player's."""
+    lines = text.split("\n")
+    content = [(r, line) for r, line in enumerate(lines) if line.strip()]
+    if not content:
+        return None
+    first_r, first = content[0]
+    headers = [(r, line) for r, line in content if _MAIL_HEADER.match(line)]
+    if headers and (_MAIL_HEADER.match(first) and len(headers) >= 2 or len(headers) >= 3):
+        r, line = headers[0]
+        return (f"this is a saved email (its `{line.split(':')[0]}:` line, line {r + 1}): {SEND_PLAIN}, without the "
+                f"mail's header lines"), (r + 1, 1)
+    for r, line in content[:3]:
+        m = _HTML.search(line)
+        if m and (r == content[0][0] or line.lstrip().startswith("<")):
+            return (f"this is HTML (`{m.group()[:20]}` on line {r + 1}), not an order file: save the orders as plain "
+                    f"text (a .yaml or .txt file), or {SEND_PLAIN}"), (r + 1, m.start() + 1)
+    for r, line in content:
+        if line.startswith(">"):
+            return (f"line {r + 1} starts with '>', as the lines of a quoted email do: remove the '> ' at the start of "
+                    f"each line, or {SEND_PLAIN}"), (r + 1, 1)
+    for r, line in content:
+        body = _COMMENT.sub("", line.rstrip("\r"))
+        m = _QP_CODE.search(body)
+        if m:
+            return (f"this looks like email text (quoted-printable '{m.group()}' on line {r + 1}): {SEND_PLAIN}"), \
+                (r + 1, m.start() + 1)
+        if body.rstrip().endswith("=") and len(body.rstrip()) > 1:
+            return (f"this looks like email text (quoted-printable: line {r + 1} ends in '=', the rest of it is on the "
+                    f"next line): {SEND_PLAIN}"), (r + 1, len(body.rstrip()))
+    for r, line in content:
+        if line.rstrip("\r") in ("-- ", "--"):
+            return (f"a signature from line {r + 1} on (the '-- ' line): delete it and the lines after it"), (r + 1, 1)
+        if _SENT_FROM.match(line):
+            return (f"a mail program's signature on line {r + 1} ({line.strip()[:30]!r}): delete it"), (r + 1, 1)
+    return None
+
+
 def plain_syntax_error(exc: yaml.MarkedYAMLError, text: str) -> tuple[str, tuple[int, int] | None]:
     """A PyYAML syntax error in plain words with a hint, and its (line, column), 1-based.
 
@@ -298,11 +504,18 @@ def plain_syntax_error(exc: yaml.MarkedYAMLError, text: str) -> tuple[str, tuple
     where = (pm.line + 1, pm.column + 1) if pm is not None else (cm.line + 1, cm.column + 1) if cm else None
     got = problem.rpartition("but got ")[2]
     if "'\\t'" in problem or "\\t" in problem and "cannot start any token" in problem:
-        return "a tab character: indent with spaces only, never tabs", where
+        return _tab_words(lines, pm), where
     last = where[0] - 1 if where else len(lines) - 1
+    nbsp = _nbsp_found(text, _NBSP_SPACE, last + 1)
+    if nbsp:
+        return nbsp
+    mail = mail_text(text)
+    if mail:
+        return mail
     quote_open = problem.startswith("found unexpected end of stream") and "quoted" in context
     found = None if quote_open else \
-        _hash_in_flow(lines, last) or _glued_key(lines, last) or _stray_line(lines, last)
+        _lookalike_line(lines, last) or _hash_in_flow(lines, last) or _glued_key(lines, last) or \
+        _stray_line(lines, last)
     if found:
         return found
     if problem.startswith("expected <block end>") and pm is not None:
@@ -332,10 +545,17 @@ def plain_syntax_error(exc: yaml.MarkedYAMLError, text: str) -> tuple[str, tuple
         line = (cm.line + 1, cm.column + 1) if cm is not None else where
         return "a line needs a colon after the key, like `turn: 3`", line
     if problem.startswith("found unexpected end of stream") and "quoted" in context:
-        q = "'" if "single" in context else '"'
+        opened = lines[cm.line][cm.column:cm.column + 1] if cm is not None and cm.line < len(lines) else ""
+        q = opened if opened in ("'", '"') else "'" if "single" in context else '"'
         return f"a quote {q} opened here is not closed", (cm.line + 1, cm.column + 1) if cm else where
     if problem.startswith("expected <block mapping start>") or problem.startswith("expected <block sequence"):
         return "this line does not fit the lines above it: check its indentation", where
+    if problem.startswith("expected the node content, but found"):
+        return (f"a value is missing before {problem.rpartition('found ')[2]} (hint: remove the extra comma, "
+                f"or write the value)"), where
+    if problem.startswith("expected '<document start>'"):
+        return ("more text after a complete value (hint: a value in quotes ends at its closing quote: put the whole "
+                "value in the quotes, or add the missing colon)"), where
     if problem.startswith("found character") and "cannot start any token" in problem:
         ch = problem.split("'")[1] if "'" in problem else "?"
         return f"a value cannot start with {ch}: put the value in quotes, like \"{ch}...\"", where
@@ -366,6 +586,7 @@ def parse(text: str, source: str) -> Located:
 
     The text is scanned once (anchors and a second document are refused as the composer meets them): a file
     of 256 KB costs one pass of PyYAML, not two."""
+    check_plain_text(text, source)
     check_nesting(text, source)
     loader = None
     try:

@@ -1,0 +1,286 @@
+"""Order files as real mail programs and editors make them (a mail review): each gets one clear line naming the
+file and the line, `pbem check` says what `pbem submit` will say, and nothing keeps a player's live secret.
+
+Files are built here as bytes: a UTF-16 file from Notepad, a form feed from a PDF, a no-break space from a web
+mail, curly quotes and long dashes from autocorrect, a signature, quoted-printable text ...
+"""
+from datetime import datetime, timezone
+
+import pytest
+
+from pbem import yamlio
+from pbem.campaign import create
+from pbem.checker import check_text, main
+from pbem.intake import ingest, submit_bytes
+
+NOW = datetime(2026, 11, 22, 12, 0, tzinfo=timezone.utc)
+
+
+@pytest.fixture
+def camp(tmp_path):
+    return create(tmp_path / "camp", ["athens", "sparta", "troy"], seed="5", name="test").campaign
+
+
+def header(camp, player="athens", secret=None, turn=1) -> str:
+    secret = camp.player_secrets()[player] if secret is None else secret
+    return f"campaign: test\nturn: {turn}\nplayer: {player}\nsecret: {secret}\n"
+
+
+def one_line(text: str) -> bool:
+    return "\n" not in text.rstrip("\n")
+
+
+# -- 1. the drop folder keeps no live secret, whatever the encoding --------------------------------------
+
+@pytest.mark.parametrize("encoding, bom", [
+    ("utf-16-le", b"\xff\xfe"), ("utf-16-le", b""), ("utf-16-be", b"\xfe\xff"), ("utf-16-be", b""),
+    ("utf-32-le", b"\xff\xfe\x00\x00"), ("utf-32-be", b""),
+])
+def test_a_refused_file_not_in_utf8_is_kept_without_its_secret(camp, tmp_path, encoding, bom):
+    secret = camp.player_secrets()["athens"]
+    drop = tmp_path / "drop"
+    drop.mkdir()
+    (drop / "athens.yaml").write_bytes(bom + (header(camp) + "diplomacy: [megara]\n").encode(encoding))
+    [answer] = ingest(camp, drop, NOW)
+    assert not answer.accepted
+    kept = answer.kept.read_bytes()
+    for enc in ("utf-8", "utf-16-le", "utf-16-be", "utf-32-le", "utf-32-be"):
+        assert secret.encode(enc) not in kept, enc
+    assert "withheld".encode(encoding) in kept  # the rest of the file is kept as it came
+
+
+# -- 3. a turn below 1 is refused as such, not as "too late" ---------------------------------------------
+
+@pytest.mark.parametrize("turn", [0, -5])
+def test_a_turn_below_one_is_refused_in_the_checkers_words(camp, turn):
+    a = submit_bytes(camp, header(camp, turn=turn).encode(), "a.yaml", NOW)
+    assert not a.accepted
+    assert f"game turn is {turn}; it must be at least 1" in a.message, a.message
+    assert "too late" not in a.text() and "report of turn" not in a.text()
+    assert "too late" not in (camp.root / "audit.log").read_text()
+
+
+# -- 2. `pbem check` reads the header as the moderator will ----------------------------------------------
+
+def _template_with_secret_line_uncommented(camp):
+    from pbem.playerkit import filled_template
+    text = filled_template("test", 1, "athens")
+    return text.replace("# secret: WRITE-YOUR-SECRET-HERE", "secret: WRITE-YOUR-SECRET-HERE", 1)
+
+
+@pytest.mark.parametrize("make, said", [
+    (lambda c, s: f"{{campaign: test, turn: 1, player: athens, secret: {s}}}\n", "not a plain line"),
+    (lambda c, s: "".join("  " + line + "\n" for line in header(c).splitlines()), "not a plain line"),
+    (lambda c, s: f"campaign: test\nturn: 1\nplayer: athens\n? secret\n: {s}\n", "an explicit key"),
+    (lambda c, s: f"campaign: test\nturn: 1\nplayer: !!str athens\nsecret: {s}\n", "`player:`"),
+    (lambda c, s: _template_with_secret_line_uncommented(c), "still the template's WRITE-YOUR-SECRET-HERE"),
+    (lambda c, s: header(c, secret=f"\u201c{s}\u201d"), "curly quotes"),
+    (lambda c, s: header(c, secret=s.replace("-", "\u2013")), "– is a long dash: write -"),
+    (lambda c, s: header(c, secret=s.replace("-", "\u2014")), "— is a long dash: write -"),
+    (lambda c, s: header(c, secret=s.upper().replace("0", "A")), "in capitals"),
+])
+def test_check_refuses_the_headers_intake_refuses(camp, make, said):
+    """docs/players.md: the checker reads the file "as the moderator will"; each of these it called OK."""
+    text = make(camp, camp.player_secrets()["athens"])
+    for report in (check_text(text, "a.yaml"), check_text(text, "a.yaml", camp)):
+        assert report.errors, report.to_text()
+        assert any(said in f.text() for f in report.errors), report.to_text()
+        assert all(one_line(f.text()) for f in report.findings)
+    assert not submit_bytes(camp, text.encode(), "a.yaml", NOW).accepted
+
+
+# -- 4. a missing key is named once; a key with a capital is named as such ---------------------------------
+
+def test_each_missing_header_key_is_named_once():
+    r = check_text("secret: x\n", "none.yaml")
+    assert [f.message for f in r.errors] == [f"the file needs the key {k}" for k in ("campaign", "player", "turn")]
+
+
+def test_a_header_key_with_a_capital_is_named_once_in_lower_case(camp):
+    s = camp.player_secrets()["athens"]
+    text = f"Campaign: test\nTurn: 1\nplayer: athens\nSecret: {s}\n"
+    for report in (check_text(text, "a.yaml"), check_text(text, "a.yaml", camp)):
+        assert [(f.line, f.message) for f in report.errors] == [
+            (1, "`Campaign:` must be written in lower case, `campaign:`"),
+            (2, "`Turn:` must be written in lower case, `turn:`"),
+            (4, "`Secret:` must be written in lower case, `secret:`: the moderator finds no secret in the file "
+                "otherwise, and refuses it")], report.to_text()
+    assert "no secret" in submit_bytes(camp, text.encode(), "a.yaml", NOW).message
+
+
+# -- 5. a control character is named in one line, with its line and column ---------------------------------
+
+@pytest.mark.parametrize("ch, name", [
+    ("\x0c", "a form-feed character (U+000C)"), ("\x1b", "an escape character (U+001B)"),
+    ("\x7f", "a delete character (U+007F)"), ("\x07", "a bell character (U+0007)"),
+    ("\x9b", "a control character (U+009B)"), ("\ufffe", "a non-character (U+FFFE)"),
+])
+@pytest.mark.parametrize("where", ["value", "comment"])
+def test_a_control_character_is_named_with_its_place_in_one_line(camp, tmp_path, ch, name, where):
+    line5 = f"diplomacy: [meg{ch}ara]\n" if where == "value" else f"# a note {ch} here\n"
+    col = 16 if where == "value" else 10
+    text = header(camp) + line5
+    report = check_text(text, "ff.yaml")
+    [f] = report.findings
+    assert f.text() == f"ff.yaml:5:{col}: error: {name} at line 5, column {col}: delete it (it is invisible in most " \
+                       f"editors; an order file holds plain text only)"
+    (tmp_path / "ff.yaml").write_text(text, encoding="utf-8")
+    out, code = main(tmp_path / "ff.yaml")
+    assert code == 2 and name in out and "position" not in out
+    a = submit_bytes(camp, text.encode(), "ff.yaml", NOW)
+    assert not a.accepted and f"ff.yaml:5:{col}: {name}" in a.message
+    assert "\n" not in a.message and "\\n" not in a.message
+    assert "\\n" not in (camp.root / "audit.log").read_text()
+
+
+def test_no_yaml_error_message_runs_over_lines():
+    with pytest.raises(yamlio.YamlError) as exc:
+        raise yamlio.YamlError("a.yaml", "found this\n  in \"<unicode string>\", line 3\r\nand that")
+    assert str(exc.value) == 'a.yaml: found this in "<unicode string>", line 3 and that'
+
+
+# -- 6. a no-break space where a space is needed is named ------------------------------------------------
+
+@pytest.mark.parametrize("body, line, col", [
+    ("first_move:\n\u00a0\u00a0- units: [ATH-A1]\n    path: [\"1212\"]\n", 6, 1),  # indentation
+    ("diplomacy:\u00a0[megara]\n", 5, 11),  # after a key's colon
+])
+def test_a_no_break_space_for_a_space_is_named(camp, body, line, col):
+    text = header(camp) + body
+    [f] = check_text(text, "a.yaml").findings
+    assert (f.line, f.column) == (line, col)
+    assert f"a no-break space (U+00A0) at line {line}, column {col}: retype it as a plain space" in f.message
+    a = submit_bytes(camp, text.encode(), "a.yaml", NOW)
+    assert not a.accepted and a.message.startswith(f"cannot be read: a.yaml:{line}:{col}: ")
+    assert f"a no-break space (U+00A0) at line {line}, column {col}" in a.message
+
+
+def test_a_no_break_space_after_a_dash_is_named(camp):
+    """`-\u00a0megara` is YAML for the text '-\u00a0megara', not a list item: the no-break space is named."""
+    [f] = check_text(header(camp) + "diplomacy:\n  -\u00a0megara\n", "a.yaml").findings
+    assert f.line == 6 and "a no-break space (U+00A0): retype it as a plain space" in f.text()
+
+
+def test_a_no_break_space_after_the_secrets_colon_is_named_by_submit_too(camp):
+    text = header(camp).replace("secret: ", "secret:\u00a0")
+    a = submit_bytes(camp, text.encode(), "a.yaml", NOW)
+    assert "a.yaml:4:8: a no-break space (U+00A0)" in a.message and "needs a space" not in a.message
+    assert check_text(text, "a.yaml").findings[0].message.startswith("a no-break space (U+00A0) at line 4, column 8")
+
+
+# -- 7. curly quotes, long dashes, a space inside quotes are named ------------------------------------------
+
+@pytest.mark.parametrize("body, said", [
+    ("first_move:\n  - units: [ATH-A1]\n    path: [\u201c1212\u201d]\n", 'curly quotes (“ ”): use straight quotes "'),
+    ("first_move:\n  - units: [ATH-A1]\n    path: [\u20181212\u2019]\n", "curly quotes (‘ ’): use straight quotes '"),
+    ("upkeep: [ATH\u2013A1]\n", "– is a long dash: write -"),
+    ("upkeep: [ATH\u2014A1]\n", "— is a long dash: write -"),
+    ("diplomacy: [\u201cmegara\u201d]\n", "curly quotes"),
+    ("first_move:\n  - units: [ATH-A1]\n    path: [\" 1212\"]\n", 'a space inside the quotes: write "1212"'),
+    ("standing:\n  retreat:\n    \u201c1212\u201d: [\"1313\"]\n", "curly quotes"),
+    ("first_move:\n  \u2013 units: [ATH-A1]\n    path: [\"1212\"]\n", "– is a long dash, not the - that starts a list"),
+])
+def test_look_alike_characters_are_named(camp, body, said):
+    text = header(camp) + body
+    for report in (check_text(text, "a.yaml"), check_text(text, "a.yaml", camp)):
+        assert report.errors and all(said in f.text() for f in report.errors), report.to_text()
+
+
+# -- 8. a tab that is not indentation is named where it is ---------------------------------------------------
+
+@pytest.mark.parametrize("body, where, said", [
+    ("diplomacy:\t[megara]\n", (5, 11), "a tab character after `diplomacy:` (not indentation): write a space instead"),
+    ("diplomacy: [megara] \t\n", (5, 21), "a tab character at the end of the line: delete it"),
+    ("diplomacy: [megara,\tchalcis]\n", (5, 20), "a tab character after `diplomacy: [megara,` (not indentation)"),
+    ("first_move:\n\t- units: [ATH-A1]\n", (6, 1), "a tab character: indent with spaces only, never tabs"),
+])
+def test_a_tab_is_named_where_it_is(camp, body, where, said):
+    [f] = check_text(header(camp) + body, "a.yaml").findings
+    assert (f.line, f.column) == where and said in f.message, f.text()
+
+
+# -- 9. mail around the orders is named as such -------------------------------------------------------------
+
+def _body(camp):
+    return header(camp) + "diplomacy: [megara, chalcis]\n"
+
+
+@pytest.mark.parametrize("make, line, said", [
+    (lambda b: b.replace("diplomacy: [megara, ", "diplomacy: [megara, =\n"), 5,
+     "this looks like email text (quoted-printable: line 5 ends in '='"),
+    (lambda b: b.replace("chalcis]", "chalcis]=20"), 5, "this looks like email text (quoted-printable '=20' on line 5)"),
+    (lambda b: b.replace("megara", "m=C3=A9gara"), 5, "(quoted-printable '=C3' on line 5)"),
+    (lambda b: "".join("> " + line + "\n" for line in b.splitlines()), 1, "line 1 starts with '>'"),
+    (lambda b: "From: p@example.com\nTo: mod@example.com\nSubject: orders\n\n" + b, 1,
+     "this is a saved email (its `From:` line, line 1)"),
+    (lambda b: "<html><body><pre>" + b + "</pre></body></html>\n", 1, "this is HTML (`<html>` on line 1)"),
+    (lambda b: b + "\n-- \nPericles of Athens\nStrategos\n", 7, "a signature from line 7 on (the '-- ' line): delete it"),
+    (lambda b: b + "\nSent from my iPhone\n", 7, "a mail program's signature on line 7 ('Sent from my iPhone')"),
+])
+def test_mail_around_the_orders_is_named_in_one_line(camp, tmp_path, make, line, said):
+    text = make(_body(camp))
+    report = check_text(text, "a.txt")
+    [f] = report.findings
+    assert said in f.message and one_line(f.text()), f.text()
+    assert line is None or f.line == line
+    (tmp_path / "a.txt").write_text(text, encoding="utf-8")
+    out, code = main(tmp_path / "a.txt")
+    assert code == 2, out
+    assert not submit_bytes(camp, text.encode(), "a.txt", NOW).accepted
+
+
+def test_a_comment_with_an_equals_sign_is_no_mail(camp):
+    assert not check_text(_body(camp) + "# turn = 3, a = b\n", "a.yaml").findings
+
+
+# -- 10. a file that is not UTF-8 text is named for what it is -----------------------------------------------
+
+@pytest.mark.parametrize("make, said", [
+    (lambda t: b"\xff\xfe" + t.encode("utf-16-le"), "this is UTF-16 text (Notepad's 'Unicode'), not UTF-8: save"),
+    (lambda t: t.encode("utf-16-be"), "this is UTF-16 text"),
+    (lambda t: t.encode("utf-32-be"), "this is UTF-32 text"),
+    (lambda t: b"\xff\xfe\x00\x00" + t.encode("utf-32-le"), "this is UTF-32 text"),
+    (lambda t: b"PK\x03\x04\x14\x00\x06\x00" + bytes(range(256)), "this is a Word (.docx) file"),
+    (lambda t: b"%PDF-1.7\n%\xe2\xe3\xcf\xd3\n" + bytes(range(256)), "this is a PDF file, not a text file"),
+])
+def test_a_file_not_in_utf8_is_named_for_what_it_is(camp, make, said):
+    raw = make(header(camp))
+    a = submit_bytes(camp, raw, "a.yaml", NOW)
+    assert not a.accepted and said in a.message and "bad byte" not in a.message, a.message
+    with pytest.raises(yamlio.YamlError, match=said.replace("(", r"\(").replace(")", r"\)").replace(".", r"\.")):
+        yamlio.decode(raw, "a.yaml")
+
+
+def test_a_latin1_byte_is_named_at_its_column():
+    raw = "campaign: test\nturn: 1\nplayer: athens\n# Périclès\n".encode("latin-1")
+    with pytest.raises(yamlio.YamlError) as exc:
+        yamlio.decode(raw, "a.yaml")
+    assert (exc.value.line, exc.value.column) == (4, 4)
+    assert "the byte 0xe9, é in Windows-1252 (Latin-1), at line 4, column 4" in str(exc.value)
+
+
+# -- 11. nits: words as typed, raw parser messages, exit codes ------------------------------------------------
+
+@pytest.mark.parametrize("body, said", [
+    ("standing:\n  captured_leaders: on\n", 'on is read as true: write "on" in quotes if you mean the word'),
+    ("~: 3\n", "unknown key ~ at the top level"),
+    ("diplomacy: [megara,, chalcis]\n", "a value is missing before ','"),
+    ("diplomacy: 'megara\n", "a quote ' opened here is not closed"),
+])
+def test_what_was_typed_is_shown_and_no_raw_parser_words(camp, body, said):
+    report = check_text(header(camp) + body, "a.yaml")
+    [f] = report.errors
+    assert said in f.text() and "expected" not in f.text() and "None" not in f.text(), f.text()
+
+
+@pytest.mark.parametrize("text", ["", "- a\n- b\n", "hello\n"])
+def test_a_file_that_is_no_mapping_exits_with_2(tmp_path, text):
+    (tmp_path / "a.yaml").write_text(text, encoding="utf-8")
+    out, code = main(tmp_path / "a.yaml")
+    assert code == 2 and out.endswith("a.yaml: not checked\n"), out
+
+
+def test_text_after_a_quoted_value_is_said_in_words():
+    with pytest.raises(yamlio.YamlError) as exc:
+        yamlio.parse('"athens" orders\n', "a.yaml")
+    assert "more text after a complete value" in str(exc.value) and "document start" not in str(exc.value)
