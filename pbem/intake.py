@@ -346,7 +346,10 @@ def _submit_bytes(camp: Campaign, raw: bytes, source: str, now: datetime, late_o
         return _refuse(camp, source, f"{UNREADABLE_HEADER} ({exc})")
     state = camp.load_state()
     player = header.get("player")
+    mail = yamlio.mail_text(doc_text)  # mail around the orders (HTML, a saved email, quoting): said as `pbem check`
     if player is None:
+        if mail:
+            return _refuse(camp, source, f"cannot be read: {yamlio.YamlError(name, mail[0], *mail[1])}")
         return _refuse(camp, source, f"this is not an order file, or {UNREADABLE_HEADER}")
     if player not in state.players:
         return _refuse(camp, source, f"player {shown(player)} is not in this campaign ({', '.join(state.turn_order)})")
@@ -384,6 +387,8 @@ def _submit_bytes(camp: Campaign, raw: bytes, source: str, now: datetime, late_o
         return _refuse(camp, source, f"a wrong secret for {player}: write the secret the moderator gave you", player,
                        authenticated=False, audited=f"a wrong secret for {player}")
     # authenticated: now the file is parsed, once
+    if mail:
+        return _refuse(camp, source, f"cannot be read: {yamlio.YamlError(name, mail[0], *mail[1])}", player)
     try:
         doc = yamlio.parse(doc_text, name)
     except yamlio.YamlError as exc:

@@ -226,7 +226,8 @@ def test_mail_around_the_orders_is_named_in_one_line(camp, tmp_path, make, line,
     (tmp_path / "a.txt").write_text(text, encoding="utf-8")
     out, code = main(tmp_path / "a.txt")
     assert code == 2, out
-    assert not submit_bytes(camp, text.encode(), "a.txt", NOW).accepted
+    answer = submit_bytes(camp, text.encode(), "a.txt", NOW)  # intake says it in the same words (an HTML file
+    assert not answer.accepted and said in answer.text(), answer.text()  # was "for campaign None")
 
 
 def test_a_comment_with_an_equals_sign_is_no_mail(camp):
