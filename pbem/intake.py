@@ -170,8 +170,10 @@ def check_name(name: str) -> str | None:
     """None if the file name is usable, else why not.  Mail attachments come with names like "Athens orders
     (turn 5).yaml" or "orders.txt": spaces, brackets, commas, apostrophes and letters of any script are fine
     (the file is stored as PLAYER.yaml anyway); path tricks, hidden files and control characters are not."""
-    if "/" in name or "\\" in name or name in (".", "..") or ".." in name:
+    if "/" in name or "\\" in name or name in (".", ".."):
         return "the file name contains a path; send a plain file name like athens-turn3.yaml"
+    if ".." in name:  # "..yaml", "turn 3..yaml": no path, but a name a path trick would use
+        return "the file name contains '..' (two dots in a row); send a plain file name like athens-turn3.yaml"
     if name.startswith("."):
         return "the file name starts with a dot (a hidden file); send a plain file name like athens-turn3.yaml"
     for ch in name:

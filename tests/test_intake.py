@@ -80,6 +80,9 @@ def test_a_duplicate_changes_nothing(camp):
     (lambda c: order_text(c, "athens"), "../../etc/passwd.yaml", "contains a path"),
     (lambda c: order_text(c, "athens"), "orders.exe", "must end in .yaml"),
     (lambda c: order_text(c, "athens"), ".hidden.yaml", "starts with a dot"),
+    # no path in it: "contains a path" misled a mail review's player
+    (lambda c: order_text(c, "athens"), "turn 3..yaml", "contains '..' (two dots in a row)"),
+    (lambda c: order_text(c, "athens"), "...yaml", "contains '..' (two dots in a row)"),
     (lambda c: order_text(c, "athens", first_move=[{"units": ["SPA-A1"], "path": ["0817"]}]), "a.yaml",
      "order checker found"),
 ])
