@@ -250,7 +250,7 @@ def test_attachment_names_as_mail_programs_give_them_are_accepted(camp, name):
 
 
 @pytest.mark.parametrize("name, why", [("../athens.yaml", "path"), ("a/b.yaml", "path"), ("a\\b.yaml", "path"),
-                                       (".hidden.yaml", "dot"), ("a..yaml", "path"), ("a\x00.yaml", "control"),
+                                       (".hidden.yaml", "dot"), ("a..yaml", "'..'"), ("a\x00.yaml", "control"),
                                        ("a\nb.yaml", "control"), ("a\x1b[31m.yaml", "control"),
                                        ("a:b.yaml", "characters"), ("orders.doc", ".txt"),
                                        ("a\u2028b.yaml", "(\\u2028)"),
