@@ -1472,6 +1472,7 @@ class RuleCheck:
         never_again: list[tuple[int, str]] = []  # cities named again that are never rolled for: (target, name)
         again_before = False  # a city named again before: its roll may be left over
         earlier: dict[str, int] = {}  # city -> the first target naming it that may be rolled for
+        beyond: dict[str, int] = {}  # the words of a "rolled for only if" warning -> the first target given them
         for i, target in self.p.indexed("diplomacy"):
             path = ("diplomacy", i)
             before = len(self.findings)
@@ -1521,10 +1522,17 @@ class RuleCheck:
                                                      "won it)" if again_before else "")
                 gets = ("" if never else left + (" or " if more else "")) + \
                     (f"you get more rolls ({'; or '.join(more)})" if more else "")
-                self.warn(path, f"you have {count} this turn as far as the checker knows ({sums}), "
-                                f"{'used' if never else 'which may be used'} by the targets before this one: this "
-                                f"target is rolled for only if {gets}; targets beyond the rolls fail (R-PH-DIP)",
-                          "cards like intrigue or bribes in cards: add rolls")
+                said = f"{'used' if never else 'which may be used'} by the targets before this one: this target " \
+                       f"is rolled for only if {gets}"
+                if said in beyond:  # the same words as a target before: said there whole (a mail review: eight
+                    # targets beyond the rolls gave eight warnings of some 600 characters each)
+                    self.warn(path, f"the same as diplomacy[{beyond[said]}] (see there): this target is rolled for "
+                                    f"only if what is said there comes true")
+                else:
+                    beyond[said] = i
+                    self.warn(path, f"you have {count} this turn as far as the checker knows ({sums}), {said}; "
+                                    f"targets beyond the rolls fail (R-PH-DIP)",
+                              "cards like intrigue or bribes in cards: add rolls")
             elif not rolled(n, city.id)[0]:
                 self.warn(path, f"you have {count} this turn ({self.rolls_sum(n, why)}); this target is rolled for "
                                 f"only if {if_won()}")

@@ -228,3 +228,16 @@ def test_failure_in_standing_reactions_without_a_target_says_it_is_never_played(
                                                       {"card": "hesitation"}]}
     r = check_text(ATHENS, "o.yaml", edited(demo, tmp_path / "b", kept_ok))
     assert not r.findings, said(r)
+
+
+def test_targets_beyond_the_rolls_for_the_same_reason_are_warned_of_whole_once(demo, tmp_path):
+    """A mail review: eight targets beyond the rolls gave eight warnings of some 600 characters, the same words
+    each time.  The first is said whole; the next ones that would say the same point to it (R-PH-DIP)."""
+    body = "cards: [intrigue]\ndiplomacy: [megara, chalcis, melos, delphi, aegina, argos]\n"
+    r = check_text(ATHENS + body, "o.yaml", edited(demo, tmp_path, intrigue_and_atrocities(razed=1)))
+    found = [(f.severity, f.path, f.message) for f in r.findings if f.path.startswith("diplomacy")]
+    assert [f[:2] for f in found] == [("warning", f"diplomacy[{i}]") for i in (3, 4, 5)], found
+    assert found[0][2].startswith(f"you have 3 diplomacy rolls this turn as far as the checker knows ({SUM})")
+    for _, _, message in found[1:]:
+        assert message == ("the same as diplomacy[3] (see there): this target is rolled for only if what is said "
+                           "there comes true"), message
