@@ -354,6 +354,9 @@ def _submit_bytes(camp: Campaign, raw: bytes, source: str, now: datetime, late_o
             return _refuse(camp, source, f"cannot be read: {yamlio.YamlError(name, mail[0], *mail[1])}")
         return _refuse(camp, source, f"this is not an order file, or {UNREADABLE_HEADER}")
     if player not in state.players:
+        lower = player.strip().lower() if isinstance(player, str) else None
+        if lower in state.players:  # `player: Athens` (a phone's capital): the ids are written in lower case
+            return _refuse(camp, source, f"player {shown(player)}: write it in lower case, player: {lower}")
         return _refuse(camp, source, f"player {shown(player)} is not in this campaign ({', '.join(state.turn_order)})")
     secrets = camp.player_secrets()
     given = header.get("secret") or ""

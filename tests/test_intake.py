@@ -71,6 +71,8 @@ def test_a_duplicate_changes_nothing(camp):
     # sparta's secret in a file that claims to be athens: a spoof
     (lambda c: order_text(c, "athens", secret=c.player_secrets()["sparta"]), "a.yaml", "wrong secret for athens"),
     (lambda c: order_text(c, "macedonia", secret="x"), "a.yaml", "not in this campaign"),
+    (lambda c: order_text(c, "athens").replace(b"player: athens", b"player: Athens"), "a.yaml",
+     "player 'Athens': write it in lower case, player: athens"),  # a mail review: "not in this campaign"
     (lambda c: order_text(c, "athens", campaign="other"), "a.yaml", "for campaign 'other'"),
     (lambda c: order_text(c, "athens", turn=2), "a.yaml", "the campaign is at turn 1"),
     (lambda c: order_text(c, "athens") + b"diplomacy: [megara\n", "a.yaml", "YAML syntax error"),
