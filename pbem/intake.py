@@ -352,6 +352,9 @@ def _submit_bytes(camp: Campaign, raw: bytes, source: str, now: datetime, late_o
     if player is None:
         if mail:
             return _refuse(camp, source, f"cannot be read: {yamlio.YamlError(name, mail[0], *mail[1])}")
+        if not any(line.strip() and not line.lstrip().startswith("#") for line in doc_text.splitlines()):
+            # in `pbem check`'s words (a mail review: the two said it differently)
+            return _refuse(camp, source, "the file is empty: an order file needs at least campaign, turn and player")
         return _refuse(camp, source, f"this is not an order file, or {UNREADABLE_HEADER}")
     if player not in state.players:
         lower = player.strip().lower() if isinstance(player, str) else None

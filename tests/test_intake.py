@@ -79,6 +79,8 @@ def test_a_duplicate_changes_nothing(camp):
     (lambda c: b"campaign: test\nturn: [1\n", "a.yaml", "header cannot be read"),  # no header: not even parsed
     (lambda c: b"\xff\xfe\x00junk", "a.yaml", "not UTF-8"),
     (lambda c: b"- just\n- a list\n", "a.yaml", "not an order file"),
+    (lambda c: b"", "a.yaml", "the file is empty: an order file needs at least campaign, turn and player"),
+    (lambda c: b"# my orders\n\n", "a.yaml", "the file is empty"),  # as `pbem check` says it
     (lambda c: order_text(c, "athens"), "../../etc/passwd.yaml", "contains a path"),
     (lambda c: order_text(c, "athens"), "orders.exe", "must end in .yaml"),
     (lambda c: order_text(c, "athens"), ".hidden.yaml", "starts with a dot"),
