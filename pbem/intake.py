@@ -291,6 +291,17 @@ def scan_header(text: str) -> dict[str, str]:
         if len(value) > MAX_HEADER_VALUE:
             raise HeaderError(f"`{key}:` is {len(value)} characters long")
         found[key] = value.strip()
+    for key in ("player", "secret"):
+        if key in found:
+            continue
+        # a header key behind a space that is not one (U+00A0 from a web mail, a zero-width space, a BOM inside the
+        # text): YAML reads it as part of the key, so the key is missing; say what is in the way (a mail review)
+        odd_space = re.search(rf"^[ \t]*([^\x00-\x7f])[^\S\n]*{key}[ \t]*:", text, re.M)
+        if odd_space:
+            ch = odd_space.group(1)
+            what = f"U+{ord(ch):04X}" + (f" {unicodedata.name(ch)}".lower() if unicodedata.name(ch, "") else "")
+            raise HeaderError(f"`{key}:` on line {text.count(chr(10), 0, odd_space.start()) + 1} has an invisible "
+                              f"character before it ({what}): delete it, so that the line starts with `{key}:`")
     return found
 
 

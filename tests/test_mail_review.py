@@ -285,3 +285,15 @@ def test_text_after_a_quoted_value_is_said_in_words():
     with pytest.raises(yamlio.YamlError) as exc:
         yamlio.parse('"athens" orders\n', "a.yaml")
     assert "more text after a complete value" in str(exc.value) and "document start" not in str(exc.value)
+
+
+@pytest.mark.parametrize("key", ["player", "secret"])
+def test_an_invisible_character_before_a_header_key_is_named_by_submit_and_check(camp, key):
+    """A mail review: a no-break space before `player:` made submit answer "this is not an order file", before
+    `secret:` "no secret for athens" (the key, as YAML reads it, starts with the space).  Both now name it."""
+    text = header(camp).replace(f"{key}:", f"\u00a0{key}:") + "diplomacy: [megara]\n"
+    line = 3 if key == "player" else 4
+    said = f"`{key}:` on line {line} has an invisible character before it (U+00A0 no-break space): delete it"
+    answer = submit_bytes(camp, text.encode(), "a.yaml", NOW)
+    assert not answer.accepted and said in answer.text(), answer.text()
+    assert any(said in f.message for f in check_text(text, "a.yaml").findings)
