@@ -159,11 +159,12 @@ def flags(*given: str) -> tuple[str, ...]:
     return tuple(f for f in FLAG_ORDER if f in given)
 
 
-NAME_PUNCTUATION = set(" ._-()[],'+&#@!~")  # besides letters, marks and digits of any script
+NAME_PUNCTUATION = set(" ._-()[],'+&#@!~%")  # besides letters, marks and digits of any script (% : web mail
+# saves "orders turn 1.yaml" as "orders%20turn%201.yaml")
 # and what mail programs write in names: dashes, typographic quotes and brackets, spaces such as the no-break space
 NAME_CATEGORIES = frozenset({"Pd", "Pi", "Pf", "Ps", "Pe", "Zs"})
 MAX_NAME = 200
-NAME_PUNCTUATION_SHOWN = " ".join(sorted(NAME_PUNCTUATION - {" "}, key=". _ - ( ) [ ] , ' + & # @ ! ~".find))
+NAME_PUNCTUATION_SHOWN = " ".join(sorted(NAME_PUNCTUATION - {" "}, key=". _ - ( ) [ ] , ' + & # @ ! ~ %".find))
 
 
 def check_name(name: str) -> str | None:

@@ -246,7 +246,8 @@ def test_a_file_where_a_sorting_folder_goes_is_refused_and_moved_aside_and_intak
 @pytest.mark.parametrize("name", ["Athens orders (turn 5).yaml", "orders.txt", "Ἀθῆναι, τάξεις.yml",
                                   "athens' orders [v2].YAML", "Sparta-orders_1.yaml",
                                   "Sparta orders – turn 3 (Λακεδαίμων).yaml", "Athens’ orders “final”.yaml",
-                                  "orders\u00a0turn 2.yaml"])
+                                  "orders\u00a0turn 2.yaml",
+                                  "orders%20turn%201.yaml"])  # a web mail's name for "orders turn 1.yaml"
 def test_attachment_names_as_mail_programs_give_them_are_accepted(camp, name):
     a = submit_bytes(camp, order_text(camp, "athens"), name, NOW)
     assert a.accepted, a.text()
