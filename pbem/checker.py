@@ -1788,7 +1788,7 @@ class RuleCheck:
         # a move of an earlier phase with an error is skipped (R-TURN-4): its units set out from where they are
         # now, and an error at the first hex is most likely that one's knock-on; say so
         knock_on = next((f"{self.skipped[u]}, which would move {u}, has an error: it is skipped and {u} stays in "
-                         f"{start}" for u in g.group
+                         f"{start}" for u in sorted_ids(g.group)  # a set: in id order, the same every run
                          if u in self.skipped and not self.skipped[u].startswith(section + "[")), None)
         for k, h in enumerate(mv.path):
             p = base + ("path", k)

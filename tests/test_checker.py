@@ -844,3 +844,26 @@ def test_the_both_ways_check_puts_back_nested_bookkeeping_too():
     copy["pairs"][0].append("b")
     assert kept == {"moved": {"ATH-A1": [1, {2}]}, "seen": {"1314"}, "unit": unit, "pairs": [["a"]]}
     assert copy["unit"] is unit
+
+
+def test_the_same_file_gets_the_same_words_whatever_the_hash_seed(tmp_path):
+    """A review: a hint naming the unit a skipped move leaves behind was picked from a set, so `pbem check` and the
+    stored reply named ATH-R1 and ATH-R2 for the same file (Python's string hashes change from run to run).  Four
+    runs with different PYTHONHASHSEED now give the same text."""
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+    from demo_campaign import create_demo
+    create_demo(tmp_path / "demo")
+    code = ("import sys; sys.path.insert(0, sys.argv[2]); from demo_campaign import ATHENS; "
+            "from pbem.storage import Campaign; from pbem.checker import check_text; "
+            "body = 'first_move: [{units: [\"1313\"], path: [\"1314\"], partial: true}]\\n"
+            "second_move: [{units: [ATH-F1, ATH-F2], path: [\"1313\"]}]\\n'; "
+            "print('\\n'.join(f.text() for f in check_text(ATHENS + body, 'o.yaml', Campaign.open(sys.argv[1]))"
+            ".findings))")
+    outs = {subprocess.run([sys.executable, "-c", code, str(tmp_path / "demo"), str(Path(__file__).parent)],
+                           capture_output=True, text=True, check=True,
+                           env={**os.environ, "PYTHONHASHSEED": str(seed)}).stdout for seed in (1, 2, 3, 4)}
+    assert len(outs) == 1, outs
+    assert "which would move ATH-F1, has an error" in outs.pop()
