@@ -345,3 +345,99 @@ def test_a_link_or_a_rename_that_finds_the_disk_full_changes_nothing(camp, monke
     """A hard link (the old file kept under a second name) needs a folder entry, and a rename into a new name may
     need a folder block: either can find the disk full, before the change is in place."""
     changes_whole_or_not_at_all(camp, Disk(how, tmp_path).install(monkeypatch), name)
+
+
+def odd_name(camp, stem="FAKE"):
+    """A file name a player chose: his secret in it, then a newline and a terminal's escape code."""
+    return f"orders {camp.player_secrets()['athens']}\n\x1b[31m{stem}.yaml"
+
+
+def shown_safely(camp, r, line_ends: str) -> None:
+    """No secret and no control character reaches the moderator's terminal; the error is one line ending so."""
+    assert camp.player_secrets()["athens"] not in r.output and "\x1b" not in r.output, r.output
+    assert r.output.strip().splitlines()[-1].endswith(line_ends), r.output
+
+
+def test_a_drop_file_named_after_a_secret_is_named_withheld_and_on_one_line(camp, disk, tmp_path):
+    """A code review: the drop file's raw name stood in the error of a reply that could not be kept (`... stays in
+    the drop folder`): a secret in it shown, a newline breaking the one line, an ESC sent to the terminal."""
+    drop = tmp_path / "drop"
+    drop.mkdir()
+    (drop / odd_name(camp)).write_bytes(order_text(camp, "athens"))
+    disk.fill_at(2)  # refused (its name) and audited; its reply is not kept
+    r = pbem("ingest", camp.root, "--from", drop)
+    disk.free()
+    assert r.exit_code == 2, r.output
+    shown_safely(camp, r, r"orders withheld\n\x1b[31mFAKE.yaml stays in the drop folder, and the next ingest "
+                          r"answers it again")
+
+
+def test_a_drop_file_that_cannot_be_moved_out_is_named_withheld_and_on_one_line(camp, monkeypatch, tmp_path):
+    """The same review: a file ingest moves as it is (too big to be read) and cannot move (a full disk) was named
+    by its raw path in the drop folder."""
+    from pbem.intake import MAX_ORDER_BYTES
+    drop = tmp_path / "drop"
+    drop.mkdir()
+    (drop / odd_name(camp, "BIG")).write_bytes(b"#" * (MAX_ORDER_BYTES + 1))
+    disk = Disk("rename", tmp_path).install(monkeypatch)
+    disk.fill_at(2)  # the reply is kept (a rename); the file cannot be moved to refused/
+    r = pbem("ingest", camp.root, "--from", drop)
+    disk.free()
+    assert r.exit_code == 2, r.output
+    shown_safely(camp, r, r"stays in the drop folder, and the next ingest answers it again")
+    assert re.search(rf"^pbem: \S+/drop/orders withheld\\n\\x1b\[31mBIG\.yaml: {FULL}: orders withheld\\n\\x1b\[31m"
+                     rf"BIG\.yaml was answered", r.output, re.M), r.output
+
+
+def test_files_a_full_disk_kept_submit_from_are_named_as_not_taken(camp, disk, tmp_path):
+    """A code review: `submit f1 f2 f3` whose reply to f1 could not be kept stopped there, and said nothing of
+    f2 and f3, which were never answered."""
+    files = []
+    for player in ("athens", "sparta", "troy"):
+        files.append(tmp_path / (odd_name(camp, player) if player == "troy" else f"{player}.yaml"))
+        files[-1].write_bytes(order_text(camp, player))
+    disk.fill_at(3)  # athens.yaml stored and audited; its reply is not kept
+    r = pbem("submit", camp.root, *files)
+    disk.free()
+    assert r.exit_code == 2, r.output
+    assert "ACCEPTED: athens.yaml for athens" in r.output and "accepted sparta" not in audit(camp), r.output
+    shown_safely(camp, r, rf"send that answer yourself; {tmp_path}/sparta.yaml, {tmp_path}/orders withheld\n"
+                          rf"\x1b[31mtroy.yaml were not taken (not answered, nothing changed): they stay in their "
+                          rf"folder, and `pbem submit` given them again takes them")
+
+
+def test_files_a_full_disk_kept_ingest_from_are_named_as_not_taken(camp, disk, tmp_path):
+    drop = tmp_path / "drop"
+    drop.mkdir()
+    for i, player in enumerate(("athens", "sparta")):
+        (drop / f"{player}.yaml").write_bytes(order_text(camp, player))
+        os.utime(drop / f"{player}.yaml", (1000 + i, 1000 + i))  # athens first
+    disk.fill_at(3)  # athens.yaml stored and audited; its reply is not kept
+    r = pbem("ingest", camp.root, "--from", drop)
+    disk.free()
+    assert r.exit_code == 2, r.output
+    assert said(r).endswith("athens.yaml stays in the drop folder, and the next ingest answers it again; "
+                            "sparta.yaml was not taken (not answered, nothing changed): it stays in the drop folder, "
+                            "and the next ingest takes it"), r.output
+    r = pbem("ingest", camp.root, "--from", drop)
+    assert r.exit_code == 0 and audit(camp).count("intake accepted") == 2, r.output
+
+
+def test_a_committed_turn_whose_summary_stdout_cannot_take_says_it_is_committed(camp, monkeypatch):
+    """A code review: cron's `run-turn >> log` on the full disk: the turn was committed, and the moderator was told
+    only `pbem: a file: No space left on device`, as if it had not run."""
+    import typer
+    echo = typer.echo
+
+    def full_stdout(message=None, *args, err=False, **kwargs):
+        if not err:
+            raise OSError(errno.ENOSPC, FULL)
+        return echo(message, *args, err=err, **kwargs)
+    monkeypatch.setattr(typer, "echo", full_stdout)
+    r = pbem("run-turn", camp.root, "--force", "--no-reports")
+    monkeypatch.setattr(typer, "echo", echo)
+    assert r.exit_code == 2, r.output
+    assert r.output.strip().splitlines()[-1].startswith(
+        f"pbem: turn 1 is committed, but what follows it failed (standard output: {FULL}; the summary was not "
+        f"written whole); the turn stands"), r.output
+    assert Campaign.open(camp.root).current_turn == 2
