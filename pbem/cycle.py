@@ -274,7 +274,7 @@ class Status:
         where = str(self.root) if self.root is not None else "DIR"
         lines = [f"Result: {self.result or f'the game ended after game turn {self.turn - 1}'}",
                  "No more orders are taken and no more turns are run: no deadline, nobody is waited for"]
-        if not self.closed and not (self.root is not None and (self.root / "revealed-seed.txt").exists()):
+        if not self.closed:
             lines.append(f"Next: once the players have their last reports, publish the archive with the seed: "
                          f"`pbem archive {where} --reveal-seed`")
         return lines

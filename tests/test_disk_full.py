@@ -111,7 +111,8 @@ def said(r) -> str:
     """The error line a failed command ends with; it names the file it failed on relative to the campaign
     folder, never `a file` (a moderator's review: `pbem: a file: No space left on device`)."""
     line = r.output.strip().splitlines()[-1]
-    assert re.match(rf"pbem: (state|log|orders|replies|reports|campaign\.yaml|audit\.log)[^:]*: {FULL}", line), \
+    assert re.match(rf"pbem: (state|log|orders|replies|reports|campaign\.yaml|audit\.log|revealed-seed\.txt)[^:]*: "
+                    rf"{FULL}", line), \
         r.output
     return line
 
@@ -441,3 +442,18 @@ def test_a_committed_turn_whose_summary_stdout_cannot_take_says_it_is_committed(
         f"pbem: turn 1 is committed, but what follows it failed (standard output: {FULL}; the summary was not "
         f"written whole); the turn stands"), r.output
     assert Campaign.open(camp.root).current_turn == 2
+
+
+def test_a_seed_revealed_on_a_full_disk_is_revealed_with_its_audit_line_or_not_at_all(camp, disk, tmp_path):
+    """The same review's pattern: revealed-seed.txt (which closes the campaign) was written, then its audit line
+    refused."""
+    before = tree(camp.root)
+    for n in (1, 2):  # revealed-seed.txt, then its audit line
+        disk.fill_at(n)
+        r = pbem("archive", camp.root, "--reveal-seed", "--abandon", "-o", tmp_path / "out.tar.gz")
+        disk.free()
+        assert r.exit_code == 2 and tree(camp.root) == before, r.output
+        assert said(r).endswith(f"{FULL}; the seed was not revealed, no archive was made and nothing was changed: "
+                                f"fix that, then run it again"), r.output
+    r = pbem("archive", camp.root, "--reveal-seed", "--abandon", "-o", tmp_path / "out.tar.gz")
+    assert r.exit_code == 0 and "secret seed revealed" in audit(camp), r.output
