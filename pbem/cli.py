@@ -432,20 +432,20 @@ def submit(
             raise UsageError(f"{folders[0]}: is a folder; nothing was submitted (to take in a folder of files use "
                              f"`pbem ingest {campaign_dir} --from {folders[0]}`)")
         refused = 0
-        from .intake import AnsweredBut, not_taken, shown_name
+        from .intake import not_taken, shown_name
         from .storage import held_interrupts
         with camp.lock():
             for i, f in enumerate(files):
-                with held_interrupts():  # a Ctrl-C waits until this file is answered, replied and the answer shown
-                    answer = submit_path(camp, f, datetime.now(timezone.utc), late_ok, fix, force)
-                    try:
-                        reply(camp, answer)
-                    except AnsweredBut as exc:  # the files after it were not taken: said so, by name
-                        raise AnsweredBut(exc.answer, str(exc) + not_taken(
-                            [shown_name(camp, str(g)) for g in files[i + 1:]], "their folder",
-                            "`pbem submit` given them again")) from None
-                    finally:  # a reply that cannot be kept (a full disk): the answer stands, shown before the error
-                        typer.echo(answer.text(), nl=False)
+                try:
+                    with held_interrupts():  # a Ctrl-C waits until this file is answered, replied and shown
+                        answer = submit_path(camp, f, datetime.now(timezone.utc), late_ok, fix, force)
+                        try:
+                            reply(camp, answer)
+                        finally:  # a reply that cannot be kept (a full disk): the answer stands, shown first
+                            typer.echo(answer.text(), nl=False)
+                except PbemError as exc:  # (a full disk) the files after it were not taken: said so, by name
+                    exc.args = (str(exc) + not_taken([shown_name(camp, str(g)) for g in files[i + 1:]], False),)
+                    raise
                 refused += not answer.accepted
         return 1 if refused else 0
     guarded(body, campaign_dir=campaign_dir)

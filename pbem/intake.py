@@ -906,10 +906,11 @@ def ingest(camp: Campaign, drop: Path, now: datetime, late_ok: bool = False,
         with held_interrupts():  # answered, replied and moved out together (a Ctrl-C sweep: answered twice)
             try:
                 answers.append(_ingest_one(camp, drop, p, p in blockers, now, late_ok))
-            except AnsweredBut as exc:  # answered all the same: shown with the others, then the error
-                answers.append(exc.answer)
-                raise AnsweredBut(exc.answer, str(exc) + not_taken([shown_name(camp, q.name) for q in todo[i + 1:]],
-                                                                   "the drop folder", "the next ingest")) from None
+            except PbemError as exc:  # (a full disk) the files after it were not taken: said so, by name
+                if isinstance(exc, AnsweredBut):  # answered all the same: shown with the others, then the error
+                    answers.append(exc.answer)
+                exc.args = (str(exc) + not_taken([shown_name(camp, q.name) for q in todo[i + 1:]], True),)
+                raise
     return answers
 
 
@@ -922,16 +923,18 @@ def shown_name(camp: Campaign, name: str) -> str:
 MAX_NAMED = 10  # files named in one error line; the rest are counted
 
 
-def not_taken(names: list[str], where_they_are: str, again: str) -> str:
+def not_taken(names: list[str], ingest: bool) -> str:
     """What an error that stopped intake after one file adds about the files it did not come to (``names``, shown
-    safely: ``shown_name``): they were not taken, and ``again`` takes them (a code review: `submit f1 f2 f3`
-    whose first reply could not be kept left f2 and f3 unanswered, unsaid).  '' if there are none."""
+    safely: ``shown_name``): they were not taken, and how to take them, by `ingest` (``ingest``) or `submit` (a
+    code review: `submit f1 f2 f3` whose first reply could not be kept left f2 and f3 unanswered, unsaid).  ''
+    if there are none."""
     if not names:
         return ""
     listed = ", ".join(names[:MAX_NAMED]) + (f" and {len(names) - MAX_NAMED} more" if len(names) > MAX_NAMED else "")
-    one = len(names) == 1
-    return (f"; {listed} {'was' if one else 'were'} not taken (not answered, nothing changed): "
-            f"{'it stays' if one else 'they stay'} in {where_they_are}, and {again} takes {'it' if one else 'them'}")
+    it, was = ("it", "was") if len(names) == 1 else ("them", "were")
+    how = (f"{'it stays' if it == 'it' else 'they stay'} in the drop folder, and the next ingest takes {it}" if ingest
+           else f"give {it} to `pbem submit` again")
+    return f"; {listed} {was} not taken (not answered, nothing changed): {how}"
 
 
 def _ingest_one(camp: Campaign, drop: Path, p: Path, blocker: bool, now: datetime, late_ok: bool) -> Answer:

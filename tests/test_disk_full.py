@@ -403,8 +403,16 @@ def test_files_a_full_disk_kept_submit_from_are_named_as_not_taken(camp, disk, t
     assert r.exit_code == 2, r.output
     assert "ACCEPTED: athens.yaml for athens" in r.output and "accepted sparta" not in audit(camp), r.output
     shown_safely(camp, r, rf"send that answer yourself; {tmp_path}/sparta.yaml, {tmp_path}/orders withheld\n"
-                          rf"\x1b[31mtroy.yaml were not taken (not answered, nothing changed): they stay in their "
-                          rf"folder, and `pbem submit` given them again takes them")
+                          rf"\x1b[31mtroy.yaml were not taken (not answered, nothing changed): give them to `pbem "
+                          rf"submit` again")
+    disk.fill_at(1)  # sparta.yaml cannot be stored: troy's file is not taken either
+    r = pbem("submit", camp.root, *files[1:])
+    disk.free()
+    assert r.exit_code == 2 and "accepted sparta" not in audit(camp), r.output
+    shown_safely(camp, r, rf"sparta.yaml was not stored and nothing was changed (the file accepted before, if any, is "
+                          rf"still the one that counts): fix that, then give it again; {tmp_path}/orders withheld\n"
+                          rf"\x1b[31mtroy.yaml was not taken (not answered, nothing changed): give it to `pbem "
+                          rf"submit` again")
 
 
 def test_files_a_full_disk_kept_ingest_from_are_named_as_not_taken(camp, disk, tmp_path):
@@ -413,6 +421,12 @@ def test_files_a_full_disk_kept_ingest_from_are_named_as_not_taken(camp, disk, t
     for i, player in enumerate(("athens", "sparta")):
         (drop / f"{player}.yaml").write_bytes(order_text(camp, player))
         os.utime(drop / f"{player}.yaml", (1000 + i, 1000 + i))  # athens first
+    disk.fill_at(1)  # athens.yaml cannot be stored
+    r = pbem("ingest", camp.root, "--from", drop)
+    disk.free()
+    assert r.exit_code == 2, r.output
+    assert said(r).endswith("fix that, then give it again; sparta.yaml was not taken (not answered, nothing "
+                            "changed): it stays in the drop folder, and the next ingest takes it"), r.output
     disk.fill_at(3)  # athens.yaml stored and audited; its reply is not kept
     r = pbem("ingest", camp.root, "--from", drop)
     disk.free()
