@@ -170,10 +170,10 @@ def _unpacked(campaign_dir: Path | None, message: str) -> str:
     return unpacked_hint(campaign_dir)
 
 
-def upgrade_note(camp) -> None:
-    """``cycle.upgrade_note``, printed when there is one (status, run-turn, adjudicate)."""
-    from .cycle import upgrade_note as note_of
-    note = note_of(camp)
+def print_upgrade_note(camp) -> None:
+    """``cycle.upgrade_note``, printed when there is one (status, adjudicate --dry-run)."""
+    from .cycle import upgrade_note
+    note = upgrade_note(camp)
     if note:
         typer.echo(note)
 
@@ -276,14 +276,12 @@ def adjudicate(
             if changed:
                 raise UsageError(changed)
             typer.echo(summary(run(camp, dry_run=True), True), nl=False)
-            upgrade_note(camp)
+            print_upgrade_note(camp)
             return
-        from .cycle import adjudicate as do_adjudicate, upgrade_note as note_of
-        note = note_of(camp)  # of the turn before this one: once it has run, this pbem ran the last turn
-        _, message = do_adjudicate(camp, datetime.now(timezone.utc), force)
-        typer.echo(message, nl=False)
-        if note:
-            typer.echo(note)
+        from .cycle import adjudicate as do_adjudicate, upgrade_note
+        note = upgrade_note(camp)  # of the turn before this one: once it has run, this pbem ran the last turn
+        result, message = do_adjudicate(camp, datetime.now(timezone.utc), force)
+        print_committed(camp, result, message, note)
     guarded(body, commits_turn=not dry_run, campaign_dir=campaign_dir)
 
 
@@ -325,7 +323,7 @@ def status(
         hint = unpacked_hint(camp.root)
         if hint:
             typer.echo(f"note: no secret/ folder: no turn can be run here{hint}")
-        upgrade_note(camp)
+        print_upgrade_note(camp)
     guarded(body)
 
 
@@ -434,15 +432,20 @@ def submit(
             raise UsageError(f"{folders[0]}: is a folder; nothing was submitted (to take in a folder of files use "
                              f"`pbem ingest {campaign_dir} --from {folders[0]}`)")
         refused = 0
+        from .intake import not_taken, shown_name
         from .storage import held_interrupts
         with camp.lock():
-            for f in files:
-                with held_interrupts():  # a Ctrl-C waits until this file is answered, replied and the answer shown
-                    answer = submit_path(camp, f, datetime.now(timezone.utc), late_ok, fix, force)
-                    try:
-                        reply(camp, answer)
-                    finally:  # a reply that cannot be kept (a full disk): the answer stands, shown before the error
-                        typer.echo(answer.text(), nl=False)
+            for i, f in enumerate(files):
+                try:
+                    with held_interrupts():  # a Ctrl-C waits until this file is answered, replied and shown
+                        answer = submit_path(camp, f, datetime.now(timezone.utc), late_ok, fix, force)
+                        try:
+                            reply(camp, answer)
+                        finally:  # a reply that cannot be kept (a full disk): the answer stands, shown first
+                            typer.echo(answer.text(), nl=False)
+                except PbemError as exc:  # (a full disk) the files after it were not taken: said so, by name
+                    exc.args = (str(exc) + not_taken([shown_name(camp, str(g)) for g in files[i + 1:]], False),)
+                    raise
                 refused += not answer.accepted
         return 1 if refused else 0
     guarded(body, campaign_dir=campaign_dir)
@@ -490,13 +493,11 @@ def run_turn(
     """Adjudicate the turn when every player is in or the deadline has passed (R-TURN-5), then write reports."""
     def body() -> None:
         from datetime import datetime, timezone
-        from .cycle import run_turn as do_run, upgrade_note as note_of
+        from .cycle import run_turn as do_run, upgrade_note
         camp = open_campaign(campaign_dir)
-        note = note_of(camp)  # of the turn before this one: once it has run, this pbem ran the last turn
-        _, message = do_run(camp, datetime.now(timezone.utc), force, reports=not no_reports)
-        typer.echo(message, nl=False)
-        if note:
-            typer.echo(note)
+        note = upgrade_note(camp)  # of the turn before this one: once it has run, this pbem ran the last turn
+        result, message = do_run(camp, datetime.now(timezone.utc), force, reports=not no_reports)
+        print_committed(camp, result, message, note)
     guarded(body, commits_turn=True, campaign_dir=campaign_dir)
 
 
@@ -604,6 +605,19 @@ def bot(
     guarded(body)
 
 
+def print_committed(camp, result, message: str, note: str | None) -> None:
+    """What run-turn or adjudicate tells of the turn it ran (``result``: None if none ran), and the upgrade
+    ``note``.  Standard output that cannot take it (cron's `>> log` on the full disk) fails after the commit: said
+    as such (``CommittedButFailed``), never as a turn that did not run (a code review)."""
+    try:
+        print_whole(message + (f"{note}\n" if note else ""), "the summary")
+    except PbemError as exc:
+        if result is None:
+            raise
+        from .cycle import CommittedButFailed
+        raise CommittedButFailed(camp, result.turn, str(exc)) from None
+
+
 def print_whole(text: str, what: str) -> None:
     """Print ``text`` and make sure it was written (a full disk behind a redirection fails at the flush): never
     report success for output that was lost.  A closed pipe (`| head`) stays quiet, as everywhere."""
@@ -614,7 +628,8 @@ def print_whole(text: str, what: str) -> None:
     except BrokenPipeError:
         raise
     except OSError as exc:
-        raise PbemError(f"standard output: {exc.strerror or exc}; {what} were not written whole") from None
+        were = "were" if what.endswith("s") else "was"
+        raise PbemError(f"standard output: {exc.strerror or exc}; {what} {were} not written whole") from None
 
 
 def _outside(camp, path: Path) -> None:

@@ -15,7 +15,7 @@ from typing import Any
 
 from .auditlog import ACCEPTED, ADJUDICATED, DEADLINE, ROLLBACK, SEAT_SET_ASIDE
 from .errors import CampaignError, PbemError, UsageError
-from .storage import Campaign, failed, held_interrupts, refuse_if_closed
+from .storage import Campaign, failed, held_interrupts, players_text, refuse_if_closed, unchanged
 
 
 # the forms a deadline is written in (ASCII digits only: `+²d` or `+٣d` are no number of days)
@@ -166,9 +166,8 @@ def set_deadline(camp: Campaign, text: str, now: datetime) -> NewDeadline:
                    f"{amount} from now: the deadline in force, {fmt(before)}, has passed")
     config = dict(camp.config)
     config["deadline"] = when.strftime(STORED)
-    with held_interrupts():
-        camp.write_config(config)
-        camp.audit(f"deadline of turn {camp.current_turn} set to {fmt(when)}")
+    with held_interrupts(), unchanged(camp, "the deadline was not set"):
+        camp.change(f"deadline of turn {camp.current_turn} set to {fmt(when)}", config=config)
     return NewDeadline(when, before, counted)
 
 
@@ -275,7 +274,7 @@ class Status:
         where = str(self.root) if self.root is not None else "DIR"
         lines = [f"Result: {self.result or f'the game ended after game turn {self.turn - 1}'}",
                  "No more orders are taken and no more turns are run: no deadline, nobody is waited for"]
-        if not self.closed and not (self.root is not None and (self.root / "revealed-seed.txt").exists()):
+        if not self.closed:
             lines.append(f"Next: once the players have their last reports, publish the archive with the seed: "
                          f"`pbem archive {where} --reveal-seed`")
         return lines
@@ -458,7 +457,7 @@ def change_seat(camp: Campaign, player: str, seat: str, reason: str = "") -> Sea
     before = table.get(player, "human")
     table[player] = seat
     player_secrets = camp.player_secrets()  # everything is read before anything is written
-    seed = camp.secret_seed()
+    camp.secret_seed()  # (a damaged seed stops it here)
     former = former_secrets(camp)
     if player_secrets.get(player):
         former.setdefault(player, []).append(secret_digest(player_secrets[player]))
@@ -491,14 +490,14 @@ def change_seat(camp: Campaign, player: str, seat: str, reason: str = "") -> Sea
                 raise CampaignError(f"{stored}: cannot be set aside as {aside.name} ({exc.strerror or exc}); "
                                     f"the seat was not changed") from None
         try:
-            write_former_secrets(camp, former)  # first: a former secret noted too early is still never accepted
-            camp.write_secrets(seed, player_secrets)
-            camp.write_config(config_with(camp, seats=table))
+            with unchanged(camp, "the seat was not changed"):  # the secrets, the seat and the line together
+                camp.change(line, [(camp.secret_dir / FORMER, former_secrets_text(former)),
+                                   (camp.secret_dir / "players.yaml", players_text(player_secrets))],
+                            config=config_with(camp, seats=table), mode=0o600)
         except BaseException:
             if aside is not None:
                 aside.rename(stored)
             raise
-        camp.audit(line)
     return SeatChange(player_secrets[player], before, aside, state.turn)
 
 
@@ -525,11 +524,10 @@ def former_secrets(camp: Campaign) -> dict[str, list[str]]:
     return {str(p): [str(d) for d in ds] for p, ds in data.items() if isinstance(ds, list)}
 
 
-def write_former_secrets(camp: Campaign, former: dict[str, list[str]]) -> None:
+def former_secrets_text(former: dict[str, list[str]]) -> str:
     from . import yamlio
-    from .storage import atomic_write
-    atomic_write(camp.secret_dir / FORMER, "# SHA-256 of the secrets `pbem seat` replaced: a file sent with one is "
-                                          "answered that the seat changed hands\n" + yamlio.dump(former), mode=0o600)
+    return ("# SHA-256 of the secrets `pbem seat` replaced: a file sent with one is answered that the seat changed "
+            "hands\n" + yamlio.dump(former))
 
 
 def former_secret(camp: Campaign, player: str, given: str) -> bool:

@@ -31,7 +31,7 @@ from .auditlog import PLAYED_BY_UNDONE_RUN, REFUSED_SENT
 from .cycle import deadline as campaign_deadline, fmt
 from .errors import CampaignError, PbemError
 from .storage import (Campaign, atomic_write, closed, failed, first_version_hash, held_interrupts, named,
-                      printable, short_hash, sync_folder, where, write_beside)
+                      printable, short_hash, Staged, sync_folder, where)
 from .turn import DRY_RUN_LINE
 
 MAX_ORDER_BYTES = yamlio.MAX_BYTES
@@ -569,36 +569,27 @@ def _submit_bytes(camp: Campaign, raw: bytes, source: str, now: datetime, late_o
 
 
 def store(camp: Campaign, target: Path, kept: bytes, older: Path | None, source: str, line: str) -> None:
-    """Store an accepted file as ``target`` and audit it (``line``), or, if anything fails, change nothing: the new
-    bytes are written beside it first (``write_beside``: the only step that needs room on the disk), then the
+    """Store an accepted file as ``target`` and audit it (``line``), or, if anything fails, change nothing
+    (``Staged``): the new bytes are written beside it first (the only step that needs room on the disk), then the
     file stored before is renamed ``older`` (``PLAYER.vN.yaml``) and the new one renamed into place; if the audit
     line cannot be written the renames are undone (a moderator's review: a full disk while a replacement was
     stored left the player's accepted file renamed to .v1 and no file in its place, which `run-turn` then took for
     a file removed by hand).  An error is one line naming the file, saying that nothing was stored."""
-    new: Path | None = None
-    moved = put = False
+    staged: Staged | None = None
     made = not target.parent.exists()
     try:
-        new = write_beside(target, kept)
-        if older is not None:
-            os.rename(target, older)
-            moved = True
-        os.replace(new, target)
-        put = True
+        staged = Staged(target, kept, older=older)
+        staged.put()
         sync_folder(target.parent)
         camp.audit(line)
     except BaseException as exc:
-        try:
-            if not put and new is not None:
-                new.unlink(missing_ok=True)
-            if moved:
-                os.replace(older, target)  # the file stored before, back in its place (the new one goes)
-            elif put:
-                target.unlink(missing_ok=True)
-            if made:
+        if staged is not None:
+            staged.undo()
+        if made:
+            try:
                 target.parent.rmdir()  # the turn's folder, made for this file
-        except OSError:
-            pass  # the error that stopped it is the one to report
+            except OSError:
+                pass  # the error that stopped it is the one to report
         if not isinstance(exc, OSError):
             raise
         if exc.filename is None:
@@ -606,6 +597,7 @@ def store(camp: Campaign, target: Path, kept: bytes, older: Path | None, source:
         raise CampaignError(f"{failed(exc, camp.root)}; {source} was not stored and nothing was changed (the "
                             f"file accepted before, if any, is still the one that counts): fix that, then give it "
                             f"again") from None
+    staged.done()
 
 
 def refused_as(camp: Campaign, digest: str) -> str | None:
@@ -910,14 +902,40 @@ def ingest(camp: Campaign, drop: Path, now: datetime, late_ok: bool = False,
             left.append(held)
     entries.sort(key=lambda p: (p.lstat().st_mtime, p.name))
     answers = [] if answers is None else answers
-    for p in blockers + entries:
+    todo = blockers + entries
+    for i, p in enumerate(todo):
         with held_interrupts():  # answered, replied and moved out together (a Ctrl-C sweep: answered twice)
             try:
                 answers.append(_ingest_one(camp, drop, p, p in blockers, now, late_ok))
-            except AnsweredBut as exc:  # answered all the same: shown with the others, then the error
-                answers.append(exc.answer)
+            except PbemError as exc:  # (a full disk) the files after it were not taken: said so, by name
+                if isinstance(exc, AnsweredBut):  # answered all the same: shown with the others, then the error
+                    answers.append(exc.answer)
+                exc.args = (str(exc) + not_taken([shown_name(camp, q.name) for q in todo[i + 1:]], True),)
                 raise
     return answers
+
+
+def shown_name(camp: Campaign, name: str) -> str:
+    """A file's name or path as a message shows it: a player's secret in it withheld (``withheld_name``), and
+    not a character that could start a line of its own or send codes to a terminal (``printable``)."""
+    return printable(withheld_name(camp, name))
+
+
+MAX_NAMED = 10  # files named in one error line; the rest are counted
+
+
+def not_taken(names: list[str], ingest: bool) -> str:
+    """What an error that stopped intake after one file adds about the files it did not come to (``names``, shown
+    safely: ``shown_name``): they were not taken, and how to take them, by `ingest` (``ingest``) or `submit` (a
+    code review: `submit f1 f2 f3` whose first reply could not be kept left f2 and f3 unanswered, unsaid).  ''
+    if there are none."""
+    if not names:
+        return ""
+    listed = ", ".join(names[:MAX_NAMED]) + (f" and {len(names) - MAX_NAMED} more" if len(names) > MAX_NAMED else "")
+    it, was = ("it", "was") if len(names) == 1 else ("them", "were")
+    how = (f"{'it stays' if it == 'it' else 'they stay'} in the drop folder, and the next ingest takes {it}" if ingest
+           else f"give {it} to `pbem submit` again")
+    return f"; {listed} {was} not taken (not answered, nothing changed): {how}"
 
 
 def _ingest_one(camp: Campaign, drop: Path, p: Path, blocker: bool, now: datetime, late_ok: bool) -> Answer:
@@ -937,7 +955,7 @@ def _ingest_one(camp: Campaign, drop: Path, p: Path, blocker: bool, now: datetim
         answer = submit_path(camp, p, now, late_ok)
     answer.campaign = camp.root
     answer.given = None  # the file leaves the drop folder: the moderator is told where it was kept
-    stays = f"; {p.name} stays in the drop folder, and the next ingest answers it again"
+    stays = f"; {shown_name(camp, p.name)} stays in the drop folder, and the next ingest answers it again"
     try:
         replied = reply(camp, answer)
     except AnsweredBut as exc:
@@ -949,10 +967,10 @@ def _ingest_one(camp: Campaign, drop: Path, p: Path, blocker: bool, now: datetim
         answer.kept = keep_sent(camp, p, kept_name(dest, replied.stem if replied else reply_name(answer),
                                                     withheld_name(camp, name)))
     except OSError as exc:  # a full disk: the answer and its reply stand
-        if exc.filename is None:
-            exc = named(exc, p)
-        raise AnsweredBut(answer, f"{failed(exc, camp.root)}: {printable(answer.source)} was answered (the answer is "
-                                  f"printed above" + (f" and kept as {where(replied, camp.root)}" if replied else "")
+        if exc.filename is None or os.fsdecode(exc.filename) == str(p):  # the file as sent: its name shown safely
+            exc = named(exc, p.parent / withheld_name(camp, p.name))
+        raise AnsweredBut(answer, f"{printable(failed(exc, camp.root))}: {printable(answer.source)} was answered "
+                                  f"(the answer is printed above" + (f" and kept as {where(replied, camp.root)}" if replied else "")
                                   + f"), but could not be moved out of the drop folder{stays}") from None
     return answer
 

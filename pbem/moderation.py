@@ -14,7 +14,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
 import tarfile
 import tempfile
 from dataclasses import dataclass, field
@@ -27,7 +26,7 @@ from .errors import CampaignError, PbemError, UsageError
 from .invariants import violations
 from .gamedata import GameMap, tables
 from .model import GameState, Unit, UnitType
-from .storage import Campaign, atomic_write, closed, default_mode, held_interrupts, refuse_if_closed
+from .storage import Campaign, closed, default_mode, failed, held_interrupts, refuse_if_closed, unchanged
 
 
 MAX_GOLD = 100_000  # far beyond any game; stops a typo such as +10000000000 from reaching the reports
@@ -206,7 +205,6 @@ def _rollback(camp: Campaign, turn: int, reason: str) -> RolledBack:
     fixes, lost = _adjustments_after(camp, turn)
     from .cycle import STORED, config_with, deadline_of
     known, own_deadline = deadline_of(camp, turn)  # the deadline in force is the next turn's: give back its own
-    config_before = dict(camp.config)
     moves = [(camp.snapshot_path(t), dest / "state" / camp.snapshot_path(t).name) for t in snaps if t > turn]
     moves += [(p, dest / "state" / p.name) for p in fixes]
     for t in range(turn, snaps[-1]):
@@ -241,10 +239,6 @@ def _rollback(camp: Campaign, turn: int, reason: str) -> RolledBack:
     last_run = snaps[-1] - 1
     done: list[tuple[Path, Path]] = []
     made_dirs: list[Path] = []
-    marker_before: str | None = None
-    marker_written = False
-    config_written = False
-    later_written: list[Path] = []
 
     def mkdirs(folder: Path) -> None:
         missing = []
@@ -267,47 +261,20 @@ def _rollback(camp: Campaign, turn: int, reason: str) -> RolledBack:
                 raise CampaignError(f"{src}: cannot be moved to {target.relative_to(camp.root)} "
                                     f"({exc.strerror or exc}); nothing was rolled back") from None
             done.append((src, target))
-        try:
-            mkdirs(marker.parent)
-            marker_before = marker.read_text(encoding="utf-8") if marker.is_file() else None
-            atomic_write(marker, marker_text)
-            marker_written = True
-            for t, text in sorted(later.items()):
-                path = camp.orders_dir(t) / FROZEN
-                mkdirs(path.parent)
-                atomic_write(path, text)
-                later_written.append(path)
-        except OSError as exc:
-            raise CampaignError(f"{exc.filename or marker}: cannot be written ({exc.strerror or exc}); nothing was "
-                                f"rolled back") from None
-        camp.write_config(config_with(camp, deadline=own_deadline.strftime(STORED) if own_deadline else None))
-        config_written = True
+        markers = [(marker, marker_text)] + [(camp.orders_dir(t) / FROZEN, text) for t, text in sorted(later.items())]
+        for path, _ in markers:
+            mkdirs(path.parent)
         undone = f"turn {turn}" if last_run == turn else f"turns {turn}..{last_run}"
-        camp.audit(f"rollback to turn {turn} (undone: the run of {undone}; later turns moved to "
-                   f"{dest.relative_to(camp.root)}"
-                   + (f"; adjustments lost: {'; '.join(lost)}" if lost else "") + f"): {reason}")
+        try:  # the markers, the turn's own deadline and the audit line together (``Campaign.change``)
+            camp.change(f"rollback to turn {turn} (undone: the run of {undone}; later turns moved to "
+                        f"{dest.relative_to(camp.root)}" + (f"; adjustments lost: {'; '.join(lost)}" if lost else "")
+                        + f"): {reason}", markers,
+                        config=config_with(camp, deadline=own_deadline.strftime(STORED) if own_deadline else None))
+        except OSError as exc:
+            raise CampaignError(f"{failed(exc, camp.root)}; nothing was rolled back") from None
     except BaseException:
         # Whole or not at all: put back what was moved (renames in one folder tree), so the campaign is as it was.
         stuck = []
-        if config_written:
-            try:
-                camp.write_config(config_before)
-            except (OSError, PbemError):
-                stuck.append(str(camp.config_path))
-        for path in reversed(later_written):  # out of the way of the order folders moved back
-            try:
-                path.unlink(missing_ok=True)
-                path.parent.rmdir()
-            except OSError:
-                pass
-        if marker_written:
-            try:
-                if marker_before is None:
-                    marker.unlink(missing_ok=True)
-                else:
-                    atomic_write(marker, marker_before)
-            except OSError:
-                stuck.append(str(marker))
         for src, target in reversed(done):
             try:
                 os.rename(target, src)
@@ -435,10 +402,9 @@ def adjust(camp: Campaign, reason: str, gold: dict[str, int] | None = None, move
         raise UsageError("refused, the state would break: " + "; ".join(bad))
     path = camp.snapshot_path(state.turn)
     keep = path.with_name(f"{path.stem}.fix-{len(list(path.parent.glob(path.stem + '.fix-*.json'))) + 1}.json")
-    with held_interrupts():
-        shutil.copy2(path, keep)
-        atomic_write(path, state.to_json())
-        camp.audit(f"adjust turn {state.turn} ({'; '.join(done)}), previous kept as {keep.name}: {reason}")
+    with held_interrupts(), unchanged(camp, "the correction was not made"):  # the kept original, the new
+        camp.change(f"adjust turn {state.turn} ({'; '.join(done)}), previous kept as {keep.name}: {reason}",
+                    [(keep, path.read_bytes()), (path, state.to_json())])  # snapshot and the audit line together
     return done
 
 
@@ -519,10 +485,14 @@ def archive(camp: Campaign, out: Path | None = None, reveal_seed: bool = False, 
             raise UsageError("--reveal-seed: the game is not over; revealing the seed now would show every "
                              "future die (a campaign stopped for good: add --abandon)")
         seed = camp.secret_seed()
-        with held_interrupts():
-            atomic_write(camp.root / "revealed-seed.txt", seed.hex() + "\n")
-            camp.audit("secret seed revealed (revealed-seed.txt)" + (
-                f"; campaign abandoned at turn {state.turn}: no more turns" if not state.finished else ""))
+        try:
+            with held_interrupts():  # the seed and its audit line together
+                camp.change("secret seed revealed (revealed-seed.txt)" + (
+                    f"; campaign abandoned at turn {state.turn}: no more turns" if not state.finished else ""),
+                    [(camp.root / "revealed-seed.txt", seed.hex() + "\n")])
+        except OSError as exc:
+            raise CampaignError(f"{failed(exc, camp.root)}; the seed was not revealed, no archive was made and "
+                                f"nothing was changed: fix that, then run it again") from None
 
     def keep(info: tarfile.TarInfo) -> tarfile.TarInfo | None:
         parts = Path(info.name).parts

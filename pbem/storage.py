@@ -20,12 +20,15 @@ Layout (documented in docs/moderator.md)::
 
 A turn is committed by writing its snapshot last: the newest snapshot *is* the turn counter, so a crash
 mid-turn leaves the previous turn intact.  Its next deadline (campaign.yaml) and its audit lines land with it
-(``cycle._commit``).  A file is written beside its place and renamed into it (``write_beside``, ``Staged``): a
-rename needs no room on the disk, so a full disk stops a change before anything is in place, and every error
-names the file it failed on (``named``).
+(``cycle._commit``).  A file is written beside its place and renamed into it (``write_beside``, ``Staged``): the
+writing and the second name kept of the old file are the steps that can find the disk full, and they come before
+anything is put in place; putting the new file in place and back again are renames of names that exist already.
+So a full disk stops a change before anything is in place, a change and its audit line land together
+(``Campaign.change``), and every error names the file it failed on (``named``).
 """
 from __future__ import annotations
 
+import errno
 import fcntl
 import hashlib
 import json
@@ -136,6 +139,18 @@ def held_interrupts() -> Iterator[None]:
         before(signal.SIGINT, None)
 
 
+@contextmanager
+def unchanged(camp: Campaign, what: str) -> Iterator[None]:
+    """An OSError in the block (a full disk: ``Campaign.change`` undid what it had done) as one line naming the
+    file, saying ``what`` and that nothing was changed."""
+    try:
+        yield
+    except OSError as exc:
+        room = " (free some space)" if exc.errno in (errno.ENOSPC, errno.EDQUOT) else ""
+        raise CampaignError(f"{failed(exc, camp.root)}; {what} and nothing was changed: fix that{room}, then run "
+                            f"it again") from None
+
+
 class HeldInterrupt(KeyboardInterrupt):
     """A Ctrl-C that ``held_interrupts`` kept waiting until the change under way was done: the command stops
     right after it, and says the change was made (a Ctrl-C sweep: `adjust` made its change and said only
@@ -209,9 +224,8 @@ def failed(exc: OSError, root: Path | str) -> str:
 
 def write_beside(path: Path, data: str | bytes, mode: int | None = None) -> Path:
     """Write ``data`` to a new temporary file in ``path``'s folder (fsynced, ``mode``) and return its name, for the
-    caller to move into place with ``os.replace``: a rename needs no room on the disk, so once the bytes are
-    written nothing can fail for want of space.  On an error the temporary file is removed and the error names
-    ``path`` (``named``)."""
+    caller to move into place with ``os.replace``: once the bytes are written, the rename over ``path`` takes no
+    more room on the disk.  On an error the temporary file is removed and the error names ``path`` (``named``)."""
     if mode is None:
         mode = default_mode()
     raw = data.encode("utf-8") if isinstance(data, str) else data
@@ -221,12 +235,21 @@ def write_beside(path: Path, data: str | bytes, mode: int | None = None) -> Path
     except OSError as exc:
         raise named(exc, exc.filename if exc.filename and not str(exc.filename).endswith(".tmp") else path) \
             from None
-    try:
+    with _removed_on_error(Path(tmp), path):
         try:
             write_fd(fd, raw)
         finally:
             os.close(fd)
         os.chmod(tmp, mode)
+    return Path(tmp)
+
+
+@contextmanager
+def _removed_on_error(tmp: Path, path: Path) -> Iterator[None]:
+    """On an error in the block the temporary file ``tmp`` is removed, and an OSError names ``path``, the file it
+    was to become (``named``)."""
+    try:
+        yield
     except BaseException as exc:
         try:
             os.unlink(tmp)
@@ -235,7 +258,6 @@ def write_beside(path: Path, data: str | bytes, mode: int | None = None) -> Path
         if isinstance(exc, OSError):
             raise named(exc, path) from None
         raise
-    return Path(tmp)
 
 
 def sync_folder(folder: Path) -> None:
@@ -252,35 +274,33 @@ def atomic_write(path: Path, data: str | bytes, mode: int | None = None) -> None
     ``mode``: the file's permissions (default: as a plainly created file's, ``default_mode``).  An error names
     ``path``."""
     tmp = write_beside(path, data, mode)
-    try:
+    with _removed_on_error(tmp, path):
         os.replace(tmp, path)
-    except BaseException as exc:
-        try:
-            os.unlink(tmp)
-        except FileNotFoundError:
-            pass
-        if isinstance(exc, OSError):
-            raise named(exc, path) from None
-        raise
     sync_folder(path.parent)
 
 
 class Staged:
     """A file's new content written beside it (``write_beside``) before a change, put in place by ``put`` and, if
-    the change then fails, taken back by ``undo``: both are renames, which need no room on the disk, so a full
-    disk can stop the change before ``put`` but never leave the new content in place of the old after ``undo``.
-    The old content is kept as a second name of the file (a hard link), or a copy where links cannot be made;
-    ``done`` drops it once the change is made."""
+    the change then fails, taken back by ``undo``.  Everything that can find the disk full comes first, in the
+    constructor: the new file is written, and the old content is kept as a second name of the file (a hard link,
+    which a full disk can refuse too), or a copy where links cannot be made.  ``put`` and ``undo`` are renames of
+    names that exist already, so a full disk stops the change before ``put`` and never leaves the new content in
+    place of the old after ``undo``.  ``done`` drops the second name once the change is made.
+
+    ``older``: the name the file in place moves to when the new one is put (intake's ``PLAYER.v1.yaml``, the file
+    accepted before), and back from on ``undo``; no hidden second name is then kept."""
 
     def __init__(self, path: Path, data: str | bytes, mode: int | None = None,
-                 undone: Callable[[], None] | None = None):
-        self.path, self.undone = path, undone
-        self.new: Path | None = write_beside(path, data, mode)
+                 undone: Callable[[], None] | None = None, older: Path | None = None):
+        self.path, self.undone, self.older = path, undone, older
+        self.moved = self.placed = False
+        self.new: Path = write_beside(path, data, mode)
         self.old: Path | None = None
-        if path.is_file():
+        if older is None and path.is_file():
             try:
-                self.old = self.new.with_suffix(".old")  # .campaign.yaml.RANDOM.old, beside the new one
-                os.link(path, self.old)
+                link = self.new.with_suffix(".old")  # .campaign.yaml.RANDOM.old, beside the new one
+                os.link(path, link)
+                self.old = link
             except OSError:
                 try:
                     self.old = write_beside(path, path.read_bytes(), path.stat().st_mode & 0o777)
@@ -290,19 +310,27 @@ class Staged:
 
     def put(self) -> None:
         try:
+            if self.older is not None:
+                os.rename(self.path, self.older)
+                self.moved = True
             os.replace(self.new, self.path)
         except OSError as exc:
             raise named(exc, self.path) from None
-        self.new = None
+        self.placed = True
 
     def undo(self) -> None:
-        """Everything as before (errors ignored: the error that stopped the change is the one to report)."""
+        """Everything as before, the hidden files removed (errors ignored: the error that stopped the change is
+        the one to report)."""
         try:
-            if self.new is not None:
+            if not self.placed:
                 self.new.unlink(missing_ok=True)
-            if self.old is not None:
+                if self.old is not None:
+                    self.old.unlink(missing_ok=True)
+            if self.moved:
+                os.replace(self.older, self.path)  # (the new file goes, if it was put)
+            elif self.placed and self.old is not None:
                 os.replace(self.old, self.path)
-            elif self.new is None:
+            elif self.placed:
                 self.path.unlink(missing_ok=True)
         except OSError:
             pass
@@ -316,6 +344,12 @@ class Staged:
             sync_folder(self.path.parent)
         except OSError:
             pass  # the change is made: a leftover hidden copy of the old file harms nothing
+
+
+def players_text(player_secrets: dict[str, str]) -> str:
+    """``secret/players.yaml`` as pbem writes it."""
+    return ("# Hand each player their own secret; it goes in the header of every order file.\n"
+            + yamlio.dump({"secrets": player_secrets}))
 
 
 CONFIG_SCHEMA = "campaign.schema.json"
@@ -629,11 +663,47 @@ class Campaign:
     def put_config(self, config: dict[str, Any]) -> Staged:
         """``config`` put in place of campaign.yaml as part of a change that can still be undone: ``undo()`` of
         what it returns puts the old file back, ``done()`` makes it final (``Staged``; the next deadline a turn
-        commits with, ``cycle._commit``).  A full disk stops it before anything is in place."""
-        staged = Staged(self.config_path, self._config_text(config), undone=self._forget_config)
-        staged.put()
+        commits with, ``cycle._commit``).  A full disk stops it before anything is in place; so does any error in
+        putting it there (nothing is left behind)."""
+        staged = self.stage_config(config)
+        try:
+            staged.put()
+        except BaseException:
+            staged.undo()
+            raise
         self._config = config
         return staged
+
+    def stage_config(self, config: dict[str, Any]) -> Staged:
+        """``config`` written beside campaign.yaml, to be put in place (``Staged.put``) with the rest of a change;
+        its ``undo`` makes the settings be read again from the file."""
+        return Staged(self.config_path, self._config_text(config), undone=self._forget_config)
+
+    def change(self, lines: str | list[str], files: list[tuple[Path, str | bytes]] = (),
+               config: dict[str, Any] | None = None, mode: int | None = None) -> None:
+        """A change and its audit line(s) ``lines``, made together or not at all (a code review: on a full disk
+        `pbem deadline` left the new deadline in campaign.yaml and no line in audit.log, where a rollback looks
+        for it): every file of ``files`` (path, content; ``mode``) and ``config`` (campaign.yaml) is written
+        beside its place first (``Staged``: the steps that need room on the disk), then all are put in place
+        and the audit line written; if anything fails, every file is as it was, and the error goes up (an
+        OSError names its file: the caller says that nothing was changed)."""
+        staged: list[Staged] = []
+        try:
+            for path, data in files:
+                staged.append(Staged(path, data, mode))
+            if config is not None:
+                staged.append(self.stage_config(config))
+            for one in staged:
+                one.put()
+            if config is not None:
+                self._config = config
+            self.audit(*([lines] if isinstance(lines, str) else lines))
+        except BaseException:
+            for one in reversed(staged):
+                one.undo()
+            raise
+        for one in staged:
+            one.done()
 
     def _forget_config(self) -> None:
         self._config = None  # read again from the file
@@ -796,9 +866,7 @@ class Campaign:
         self.secret_dir.mkdir(parents=True, exist_ok=True)
         os.chmod(self.secret_dir, 0o700)
         atomic_write(self.secret_dir / "seed", seed.hex() + "\n", mode=0o600)
-        atomic_write(self.secret_dir / "players.yaml",
-                     "# Hand each player their own secret; it goes in the header of every order file.\n"
-                     + yamlio.dump({"secrets": player_secrets}), mode=0o600)
+        atomic_write(self.secret_dir / "players.yaml", players_text(player_secrets), mode=0o600)
 
     # -- audit and lock ----------------------------------------------------------------------------
     def audit(self, line: str, *more: str) -> None:

@@ -4,8 +4,11 @@ kept, or nothing changes; an answer that is given is shown even when its reply c
 error names the file it failed on, relative to the campaign folder (R-TURN-5: the turn runs at its deadline, so a
 committed turn must never carry the deadline of the turn before it).
 
-The disk is simulated: from the n-th file pbem writes (counted where it is flushed to the disk, ``os.fsync``), every
-write fails with ENOSPC, and the error names no file, as a full tmpfs's does."""
+The disk is simulated, in one of these ways (``Disk.how``): from the n-th file pbem writes, every write fails
+with ENOSPC and the error names no file, as a full tmpfs's does, either where the file is flushed to the disk
+(``fsync``) or in ``os.write`` itself, after a short write (``write``: the n-th write puts only half its bytes on
+the disk, the next one fails); or the n-th second name of a file (``link``, a hard link) finds the disk full, and
+so does every file after it; or the n-th rename (``rename``) needs a folder block the disk no longer has."""
 import errno
 import os
 import re
@@ -21,34 +24,82 @@ FULL = "No space left on device"
 
 
 class Disk:
-    """``fill_at(n)``: the n-th file written from now on, and every one after it, finds the disk full; ``free()``
-    makes room again."""
+    """``fill_at(n)``: the n-th file written from now on (as ``how`` counts them), and every one after it, finds
+    the disk full; ``free()`` makes room again."""
 
-    def __init__(self):
+    def __init__(self, how: str = "fsync", root=None):
+        self.how, self.root = how, root
         self.full_at: int | None = None
         self.written = 0
+        self.filled = False  # (``link``: full from the link that failed on)
 
     def fill_at(self, n: int) -> None:
-        self.full_at, self.written = n, 0
+        self.full_at, self.written, self.filled = n, 0, False
 
     def free(self) -> None:
-        self.full_at = None
+        self.full_at, self.filled = None, False
+
+    def count(self, how: str) -> int | None:
+        """One more of ``how`` (when it is what this disk counts): its number, None if it is not counted."""
+        if how != self.how or self.full_at is None:
+            return None
+        self.written += 1
+        return self.written
+
+    def install(self, monkeypatch) -> "Disk":
+        real_fsync, real_write, real_link, real_rename, real_replace = (os.fsync, os.write, os.link, os.rename,
+                                                                         os.replace)
+        disk = self
+
+        def full():
+            return OSError(errno.ENOSPC, FULL)
+
+        def regular(fd):  # a file's bytes (a folder's entries need no room)
+            return stat.S_ISREG(os.fstat(fd).st_mode)
+
+        def fsync(fd):
+            if regular(fd):
+                n = disk.count("fsync")
+                if n is not None and n >= disk.full_at or disk.filled:
+                    raise full()
+            return real_fsync(fd)
+
+        def write(fd, data):
+            if regular(fd):
+                n = disk.count("write")
+                if n is not None and n > disk.full_at:
+                    raise full()
+                if n is not None and n == disk.full_at:
+                    return real_write(fd, bytes(data)[:len(data) // 2])  # a short write: the disk fills up
+            return real_write(fd, data)
+
+        def link(src, dst, *args, **kwargs):
+            n = disk.count("link")
+            if n is not None and n >= disk.full_at:
+                disk.filled = True  # no room for a link: none for a copy either
+                raise full()
+            return real_link(src, dst, *args, **kwargs)
+
+        def renamer(real):
+            def rename(src, dst, *args, **kwargs):
+                inside = disk.root is not None and os.path.abspath(dst).startswith(str(disk.root))
+                n = disk.count("rename") if inside else None
+                if n is not None and n == disk.full_at:  # this one only: the renames after it need no room
+                    raise full()
+                return real(src, dst, *args, **kwargs)
+            return rename
+        monkeypatch.setattr(os, "fsync", fsync)
+        monkeypatch.setattr(os, "write", write)
+        monkeypatch.setattr(os, "link", link)
+        monkeypatch.setattr(os, "rename", renamer(real_rename))
+        monkeypatch.setattr(os, "replace", renamer(real_replace))
+        monkeypatch.setenv("PBEM_WORKERS", "1")  # the reports are written in this process, on this disk
+        return self
 
 
-@pytest.fixture
-def disk(monkeypatch):
-    d = Disk()
-    real = os.fsync
-
-    def fsync(fd):
-        if stat.S_ISREG(os.fstat(fd).st_mode):  # a file's bytes (a folder's entries need no room)
-            d.written += 1
-            if d.full_at is not None and d.written >= d.full_at:
-                raise OSError(errno.ENOSPC, FULL)
-        return real(fd)
-    monkeypatch.setattr(os, "fsync", fsync)
-    monkeypatch.setenv("PBEM_WORKERS", "1")  # the reports are written in this process, on this disk
-    return d
+@pytest.fixture(params=["fsync", "write"])
+def disk(request, monkeypatch, tmp_path):
+    return Disk(request.param, tmp_path).install(monkeypatch)
 
 
 @pytest.fixture
@@ -60,7 +111,8 @@ def said(r) -> str:
     """The error line a failed command ends with; it names the file it failed on relative to the campaign
     folder, never `a file` (a moderator's review: `pbem: a file: No space left on device`)."""
     line = r.output.strip().splitlines()[-1]
-    assert re.match(rf"pbem: (state|log|orders|replies|reports|campaign\.yaml|audit\.log)[^:]*: {FULL}", line), \
+    assert re.match(rf"pbem: (state|log|orders|replies|reports|campaign\.yaml|audit\.log|revealed-seed\.txt)[^:]*: "
+                    rf"{FULL}", line), \
         r.output
     return line
 
@@ -235,3 +287,187 @@ def test_a_first_file_the_disk_cannot_take_leaves_nothing(camp, disk, tmp_path):
     assert r.exit_code == 2 and tree(camp.root) == before and not camp.orders_dir(1).exists(), r.output
     assert said(r).startswith(f"pbem: orders/turn-001/troy.yaml: {FULL}; troy.yaml was not stored"), r.output
     assert "troy    human  not in" in pbem("status", camp.root).output
+
+
+def run_turn_1(camp):
+    r = pbem("run-turn", camp.root, "--force", "--no-reports")
+    assert r.exit_code == 0, r.output
+
+
+# a command that changes the campaign, what it needs done first, and the audit line it is recorded with
+CHANGES = {
+    "deadline": (None, ("deadline", "2026-12-24"), "deadline of turn 1 set to 2026-12-24 23:59 UTC"),
+    "seat": (None, ("seat", "athens", "bot", "--reason", "gone"), "seat of athens set to bot"),
+    "adjust": (None, ("adjust", "--reason", "lost gold", "--gold", "athens=+1"), "adjust turn 1 (athens gold +1"),
+    "rollback": (run_turn_1, ("rollback", "1", "--reason", "misfiled"), "rollback to turn 1 (undone: the run of"),
+    "run-turn": (None, ("run-turn", "--force", "--no-reports"), "run-turn 1 (forced)"),
+}
+
+
+def changes_whole_or_not_at_all(camp, disk, name):
+    """``CHANGES[name]`` run with the disk full from each write in turn: refused with one line that says nothing
+    was changed, and the campaign as it was; then, with room for it, the change made whole, with its audit line,
+    and `pbem verify` finds nothing wrong."""
+    first, args, line = CHANGES[name]
+    if first:
+        first(camp)
+    before = tree(camp.root)
+    n = 0
+    while True:
+        n += 1
+        disk.fill_at(n)
+        r = pbem(args[0], camp.root, *args[1:])
+        disk.free()
+        if r.exit_code == 0:
+            break
+        assert r.exit_code == 2, r.output
+        assert tree(camp.root) == before, f"{name}: disk full at write {n}: the campaign changed\n{r.output}"
+        last = r.output.strip().splitlines()[-1]
+        assert FULL in last and re.search(r"nothing was (changed|rolled back|run)|was not run and nothing", last), \
+            r.output
+        assert line not in audit(camp)
+    assert n > 1, f"{name}: no write failed"
+    assert tree(camp.root) != before and line in audit(camp), r.output
+    r = pbem("verify", camp.root)
+    assert r.exit_code == 0, r.output
+
+
+@pytest.mark.parametrize("name", ["deadline", "seat", "adjust", "rollback"])
+def test_a_change_and_its_audit_line_are_made_together_on_a_full_disk(camp, disk, name):
+    """A code review: on a full disk `pbem deadline` left the new deadline in campaign.yaml and no line in
+    audit.log (whose deadline lines a rollback gives a turn back, R-TURN-5), and said only `audit.log: No space
+    left on device`; `seat` a new secret with no record; `adjust` a changed snapshot."""
+    changes_whole_or_not_at_all(camp, disk, name)
+
+
+@pytest.mark.parametrize("name", sorted(CHANGES))
+@pytest.mark.parametrize("how", ["link", "rename"])
+def test_a_link_or_a_rename_that_finds_the_disk_full_changes_nothing(camp, monkeypatch, tmp_path, name, how):
+    """A hard link (the old file kept under a second name) needs a folder entry, and a rename into a new name may
+    need a folder block: either can find the disk full, before the change is in place."""
+    changes_whole_or_not_at_all(camp, Disk(how, tmp_path).install(monkeypatch), name)
+
+
+def odd_name(camp, stem="FAKE"):
+    """A file name a player chose: his secret in it, then a newline and a terminal's escape code."""
+    return f"orders {camp.player_secrets()['athens']}\n\x1b[31m{stem}.yaml"
+
+
+def shown_safely(camp, r, line_ends: str) -> None:
+    """No secret and no control character reaches the moderator's terminal; the error is one line ending so."""
+    assert camp.player_secrets()["athens"] not in r.output and "\x1b" not in r.output, r.output
+    assert r.output.strip().splitlines()[-1].endswith(line_ends), r.output
+
+
+def test_a_drop_file_named_after_a_secret_is_named_withheld_and_on_one_line(camp, disk, tmp_path):
+    """A code review: the drop file's raw name stood in the error of a reply that could not be kept (`... stays in
+    the drop folder`): a secret in it shown, a newline breaking the one line, an ESC sent to the terminal."""
+    drop = tmp_path / "drop"
+    drop.mkdir()
+    (drop / odd_name(camp)).write_bytes(order_text(camp, "athens"))
+    disk.fill_at(2)  # refused (its name) and audited; its reply is not kept
+    r = pbem("ingest", camp.root, "--from", drop)
+    disk.free()
+    assert r.exit_code == 2, r.output
+    shown_safely(camp, r, r"orders withheld\n\x1b[31mFAKE.yaml stays in the drop folder, and the next ingest "
+                          r"answers it again")
+
+
+def test_a_drop_file_that_cannot_be_moved_out_is_named_withheld_and_on_one_line(camp, monkeypatch, tmp_path):
+    """The same review: a file ingest moves as it is (too big to be read) and cannot move (a full disk) was named
+    by its raw path in the drop folder."""
+    from pbem.intake import MAX_ORDER_BYTES
+    drop = tmp_path / "drop"
+    drop.mkdir()
+    (drop / odd_name(camp, "BIG")).write_bytes(b"#" * (MAX_ORDER_BYTES + 1))
+    disk = Disk("rename", tmp_path).install(monkeypatch)
+    disk.fill_at(2)  # the reply is kept (a rename); the file cannot be moved to refused/
+    r = pbem("ingest", camp.root, "--from", drop)
+    disk.free()
+    assert r.exit_code == 2, r.output
+    shown_safely(camp, r, r"stays in the drop folder, and the next ingest answers it again")
+    assert re.search(rf"^pbem: \S+/drop/orders withheld\\n\\x1b\[31mBIG\.yaml: {FULL}: orders withheld\\n\\x1b\[31m"
+                     rf"BIG\.yaml was answered", r.output, re.M), r.output
+
+
+def test_files_a_full_disk_kept_submit_from_are_named_as_not_taken(camp, disk, tmp_path):
+    """A code review: `submit f1 f2 f3` whose reply to f1 could not be kept stopped there, and said nothing of
+    f2 and f3, which were never answered."""
+    files = []
+    for player in ("athens", "sparta", "troy"):
+        files.append(tmp_path / (odd_name(camp, player) if player == "troy" else f"{player}.yaml"))
+        files[-1].write_bytes(order_text(camp, player))
+    disk.fill_at(3)  # athens.yaml stored and audited; its reply is not kept
+    r = pbem("submit", camp.root, *files)
+    disk.free()
+    assert r.exit_code == 2, r.output
+    assert "ACCEPTED: athens.yaml for athens" in r.output and "accepted sparta" not in audit(camp), r.output
+    shown_safely(camp, r, rf"send that answer yourself; {tmp_path}/sparta.yaml, {tmp_path}/orders withheld\n"
+                          rf"\x1b[31mtroy.yaml were not taken (not answered, nothing changed): give them to `pbem "
+                          rf"submit` again")
+    disk.fill_at(1)  # sparta.yaml cannot be stored: troy's file is not taken either
+    r = pbem("submit", camp.root, *files[1:])
+    disk.free()
+    assert r.exit_code == 2 and "accepted sparta" not in audit(camp), r.output
+    shown_safely(camp, r, rf"sparta.yaml was not stored and nothing was changed (the file accepted before, if any, is "
+                          rf"still the one that counts): fix that, then give it again; {tmp_path}/orders withheld\n"
+                          rf"\x1b[31mtroy.yaml was not taken (not answered, nothing changed): give it to `pbem "
+                          rf"submit` again")
+
+
+def test_files_a_full_disk_kept_ingest_from_are_named_as_not_taken(camp, disk, tmp_path):
+    drop = tmp_path / "drop"
+    drop.mkdir()
+    for i, player in enumerate(("athens", "sparta")):
+        (drop / f"{player}.yaml").write_bytes(order_text(camp, player))
+        os.utime(drop / f"{player}.yaml", (1000 + i, 1000 + i))  # athens first
+    disk.fill_at(1)  # athens.yaml cannot be stored
+    r = pbem("ingest", camp.root, "--from", drop)
+    disk.free()
+    assert r.exit_code == 2, r.output
+    assert said(r).endswith("fix that, then give it again; sparta.yaml was not taken (not answered, nothing "
+                            "changed): it stays in the drop folder, and the next ingest takes it"), r.output
+    disk.fill_at(3)  # athens.yaml stored and audited; its reply is not kept
+    r = pbem("ingest", camp.root, "--from", drop)
+    disk.free()
+    assert r.exit_code == 2, r.output
+    assert said(r).endswith("athens.yaml stays in the drop folder, and the next ingest answers it again; "
+                            "sparta.yaml was not taken (not answered, nothing changed): it stays in the drop folder, "
+                            "and the next ingest takes it"), r.output
+    r = pbem("ingest", camp.root, "--from", drop)
+    assert r.exit_code == 0 and audit(camp).count("intake accepted") == 2, r.output
+
+
+def test_a_committed_turn_whose_summary_stdout_cannot_take_says_it_is_committed(camp, monkeypatch):
+    """A code review: cron's `run-turn >> log` on the full disk: the turn was committed, and the moderator was told
+    only `pbem: a file: No space left on device`, as if it had not run."""
+    import typer
+    echo = typer.echo
+
+    def full_stdout(message=None, *args, err=False, **kwargs):
+        if not err:
+            raise OSError(errno.ENOSPC, FULL)
+        return echo(message, *args, err=err, **kwargs)
+    monkeypatch.setattr(typer, "echo", full_stdout)
+    r = pbem("run-turn", camp.root, "--force", "--no-reports")
+    monkeypatch.setattr(typer, "echo", echo)
+    assert r.exit_code == 2, r.output
+    assert r.output.strip().splitlines()[-1].startswith(
+        f"pbem: turn 1 is committed, but what follows it failed (standard output: {FULL}; the summary was not "
+        f"written whole); the turn stands"), r.output
+    assert Campaign.open(camp.root).current_turn == 2
+
+
+def test_a_seed_revealed_on_a_full_disk_is_revealed_with_its_audit_line_or_not_at_all(camp, disk, tmp_path):
+    """The same review's pattern: revealed-seed.txt (which closes the campaign) was written, then its audit line
+    refused."""
+    before = tree(camp.root)
+    for n in (1, 2):  # revealed-seed.txt, then its audit line
+        disk.fill_at(n)
+        r = pbem("archive", camp.root, "--reveal-seed", "--abandon", "-o", tmp_path / "out.tar.gz")
+        disk.free()
+        assert r.exit_code == 2 and tree(camp.root) == before, r.output
+        assert said(r).endswith(f"{FULL}; the seed was not revealed, no archive was made and nothing was changed: "
+                                f"fix that, then run it again"), r.output
+    r = pbem("archive", camp.root, "--reveal-seed", "--abandon", "-o", tmp_path / "out.tar.gz")
+    assert r.exit_code == 0 and "secret seed revealed" in audit(camp), r.output

@@ -189,10 +189,10 @@ def test_a_rollback_whose_audit_line_cannot_be_written_is_undone(camp, monkeypat
     before = _tree(camp.root)
 
     def no_audit(line):
-        raise OSError(30, "Read-only file system")
+        raise OSError(30, "Read-only file system", str(camp.root / "audit.log"))
 
     monkeypatch.setattr(camp, "audit", no_audit)
-    with pytest.raises(OSError):
+    with pytest.raises(PbemError, match=r"audit\.log: Read-only file system; nothing was rolled back"):
         rollback(camp, 1, "misfiled order")
     assert _tree(camp.root) == before
 
