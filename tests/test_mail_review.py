@@ -297,3 +297,42 @@ def test_an_invisible_character_before_a_header_key_is_named_by_submit_and_check
     answer = submit_bytes(camp, text.encode(), "a.yaml", NOW)
     assert not answer.accepted and said in answer.text(), answer.text()
     assert any(said in f.message for f in check_text(text, "a.yaml").findings)
+
+
+# -- 12. a file as a player writes it is never taken for mail (a code review) ---------------------------------
+
+@pytest.mark.parametrize("name", ["Aegean =2026", "Cup 2026 =", "League =3D=20 =C3=A9", "<p> league <br>",
+                                  "Spring league >= 3 players"])
+@pytest.mark.parametrize("quoted", [False, True])
+def test_a_campaign_name_with_an_equals_sign_or_a_tag_is_no_mail(tmp_path, name, quoted):
+    """The campaign's name is any text: one with `=20`, a trailing `=` or `<p>` in it was refused as quoted-
+    printable or HTML mail text, every file of every player, by submit and check alike."""
+    camp = create(tmp_path / "camp", ["athens", "sparta", "troy"], seed="5", name=name).campaign
+    written = f'"{name}"' if quoted else name
+    text = (f"campaign: {written}\nturn: 1\nplayer: athens\nsecret: {camp.player_secrets()['athens']}\n"
+            f"diplomacy: [megara]\n")
+    for report in (check_text(text, "a.yaml"), check_text(text, "a.yaml", camp)):
+        assert not report.errors, report.to_text()
+    answer = submit_bytes(camp, text.encode(), "a.yaml", NOW)
+    assert answer.accepted, answer.text()
+
+
+@pytest.mark.parametrize("comment", [
+    "# turn = 3, a = b", "# a =20 space and =3D", "# this line ends in =", "diplomacy: [megara]  # ends in =",
+    "# > quoted by me", "#> quoted", "# <b>new</b> this turn", "# <p> my orders <br>", "# --", "# -- ",
+    "# From: Pericles", "# Sent from my iPhone", "# <html>",
+])
+@pytest.mark.parametrize("where", ["top", "end"])
+def test_a_comment_is_never_taken_for_mail(camp, comment, where):
+    body = header(camp) + ("" if comment.startswith("diplomacy") else "diplomacy: [megara]\n")
+    text = f"{comment}\n{body}" if where == "top" else f"{body}{comment}\n"
+    assert yamlio.mail_text(text) is None
+    assert not check_text(text, "a.yaml", camp).errors
+    answer = submit_bytes(camp, text.encode(), "a.yaml", NOW)
+    assert answer.accepted, answer.text()
+
+
+def test_a_first_line_with_a_comment_after_its_value_is_no_html(camp):
+    text = "turn: 1  # <b>new</b> <p>\n" + header(camp).replace("turn: 1\n", "")
+    assert yamlio.mail_text(text) is None
+    assert submit_bytes(camp, text.encode(), "a.yaml", NOW).accepted
