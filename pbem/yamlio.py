@@ -22,7 +22,9 @@ MAX_NODES = 50_000
 PathKey = tuple  # a JSON path as a tuple of keys and indexes
 
 
-_ONE_LINE = re.compile("[ \t]*(?:\r\n|[\r\n\x85\u2028\u2029])[ \t]*")
+# a line break with the spaces around it; a run of spaces is tried from its start only (`(?<![ \t])`, possessive):
+# `[ \t]*` tried at each space of a long run took time quadratic in it (a code review)
+_ONE_LINE = re.compile("(?<![ \t])[ \t]*+(?:\r\n|[\r\n\x85\u2028\u2029])[ \t]*+")
 
 
 class YamlError(PbemError):
@@ -169,23 +171,27 @@ def check_characters(text: str, source: str) -> None:
 # ("indented more than the line above", "needs a space after the colon").  Glued to a key's colon it is never
 # YAML a person meant (the key and its value are read as one word), so it is refused at once; elsewhere (a line
 # starting with one may be the rest of a long value) it is named when the file does not parse.
-_NBSP_SPACE = re.compile("^[ \t]*(?:-[ \t]+)*(?:[A-Za-z_][A-Za-z0-9_]*[ \t]*:|-)?[ \t]*(?P<nbsp>\u00a0)",
-                         re.M)
-_NBSP_GLUED = re.compile("^[ \t]*(?:-[ \t]+)*[A-Za-z_][A-Za-z0-9_]*:(?P<nbsp>\u00a0)", re.M)
+# Each is matched to the text before a line's first no-break space, only on lines holding one, with possessive
+# quantifiers: the patterns searched the whole text, `^[ \t]*...[ \t]*` taking time quadratic in a long line of spaces
+# whenever a U+00A0 stood anywhere (a code review: 80,000 spaces, 26 s).
+_NBSP_SPACE = re.compile(r"[ \t]*+(?:-[ \t]++)*+(?:-|[A-Za-z_][A-Za-z0-9_]*+[ \t]*+:[ \t]*+)?")
+_NBSP_GLUED = re.compile(r"[ \t]*+(?:-[ \t]++)*+[A-Za-z_][A-Za-z0-9_]*+:")
 NBSP_WORDS = ("retype it as a plain space (a mail program or word processor put it in, and YAML does not read it as "
               "a space)")
 
 
-def _nbsp_found(text: str, pattern: re.Pattern, last_line: int | None = None) -> tuple[str, tuple[int, int]] | None:
+def _nbsp_found(text: str, before: re.Pattern, last_line: int | None = None) -> tuple[str, tuple[int, int]] | None:
+    """The first no-break space that stands where a space is needed: the first on its line, after what ``before``
+    matches (the line's indentation, a list's dash, a key's colon ...), at or above ``last_line``."""
     if "\u00a0" not in text:
         return None
-    m = pattern.search(text)
-    if m is None:
-        return None
-    line, col = line_column(text, m.start("nbsp"))
-    if last_line is not None and line > last_line:
-        return None
-    return f"a no-break space (U+00A0) at line {line}, column {col}: {NBSP_WORDS}", (line, col)
+    for r, line in enumerate(_BREAKS.split(text)):
+        if last_line is not None and r >= last_line:
+            return None
+        i = line.find("\u00a0")
+        if i >= 0 and before.fullmatch(line, 0, i):
+            return f"a no-break space (U+00A0) at line {r + 1}, column {i + 1}: {NBSP_WORDS}", (r + 1, i + 1)
+    return None
 
 
 def check_plain_text(text: str, source: str) -> None:
@@ -364,6 +370,7 @@ def _glued_key(lines: list[str], last: int) -> tuple[str, tuple[int, int]] | Non
         m = _GLUED_KEY.match(lines[r])
         if m:
             key, value = m.group("key"), m.group("value").rstrip()
+            value = value if len(value) <= 40 else value[:37] + "..."  # a line of 200 KB is not shown whole
             return (f"`{key}:` needs a space after the colon (hint: write `{key}: {value}`)",
                     (r + 1, m.end("key") + 2))
     return None
@@ -394,11 +401,16 @@ def _hash_in_flow(lines: list[str], last: int) -> tuple[str, tuple[int, int]] | 
     depths = _flow_depths(lines)
     for r in range(min(last + 1, len(lines))):
         line = lines[r]
-        for m in _HASH_IN_FLOW.finditer(line):
-            before = line[: m.start()]
-            if depths[r] + before.count("[") + before.count("{") - before.count("]") - before.count("}") <= 0:
+        depth, quotes, start = depths[r], [0, 0], 0  # counted on from the last #: counting the whole text before
+        for m in _HASH_IN_FLOW.finditer(line):  # each # took time quadratic in a line of ` #1 #1 ...` (a code review)
+            before = line[start: m.start()]
+            start = m.start()
+            depth += before.count("[") + before.count("{") - before.count("]") - before.count("}")
+            quotes[0] += before.count('"')
+            quotes[1] += before.count("'")
+            if depth <= 0:
                 continue  # not inside [ ] or { }
-            if before.count('"') % 2 or before.count("'") % 2:
+            if quotes[0] % 2 or quotes[1] % 2:
                 continue  # inside a quoted value
             value = m.group("rest")
             return (f"# starts a comment, so #{value} and the rest of the line are left out: a hex id must be in "

@@ -336,3 +336,78 @@ def test_a_first_line_with_a_comment_after_its_value_is_no_html(camp):
     text = "turn: 1  # <b>new</b> <p>\n" + header(camp).replace("turn: 1\n", "")
     assert yamlio.mail_text(text) is None
     assert submit_bytes(camp, text.encode(), "a.yaml", NOW).accepted
+
+
+# -- 13. a large hostile file is answered at once (a code review: each of these took minutes) -------------------
+# No timing is asserted: each file is of a size whose answer took minutes before (time quadratic in its size), so
+# the suite itself would hang; each now takes well under a second.
+
+BIG = 250_000  # characters: an order file may have 256 KB
+
+
+def test_a_long_line_of_spaces_and_a_no_break_space_elsewhere(camp):
+    """`_NBSP_SPACE` searched the whole text with `^[ \t]*...[ \t]*`: 80,000 spaces took 26 s."""
+    text = header(camp) + "diplomacy: [\n" + " " * BIG + "megara\n\u00a0\n"
+    [f] = check_text(text, "a.yaml").findings
+    assert "a no-break space (U+00A0) at line 7, column 1: retype it as a plain space" in f.message, f.text()
+
+
+def test_no_break_spaces_are_still_found_after_a_dash_and_a_colon():
+    for body, where in (("a:\n  -\u00a0b\n c: [\n", (2, 4)), ("a:\n  - key :\u00a0b\n c: [\n", (2, 10)),
+                        ("a:\n - - \u00a0b\n c: [\n", (2, 6))):
+        with pytest.raises(yamlio.YamlError) as exc:
+            yamlio.parse(body, "a.yaml")
+        assert (exc.value.line, exc.value.column) == where and "no-break space" in str(exc.value), str(exc.value)
+
+
+def test_html_without_a_closing_angle_bracket_is_answered_at_once(camp):
+    """`_HTML`'s `[^>]*>` on a line of `<p <p <p ...` with no `>` took 12 s, before the sender is authenticated."""
+    raw = ("<p " * (BIG // 3)).encode()
+    a = submit_bytes(camp, raw, "a.yaml", NOW)
+    assert not a.accepted and "this is not an order file" in a.message, a.message
+    assert yamlio.mail_text("<p " * (BIG // 3)) is None
+    assert "this is HTML (`<p <p" in yamlio.mail_text("<p " * (BIG // 3) + ">")[0]
+
+
+def test_a_long_run_of_spaces_in_a_message_is_kept_on_one_line():
+    """`_ONE_LINE` tried `[ \t]*` at each space of a run: quadratic in a message quoting a long line."""
+    exc = yamlio.YamlError("a.yaml", "a" + " " * BIG + "b\n  c")
+    assert str(exc) == "a.yaml: a" + " " * BIG + "b c"
+
+
+def test_a_key_glued_to_a_long_value_is_named_with_the_value_cut_short(camp):
+    text = header(camp) + "diplomacy:megara" + " " * BIG + "x\n  b: [\n"
+    [f] = check_text(text, "a.yaml").findings
+    assert "`diplomacy:` needs a space after the colon (hint: write `diplomacy: megara" in f.message, f.text()
+    assert len(f.text()) < 300
+
+
+def test_a_long_line_of_hashes_outside_brackets(camp):
+    """`_hash_in_flow` counted the brackets of the whole line before each #: ` #1` 80,000 times took 12 s."""
+    text = header(camp) + "diplomacy: x" + " #1" * (BIG // 3) + "\n  b: [\n"
+    [f] = check_text(text, "a.yaml").findings
+    assert "this line is indented more than the line above it" in f.message, f.text()
+    with pytest.raises(yamlio.YamlError, match=r'a hex id must be in quotes \(hint: write "1313"\)'):
+        yamlio.parse(header(camp) + "a: x" + " #1" * 1000 + "\nb: ['a #1', \"b #2\", #1313]\nc: [\n", "a.yaml")
+
+
+def test_many_unknown_keys_are_each_named_once_without_comparing_them_all(monkeypatch):
+    """schema_problems dropped a repeated problem with `p not in out`, which compares each problem with all the
+    ones before: 22,200 unknown keys took two minutes.  Counted here as comparisons, not time."""
+    from pbem.orders import Problem, schema_problems
+    keys = 3000
+    text = "campaign: test\nturn: 1\nplayer: athens\nsecret: x\nstanding:\n" + \
+        "".join(f"  k{j}: 1\n" for j in range(keys))
+    compared = [0]
+    eq = Problem.__eq__
+
+    def counted(self, other):
+        compared[0] += 1
+        return eq(self, other)
+
+    monkeypatch.setattr(Problem, "__eq__", counted)
+    problems = schema_problems(yamlio.parse(text, "a.yaml"), text)
+    assert len(problems) == keys and len({p.path for p in problems}) == keys
+    assert compared[0] < keys  # it was keys * (keys - 1) / 2
+    missing = schema_problems(yamlio.parse("secret: x\nturn: 1\n", "a.yaml"))
+    assert [p.message for p in missing] == ["the file needs the key campaign", "the file needs the key player"]
