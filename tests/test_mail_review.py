@@ -411,3 +411,32 @@ def test_many_unknown_keys_are_each_named_once_without_comparing_them_all(monkey
     assert compared[0] < keys  # it was keys * (keys - 1) / 2
     missing = schema_problems(yamlio.parse("secret: x\nturn: 1\n", "a.yaml"))
     assert [p.message for p in missing] == ["the file needs the key campaign", "the file needs the key player"]
+
+
+def test_a_word_read_as_true_before_a_long_run_of_spaces_is_shown_as_typed(camp):
+    """raw_token's `\\s*$` was tried at each space of the run: time quadratic in it."""
+    text = header(camp) + "diplomacy: [on" + " " * BIG + "]\n"
+    [f] = check_text(text, "a.yaml").findings
+    assert 'diplomacy[0]: on is read as true: write "on" in quotes if you mean the word' in f.text(), f.text()
+
+
+def test_each_value_of_a_long_file_is_shown_as_typed_without_splitting_the_file_each_time():
+    """raw_token split the whole text into lines for each value it showed: 49,000 `- on` items took minutes.
+    Counted here as splits of the text, not time."""
+    from pbem.orders import raw_token
+
+    class Text(str):
+        splits = 0
+
+        def splitlines(self, *args, **kwargs):
+            Text.splits += 1
+            return super().splitlines(*args, **kwargs)
+
+    items = 2000
+    text = Text("campaign: test\ndiplomacy:\n" + "- on\n" * items + "standing: {captured_leaders: yes}\n")
+    located = yamlio.parse(text, "a.yaml")
+    shown = [raw_token(located, text, ("diplomacy", i)) for i in range(items)]
+    assert shown == ["on"] * items
+    assert raw_token(located, text, ("standing", "captured_leaders")) == "yes"
+    assert raw_token(located, text, ("standing", "captured_leaders"), at_key=True) == "captured_leaders"
+    assert Text.splits <= 1
