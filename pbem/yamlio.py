@@ -204,23 +204,55 @@ def check_plain_text(text: str, source: str) -> None:
         raise YamlError(source, found[0], *found[1])
 
 
-def _not_text(raw: bytes) -> str | None:
-    """What a file that is not UTF-8 text is, when its first bytes tell: UTF-16 or UTF-32 (with or without a
-    BOM), a Word, PDF, RTF or zip file renamed .yaml (a mail review: `bad byte 0xff` told a player nothing)."""
-    head = raw[:400]
+_MAGIC = ((b"PK\x03\x04", "a Word (.docx) file or another zip archive"), (b"%PDF", "a PDF file"),
+          (b"{\\rtf", "an RTF (WordPad) file"), (b"\xd0\xcf\x11\xe0", "a Word (.doc) file"))
+
+
+def _wide_text(head: bytes) -> str | None:
+    """"UTF-32" or "UTF-16" when the first bytes of a file are text in that encoding (with or without a BOM)."""
     if head.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")) or \
             len(head) >= 8 and (head[1:4] == b"\x00\x00\x00" and head[0] or head[:3] == b"\x00\x00\x00" and head[3]):
-        return "this is UTF-32 text, not UTF-8: save the file as UTF-8"
+        return "UTF-32"
     pairs = len(head) // 2
     if head.startswith((b"\xff\xfe", b"\xfe\xff")) or pairs >= 4 and (
             head[1::2].count(0) >= pairs * 3 // 4 or head[0::2].count(0) >= pairs * 3 // 4):
+        return "UTF-16"
+    return None
+
+
+def _not_text(raw: bytes) -> str | None:
+    """What a file that is not UTF-8 text is, when its first bytes tell: UTF-16 or UTF-32 (with or without a
+    BOM), a Word, PDF, RTF or zip file renamed .yaml (a mail review: `bad byte 0xff` told a player nothing)."""
+    wide = _wide_text(raw[:400])
+    if wide == "UTF-32":
+        return "this is UTF-32 text, not UTF-8: save the file as UTF-8"
+    if wide == "UTF-16":
         return "this is UTF-16 text (Notepad's 'Unicode'), not UTF-8: save the file as UTF-8"
-    for magic, what in ((b"PK\x03\x04", "a Word (.docx) file or another zip archive"), (b"%PDF", "a PDF file"),
-                        (b"{\\rtf", "an RTF (WordPad) file"), (b"\xd0\xcf\x11\xe0", "a Word (.doc) file")):
+    for magic, what in _MAGIC:
         if raw.startswith(magic):
             return (f"this is {what}, not a text file: save the orders as plain text (UTF-8), e.g. with a text "
                     f"editor, or paste them into one")
     return None
+
+
+_CONTROL_BYTES = set(range(0x20)) - {0x09, 0x0A, 0x0C, 0x0D}
+
+
+def opaque_kind(raw: bytes) -> str | None:
+    """What a file is in which text cannot be found as written (a player's secret, compressed or cut up): a zip
+    (a .docx), a PDF, RTF or Word .doc file, or bytes that are no text at all ("not text"); None for text in
+    UTF-8, UTF-16, UTF-32 or an 8-bit encoding (Latin-1, Windows-1252), where it can."""
+    for magic, what in _MAGIC:
+        if raw.startswith(magic):
+            return what
+    if _wide_text(raw[:400]):
+        return None
+    try:
+        raw.decode("utf-8")
+        return None
+    except UnicodeDecodeError:
+        pass
+    return "not text" if _CONTROL_BYTES.intersection(raw) else None
 
 
 _SCAN = re.compile(r"""[\[\]{}'"#\n\\]""")

@@ -440,3 +440,79 @@ def test_each_value_of_a_long_file_is_shown_as_typed_without_splitting_the_file_
     assert raw_token(located, text, ("standing", "captured_leaders")) == "yes"
     assert raw_token(located, text, ("standing", "captured_leaders"), at_key=True) == "captured_leaders"
     assert Text.splits <= 1
+
+
+# -- 14. the drop folder keeps no live secret: quoted-printable, compressed and binary files (a code review) -------
+
+def _ingest_one(camp, tmp_path, name, raw):
+    drop = tmp_path / "drop"
+    drop.mkdir(exist_ok=True)
+    (drop / name).write_bytes(raw)
+    [answer] = ingest(camp, drop, NOW)
+    assert not answer.accepted
+    return answer
+
+
+@pytest.mark.parametrize("split", [
+    lambda s: s[:9] + "=\n" + s[9:],  # a soft line break, as a mail program wraps a long line
+    lambda s: s[:9] + "=\r\n" + s[9:],
+    lambda s: s[:3] + "=  \r\n" + s[3:12] + "=\n" + s[12:],
+    lambda s: s.replace("-", "=2D"),
+    lambda s: s[:1] + "=\n" + s[1:].replace("-", "=2d", 1),
+])
+def test_a_quoted_printable_file_is_kept_without_its_secret(camp, tmp_path, split):
+    import quopri
+    secret = camp.player_secrets()["sparta"]
+    raw = header(camp, "sparta").replace(secret, split(secret)).encode() + b"diplomacy: [megara]=20\n"
+    answer = _ingest_one(camp, tmp_path, "sparta.txt", raw)
+    kept = answer.kept.read_bytes()
+    assert secret.encode() not in quopri.decodestring(kept) and secret.encode() not in kept
+    assert b"secret: withheld\n" in kept and kept.endswith(b"diplomacy: [megara]=20\n")  # the rest as it came
+
+
+def _docx(text: str) -> bytes:
+    import io
+    import zipfile
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("word/document.xml", f"<w:document><w:t>{text}</w:t></w:document>")
+    return buf.getvalue()
+
+
+@pytest.mark.parametrize("name, make, kind", [
+    ("athens.docx", _docx, "a Word (.docx) file or another zip archive"),
+    ("athens.yaml", _docx, "a Word (.docx) file or another zip archive"),  # renamed
+    ("athens.pdf", lambda t: b"%PDF-1.7\n" + __import__("zlib").compress(t.encode()), "a PDF file"),
+    ("athens.rtf", lambda t: b"{\\rtf1\\ansi " + t.replace("-", "\\'2d").encode() + b"}", "an RTF (WordPad) file"),
+    ("athens.doc", lambda t: b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + t.encode("utf-16-le"), "a Word (.doc) file"),
+    ("athens.gz", lambda t: __import__("gzip").compress(t.encode()), "not text"),
+])
+def test_a_file_whose_secret_cannot_be_found_is_not_kept(camp, tmp_path, name, make, kind):
+    """A .docx (a zip), a PDF, an RTF file, a .doc or any binary: the secret in it is compressed or cut up, so
+    `withhold` cannot find it; a line saying what the file was is kept in its place."""
+    raw = make(header(camp))
+    answer = _ingest_one(camp, tmp_path, name, raw)
+    kept = answer.kept.read_bytes()
+    import hashlib
+    assert kept == (f"pbem kept no copy of this file: it is {kind}, in which a secret cannot be withheld; sha256 "
+                    f"{hashlib.sha256(raw).hexdigest()}, {len(raw)} bytes\n").encode()
+    assert answer.kept.name.endswith(name + ".txt") and not (tmp_path / "drop" / name).exists()
+    assert f"kept as {answer.kept} (pbem kept no copy of the file itself: it is {kind}, in which a secret cannot be " \
+           f"withheld)" in answer.text()
+    assert "pbem kept no copy" not in answer.text(for_player=True)
+
+
+def test_a_text_file_in_latin1_is_kept_with_its_secret_withheld(camp, tmp_path):
+    raw = (header(camp) + "# Périclès\n").encode("latin-1")
+    answer = _ingest_one(camp, tmp_path, "athens.yaml", raw)
+    assert answer.kept.read_bytes() == raw.replace(camp.player_secrets()["athens"].encode(), b"withheld")
+    assert "pbem kept no copy" not in answer.text()
+
+
+def test_a_docx_in_a_folder_in_the_drop_folder_is_not_kept(camp, tmp_path):
+    drop = tmp_path / "drop"
+    (drop / "orders").mkdir(parents=True)
+    (drop / "orders" / "athens.docx").write_bytes(_docx(header(camp)))
+    [answer] = ingest(camp, drop, NOW)
+    kept = (answer.kept / "athens.docx").read_bytes()
+    assert kept.startswith(b"pbem kept no copy of this file: it is a Word (.docx) file")
