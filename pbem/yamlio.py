@@ -396,6 +396,27 @@ def _flow_depths(lines: list[str]) -> list[int]:
     return out
 
 
+def _last_unclosed(lines: list[str]) -> tuple[str, int, int] | None:
+    """The [ or { the file leaves open, the innermost: (the bracket, its row, its column), 0-based; quoted text
+    and comments not counted, as in ``_flow_depths``."""
+    stack: list[tuple[str, int, int]] = []
+    for r, line in enumerate(lines):
+        quote = ""
+        for i, ch in enumerate(line):
+            if quote:
+                if ch == quote:
+                    quote = ""
+            elif ch in "'\"" and (i == 0 or line[i - 1] in _QUOTE_AFTER):
+                quote = ch
+            elif ch == "#" and (i == 0 or line[i - 1] in " \t"):
+                break
+            elif ch in "[{":
+                stack.append((ch, r, i))
+            elif ch in "]}" and stack:
+                stack.pop()
+    return stack[-1] if stack else None
+
+
 def _glued_key(lines: list[str], last: int) -> tuple[str, tuple[int, int]] | None:
     """A `key:value` line without the space after the colon, the nearest at or above row ``last``."""
     for r in range(min(last, len(lines) - 1), -1, -1):
@@ -620,6 +641,15 @@ def plain_syntax_error(exc: yaml.MarkedYAMLError, text: str) -> tuple[str, tuple
         return f"a quote {q} opened here is not closed", (cm.line + 1, cm.column + 1) if cm else where
     if problem.startswith("expected <block mapping start>") or problem.startswith("expected <block sequence"):
         return "this line does not fit the lines above it: check its indentation", where
+    if problem == "expected the node content, but found '<stream end>'":
+        # the file ends inside [ ] or { } (a code review: it was "a value is missing before '<stream end>' (hint:
+        # remove the extra comma ...)", PyYAML's words and the wrong hint)
+        open_ = _last_unclosed(lines)
+        if open_ is not None:
+            opener, r, c = open_
+            kind, closer = ("a list", "]") if opener == "[" else ("a {...} mapping", "}")
+            return (f"{kind} opened with {opener} on line {r + 1} is not closed with {closer} (hint: add {closer} at "
+                    f"the end of that line)"), (r + 1, c + 1)
     if problem.startswith("expected the node content, but found"):
         return (f"a value is missing before {problem.rpartition('found ')[2]} (hint: remove the extra comma, "
                 f"or write the value)"), where

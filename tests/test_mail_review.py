@@ -516,3 +516,20 @@ def test_a_docx_in_a_folder_in_the_drop_folder_is_not_kept(camp, tmp_path):
     [answer] = ingest(camp, drop, NOW)
     kept = (answer.kept / "athens.docx").read_bytes()
     assert kept.startswith(b"pbem kept no copy of this file: it is a Word (.docx) file")
+
+
+# -- 15. a [ or { left open at the end of the file is named with its line (a code review) ----------------------
+
+@pytest.mark.parametrize("body, where, said", [
+    ("diplomacy: [\n", (5, 12), "a list opened with [ on line 5 is not closed with ] (hint: add ] at the end of "
+                                "that line)"),
+    ("diplomacy: [megara,\n", (5, 12), "a list opened with [ on line 5 is not closed with ]"),
+    ("standing: {captured_leaders: ransom,\n", (5, 11), "a {...} mapping opened with { on line 5 is not closed with }"),
+    ("first_move:\n  - {units: [ATH-A1], path: [\n", (6, 29), "a list opened with [ on line 6 is not closed with ]"),
+    ("diplomacy: ['[megara', \"{\"]  # [ {\nupkeep: [\n", (6, 9), "a list opened with [ on line 6 is not closed"),
+])
+def test_a_bracket_left_open_at_the_end_is_named(camp, body, where, said):
+    report = check_text(header(camp) + body, "a.yaml")
+    [f] = report.findings
+    assert (f.line, f.column) == where and said in f.message, f.text()
+    assert "stream end" not in f.message and "comma" not in f.message
