@@ -381,9 +381,11 @@ def _submit_bytes(camp: Campaign, raw: bytes, source: str, now: datetime, late_o
     state = camp.load_state()
     player = header.get("player")
     mail = yamlio.mail_text(doc_text)  # mail around the orders (HTML, a saved email, quoting): said as `pbem check`
+    # refused in the same words before and after the sender is authenticated
+    mail_refused = f"cannot be read: {yamlio.YamlError(name, mail[0], *mail[1])}" if mail else ""
     if player is None:
-        if mail:
-            return _refuse(camp, source, f"cannot be read: {yamlio.YamlError(name, mail[0], *mail[1])}")
+        if mail_refused:
+            return _refuse(camp, source, mail_refused)
         if not any(line.strip() and not line.lstrip().startswith("#") for line in doc_text.splitlines()):
             # in `pbem check`'s words (a mail review: the two said it differently)
             return _refuse(camp, source, "the file is empty: an order file needs at least campaign, turn and player")
@@ -427,8 +429,8 @@ def _submit_bytes(camp: Campaign, raw: bytes, source: str, now: datetime, late_o
         return _refuse(camp, source, f"a wrong secret for {player}: write the secret the moderator gave you", player,
                        authenticated=False, audited=f"a wrong secret for {player}")
     # authenticated: now the file is parsed, once
-    if mail:
-        return _refuse(camp, source, f"cannot be read: {yamlio.YamlError(name, mail[0], *mail[1])}", player)
+    if mail_refused:
+        return _refuse(camp, source, mail_refused, player)
     try:
         doc = yamlio.parse(doc_text, name)
     except yamlio.YamlError as exc:

@@ -533,3 +533,14 @@ def test_a_bracket_left_open_at_the_end_is_named(camp, body, where, said):
     [f] = report.findings
     assert (f.line, f.column) == where and said in f.message, f.text()
     assert "stream end" not in f.message and "comma" not in f.message
+
+
+def test_mail_is_refused_in_the_same_words_before_and_after_the_sender_is_known(camp):
+    """Two refusals, one message (a code review: the two lines were written twice, and could drift apart)."""
+    quoted = "".join("> " + line + "\n" for line in _body(camp).splitlines())
+    with_player = "x: 1\n" + _body(camp) + "> quoted\n"
+    before = submit_bytes(camp, quoted.encode(), "a.txt", NOW)  # no `player:` line to be read: not authenticated
+    after = submit_bytes(camp, with_player.encode(), "a.txt", NOW)
+    assert before.message == "cannot be read: a.txt:1:1: line 1 starts with '>', as the lines of a quoted email do: " \
+                             "remove the '> ' at the start of each line, or " + yamlio.SEND_PLAIN
+    assert after.message == before.message.replace(":1:1: line 1 ", ":7:1: line 7 ") and after.player == "athens"
