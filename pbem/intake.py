@@ -54,7 +54,26 @@ def withhold(raw: bytes, secret: str) -> bytes:
     raw = raw.replace(secret.encode("utf-8"), WITHHELD.encode("ascii"))
     for encoding in WIDE_ENCODINGS:
         raw = raw.replace(secret.encode(encoding), WITHHELD.encode(encoding))
+    if b"=" in raw:
+        raw = _quoted_printable(secret).sub(WITHHELD.encode("ascii"), raw)
     return raw
+
+
+@lru_cache(maxsize=64)
+def _quoted_printable(secret: str) -> re.Pattern[bytes]:
+    """``secret`` as a mail program's quoted-printable text may write it: a soft line break (``=`` at the end of a
+    line) between any two of its characters, any character written as its code (``=2D`` for ``-``).  A mail saved
+    as it came holds it so (a code review: a refused file kept in DROP/refused/ with the live secret)."""
+    soft = rb"(?:=[ \t]*\r?\n)*"
+    return re.compile(soft.join(b"(?:%s|=%02X|=%02x)" % (re.escape(bytes([b])), b, b)
+                                for b in secret.encode("utf-8")))
+
+
+def opaque_stub(raw: bytes, kind: str) -> bytes:
+    """What is kept in place of a file in which a secret cannot be withheld (``yamlio.opaque_kind``): a line
+    saying so, with the file's size and SHA-256."""
+    return (f"pbem kept no copy of this file: it is {kind}, in which a secret cannot be withheld; sha256 "
+            f"{hashlib.sha256(raw).hexdigest()}, {len(raw)} bytes\n").encode("utf-8")
 
 
 @dataclass
@@ -75,6 +94,7 @@ class Answer:
     given: Path | None = None  # the file as the moderator gave it (`submit`); ingest's copy is ``kept``
     campaign: Path | None = None
     kept: Path | None = None  # where ingest kept the file sent (DROP/accepted/turn-NNN/... or DROP/refused/...)
+    kept_note: str = ""  # ... when what is kept there is not the file (``keep_sent``): why
     replied: Path | None = None  # the reply kept for the player (None: not kept, see ``moderators``)
     moderators: bool = False  # the moderator's own attempt that failed (a refused `submit --fix`): no reply kept
     sent_as: str | None = None  # a file the moderator took that is a player's own refused file (ingest's kept copy,
@@ -105,7 +125,8 @@ class Answer:
         command that takes a refused file when a flag would overcome the refusal."""
         out = []
         if self.kept is not None:
-            out.append(f"kept as {self.kept}" + (f"; the answer is {self.replied}" if self.replied else ""))
+            out.append(f"kept as {self.kept}" + (f" ({self.kept_note})" if self.kept_note else "")
+                       + (f"; the answer is {self.replied}" if self.replied else ""))
         elif self.replied is not None:
             out.append(f"the answer is {self.replied}")
         if self.moderators:
@@ -361,9 +382,11 @@ def _submit_bytes(camp: Campaign, raw: bytes, source: str, now: datetime, late_o
     state = camp.load_state()
     player = header.get("player")
     mail = yamlio.mail_text(doc_text)  # mail around the orders (HTML, a saved email, quoting): said as `pbem check`
+    # refused in the same words before and after the sender is authenticated
+    mail_refused = f"cannot be read: {yamlio.YamlError(name, mail[0], *mail[1])}" if mail else ""
     if player is None:
-        if mail:
-            return _refuse(camp, source, f"cannot be read: {yamlio.YamlError(name, mail[0], *mail[1])}")
+        if mail_refused:
+            return _refuse(camp, source, mail_refused)
         if not any(line.strip() and not line.lstrip().startswith("#") for line in doc_text.splitlines()):
             # in `pbem check`'s words (a mail review: the two said it differently)
             return _refuse(camp, source, "the file is empty: an order file needs at least campaign, turn and player")
@@ -407,8 +430,8 @@ def _submit_bytes(camp: Campaign, raw: bytes, source: str, now: datetime, late_o
         return _refuse(camp, source, f"a wrong secret for {player}: write the secret the moderator gave you", player,
                        authenticated=False, audited=f"a wrong secret for {player}")
     # authenticated: now the file is parsed, once
-    if mail:
-        return _refuse(camp, source, f"cannot be read: {yamlio.YamlError(name, mail[0], *mail[1])}", player)
+    if mail_refused:
+        return _refuse(camp, source, mail_refused, player)
     try:
         doc = yamlio.parse(doc_text, name)
     except yamlio.YamlError as exc:
@@ -965,7 +988,7 @@ def _ingest_one(camp: Campaign, drop: Path, p: Path, blocker: bool, now: datetim
         sorted_to = sorting_folder(drop / ("accepted" if answer.accepted else "refused"))
         dest = sorting_folder(sorted_to / f"turn-{turn:03d}")
         answer.kept = keep_sent(camp, p, kept_name(dest, replied.stem if replied else reply_name(answer),
-                                                    withheld_name(camp, name)))
+                                                    withheld_name(camp, name)), answer)
     except OSError as exc:  # a full disk: the answer and its reply stand
         if exc.filename is None or os.fsdecode(exc.filename) == str(p):  # the file as sent: its name shown safely
             exc = named(exc, p.parent / withheld_name(camp, p.name))
@@ -1019,7 +1042,8 @@ def _defuse_folder(camp: Campaign, folder: Path) -> None:
             elif stat.S_ISREG(st.st_mode) and st.st_size <= MAX_ORDER_BYTES:
                 raw = read_sent(q)
                 if isinstance(raw, bytes):
-                    kept = raw
+                    kind = yamlio.opaque_kind(raw)
+                    kept = opaque_stub(raw, kind) if kind else raw
                     for secret in camp.player_secrets().values():
                         kept = withhold(kept, secret)
                     if kept != raw:
@@ -1034,14 +1058,17 @@ def sorting_folder(dest: Path) -> Path:
     return dest
 
 
-def keep_sent(camp: Campaign, p: Path, target: Path) -> Path | None:
+def keep_sent(camp: Campaign, p: Path, target: Path, answer: Answer | None = None) -> Path | None:
     """Move a file ingest answered out of the drop folder to ``target`` (in accepted/ or refused/), with every
     player's secret in it withheld as in a stored order file (``withhold``), mode 0600: a player's file kept there
     holds no secret for whoever reads the drop folder later.  A file too large to have been read is moved as it
     is (0600); a hard link or a symbolic link is not moved (the other name keeps the file, and a link moved
     deeper could come to name a campaign file, say ``secret/players.yaml``: neither may land among files the
     moderator sends back); a folder is moved once the links in it are removed and the secrets in its files
-    withheld; anything else is moved as it is.  Returns where the file went (None: it was not kept)."""
+    withheld; anything else is moved as it is.  A file in which a secret cannot be found as written (a .docx, a
+    PDF, RTF or .doc file, bytes that are no text: ``yamlio.opaque_kind``) is not kept: a line saying what it was,
+    with its size and SHA-256, is kept in its place, as ``target`` + ``.txt``, and ``answer.kept_note`` says so.
+    Returns where the file went (None: it was not kept)."""
     try:
         st = p.lstat()
     except OSError:
@@ -1054,6 +1081,14 @@ def keep_sent(camp: Campaign, p: Path, target: Path) -> Path | None:
     if stat.S_ISREG(st.st_mode) and st.st_size <= MAX_ORDER_BYTES:
         raw = read_sent(p)
         if isinstance(raw, bytes):
+            kind = yamlio.opaque_kind(raw)
+            if kind:
+                stub = target.with_name(target.name + ".txt")
+                target = target if stub.exists() or stub.is_symlink() else stub
+                raw = opaque_stub(raw, kind)
+                if answer is not None:
+                    answer.kept_note = f"pbem kept no copy of the file itself: it is {kind}, in which a secret cannot " \
+                                       f"be withheld"
             for secret in camp.player_secrets().values():
                 raw = withhold(raw, secret)
             atomic_write(target, raw, mode=0o600)

@@ -202,8 +202,17 @@ def _type_of(value: Any) -> str:
     return "object"
 
 
-_RAW_END = re.compile(r"[,\]}#]|\s#|\s*$")
-_RAW_KEY_END = re.compile(r"\s*:(\s|$)|[,\]}#]|\s#|\s*$")
+# where a token ends (the spaces before are stripped): `\s*$` and `\s*:`, tried at each space of a long run, took
+# time quadratic in it (a code review)
+_RAW_END = re.compile(r"[,\]}#]|\s#|$")
+_RAW_KEY_END = re.compile(r":(\s|$)|[,\]}#]|\s#|$")
+
+
+@lru_cache(maxsize=2)
+def _text_lines(text: str) -> list[str]:
+    """``text``'s lines, split once per text: split for each value named, a file of thousands of `on` items took
+    minutes (a code review).  Not to be changed by the caller."""
+    return text.splitlines()
 
 
 def raw_token(located: yamlio.Located, text: str | None, path: Path_, at_key: bool = False) -> str | None:
@@ -214,12 +223,12 @@ def raw_token(located: yamlio.Located, text: str | None, path: Path_, at_key: bo
     mark = located.marks.get((("@key",) if at_key else ()) + tuple(path))
     if not mark:
         return None
-    lines = text.splitlines()
+    lines = _text_lines(text)
     if not 1 <= mark[0] <= len(lines):
         return None
-    rest = lines[mark[0] - 1][mark[1] - 1:]
-    m = (_RAW_KEY_END if at_key else _RAW_END).search(rest)
-    token = rest[: m.start()] if m else rest
+    line = lines[mark[0] - 1]
+    m = (_RAW_KEY_END if at_key else _RAW_END).search(line, mark[1] - 1)  # the line not copied from the mark on
+    token = line[mark[1] - 1: m.start()] if m else line[mark[1] - 1:]
     return token.strip() or None
 
 
@@ -263,9 +272,14 @@ def schema_problems(located: yamlio.Located, text: str | None = None, game_map: 
         return [Problem((), f"an order file is a mapping of keys (campaign: ..., turn: ...), not {show(data)}",
                         "copy orders-template.yaml from the kit/ folder of your report and fill it in")]
     out: list[Problem] = []
+    seen: set[Problem] = set()  # a set: `p not in out` took time quadratic in the problems (a code review: 22,200
+    # unknown keys in a 170 KB file, two minutes)
     for err in _validator().iter_errors(data):
         # each missing key is one error of its own, and each makes _explain name them all: say each once
-        out.extend(p for p in _explain(err, located, text, game_map) if p not in out)
+        for p in _explain(err, located, text, game_map):
+            if p not in seen:
+                seen.add(p)
+                out.append(p)
     out.sort(key=lambda p: (located.where(real_path(p.path)) or (0, 0), p.message))
     return out
 
@@ -433,15 +447,18 @@ def _required_hint(key: str, sch: dict[str, Any]) -> str | None:
 _GLUED = re.compile(r"([A-Za-z_][A-Za-z0-9_]*):([^\s:/].*)")  # `units:[ATH-A1]`, a key glued to its value
 
 
+_COMMENT_VALUE = re.compile(r"[^:]*:\s+#([0-9]+)")
+
+
 def _comment_value(located: yamlio.Located, text: str | None, path: Path_) -> str | None:
     """The digits of ``key: #1313``, where the # made the rest of the line a comment and the key empty."""
     if text is None or not path:
         return None
     mark = located.marks.get(("@key",) + tuple(path))
-    lines = text.splitlines()
+    lines = _text_lines(text)
     if not mark or not 1 <= mark[0] <= len(lines):
         return None
-    m = re.match(r"[^:]*:\s+#([0-9]+)", lines[mark[0] - 1][mark[1] - 1:])
+    m = _COMMENT_VALUE.match(lines[mark[0] - 1], mark[1] - 1)
     return m.group(1) if m else None
 
 

@@ -22,7 +22,9 @@ MAX_NODES = 50_000
 PathKey = tuple  # a JSON path as a tuple of keys and indexes
 
 
-_ONE_LINE = re.compile("[ \t]*(?:\r\n|[\r\n\x85\u2028\u2029])[ \t]*")
+# a line break with the spaces around it; a run of spaces is tried from its start only (`(?<![ \t])`, possessive):
+# `[ \t]*` tried at each space of a long run took time quadratic in it (a code review)
+_ONE_LINE = re.compile("(?<![ \t])[ \t]*+(?:\r\n|[\r\n\x85\u2028\u2029])[ \t]*+")
 
 
 class YamlError(PbemError):
@@ -169,23 +171,27 @@ def check_characters(text: str, source: str) -> None:
 # ("indented more than the line above", "needs a space after the colon").  Glued to a key's colon it is never
 # YAML a person meant (the key and its value are read as one word), so it is refused at once; elsewhere (a line
 # starting with one may be the rest of a long value) it is named when the file does not parse.
-_NBSP_SPACE = re.compile("^[ \t]*(?:-[ \t]+)*(?:[A-Za-z_][A-Za-z0-9_]*[ \t]*:|-)?[ \t]*(?P<nbsp>\u00a0)",
-                         re.M)
-_NBSP_GLUED = re.compile("^[ \t]*(?:-[ \t]+)*[A-Za-z_][A-Za-z0-9_]*:(?P<nbsp>\u00a0)", re.M)
+# Each is matched to the text before a line's first no-break space, only on lines holding one, with possessive
+# quantifiers: the patterns searched the whole text, `^[ \t]*...[ \t]*` taking time quadratic in a long line of spaces
+# whenever a U+00A0 stood anywhere (a code review: 80,000 spaces, 26 s).
+_NBSP_SPACE = re.compile(r"[ \t]*+(?:-[ \t]++)*+(?:-|[A-Za-z_][A-Za-z0-9_]*+[ \t]*+:[ \t]*+)?")
+_NBSP_GLUED = re.compile(r"[ \t]*+(?:-[ \t]++)*+[A-Za-z_][A-Za-z0-9_]*+:")
 NBSP_WORDS = ("retype it as a plain space (a mail program or word processor put it in, and YAML does not read it as "
               "a space)")
 
 
-def _nbsp_found(text: str, pattern: re.Pattern, last_line: int | None = None) -> tuple[str, tuple[int, int]] | None:
+def _nbsp_found(text: str, before: re.Pattern, last_line: int | None = None) -> tuple[str, tuple[int, int]] | None:
+    """The first no-break space that stands where a space is needed: the first on its line, after what ``before``
+    matches (the line's indentation, a list's dash, a key's colon ...), at or above ``last_line``."""
     if "\u00a0" not in text:
         return None
-    m = pattern.search(text)
-    if m is None:
-        return None
-    line, col = line_column(text, m.start("nbsp"))
-    if last_line is not None and line > last_line:
-        return None
-    return f"a no-break space (U+00A0) at line {line}, column {col}: {NBSP_WORDS}", (line, col)
+    for r, line in enumerate(_BREAKS.split(text)):
+        if last_line is not None and r >= last_line:
+            return None
+        i = line.find("\u00a0")
+        if i >= 0 and before.fullmatch(line, 0, i):
+            return f"a no-break space (U+00A0) at line {r + 1}, column {i + 1}: {NBSP_WORDS}", (r + 1, i + 1)
+    return None
 
 
 def check_plain_text(text: str, source: str) -> None:
@@ -198,23 +204,55 @@ def check_plain_text(text: str, source: str) -> None:
         raise YamlError(source, found[0], *found[1])
 
 
-def _not_text(raw: bytes) -> str | None:
-    """What a file that is not UTF-8 text is, when its first bytes tell: UTF-16 or UTF-32 (with or without a
-    BOM), a Word, PDF, RTF or zip file renamed .yaml (a mail review: `bad byte 0xff` told a player nothing)."""
-    head = raw[:400]
+_MAGIC = ((b"PK\x03\x04", "a Word (.docx) file or another zip archive"), (b"%PDF", "a PDF file"),
+          (b"{\\rtf", "an RTF (WordPad) file"), (b"\xd0\xcf\x11\xe0", "a Word (.doc) file"))
+
+
+def _wide_text(head: bytes) -> str | None:
+    """"UTF-32" or "UTF-16" when the first bytes of a file are text in that encoding (with or without a BOM)."""
     if head.startswith((b"\xff\xfe\x00\x00", b"\x00\x00\xfe\xff")) or \
             len(head) >= 8 and (head[1:4] == b"\x00\x00\x00" and head[0] or head[:3] == b"\x00\x00\x00" and head[3]):
-        return "this is UTF-32 text, not UTF-8: save the file as UTF-8"
+        return "UTF-32"
     pairs = len(head) // 2
     if head.startswith((b"\xff\xfe", b"\xfe\xff")) or pairs >= 4 and (
             head[1::2].count(0) >= pairs * 3 // 4 or head[0::2].count(0) >= pairs * 3 // 4):
+        return "UTF-16"
+    return None
+
+
+def _not_text(raw: bytes) -> str | None:
+    """What a file that is not UTF-8 text is, when its first bytes tell: UTF-16 or UTF-32 (with or without a
+    BOM), a Word, PDF, RTF or zip file renamed .yaml (a mail review: `bad byte 0xff` told a player nothing)."""
+    wide = _wide_text(raw[:400])
+    if wide == "UTF-32":
+        return "this is UTF-32 text, not UTF-8: save the file as UTF-8"
+    if wide == "UTF-16":
         return "this is UTF-16 text (Notepad's 'Unicode'), not UTF-8: save the file as UTF-8"
-    for magic, what in ((b"PK\x03\x04", "a Word (.docx) file or another zip archive"), (b"%PDF", "a PDF file"),
-                        (b"{\\rtf", "an RTF (WordPad) file"), (b"\xd0\xcf\x11\xe0", "a Word (.doc) file")):
+    for magic, what in _MAGIC:
         if raw.startswith(magic):
             return (f"this is {what}, not a text file: save the orders as plain text (UTF-8), e.g. with a text "
                     f"editor, or paste them into one")
     return None
+
+
+_CONTROL_BYTES = set(range(0x20)) - {0x09, 0x0A, 0x0C, 0x0D}
+
+
+def opaque_kind(raw: bytes) -> str | None:
+    """What a file is in which text cannot be found as written (a player's secret, compressed or cut up): a zip
+    (a .docx), a PDF, RTF or Word .doc file, or bytes that are no text at all ("not text"); None for text in
+    UTF-8, UTF-16, UTF-32 or an 8-bit encoding (Latin-1, Windows-1252), where it can."""
+    for magic, what in _MAGIC:
+        if raw.startswith(magic):
+            return what
+    if _wide_text(raw[:400]):
+        return None
+    try:
+        raw.decode("utf-8")
+        return None
+    except UnicodeDecodeError:
+        pass
+    return "not text" if _CONTROL_BYTES.intersection(raw) else None
 
 
 _SCAN = re.compile(r"""[\[\]{}'"#\n\\]""")
@@ -358,12 +396,34 @@ def _flow_depths(lines: list[str]) -> list[int]:
     return out
 
 
+def _last_unclosed(lines: list[str]) -> tuple[str, int, int] | None:
+    """The [ or { the file leaves open, the innermost: (the bracket, its row, its column), 0-based; quoted text
+    and comments not counted, as in ``_flow_depths``."""
+    stack: list[tuple[str, int, int]] = []
+    for r, line in enumerate(lines):
+        quote = ""
+        for i, ch in enumerate(line):
+            if quote:
+                if ch == quote:
+                    quote = ""
+            elif ch in "'\"" and (i == 0 or line[i - 1] in _QUOTE_AFTER):
+                quote = ch
+            elif ch == "#" and (i == 0 or line[i - 1] in " \t"):
+                break
+            elif ch in "[{":
+                stack.append((ch, r, i))
+            elif ch in "]}" and stack:
+                stack.pop()
+    return stack[-1] if stack else None
+
+
 def _glued_key(lines: list[str], last: int) -> tuple[str, tuple[int, int]] | None:
     """A `key:value` line without the space after the colon, the nearest at or above row ``last``."""
     for r in range(min(last, len(lines) - 1), -1, -1):
         m = _GLUED_KEY.match(lines[r])
         if m:
             key, value = m.group("key"), m.group("value").rstrip()
+            value = value if len(value) <= 40 else value[:37] + "..."  # a line of 200 KB is not shown whole
             return (f"`{key}:` needs a space after the colon (hint: write `{key}: {value}`)",
                     (r + 1, m.end("key") + 2))
     return None
@@ -394,11 +454,16 @@ def _hash_in_flow(lines: list[str], last: int) -> tuple[str, tuple[int, int]] | 
     depths = _flow_depths(lines)
     for r in range(min(last + 1, len(lines))):
         line = lines[r]
-        for m in _HASH_IN_FLOW.finditer(line):
-            before = line[: m.start()]
-            if depths[r] + before.count("[") + before.count("{") - before.count("]") - before.count("}") <= 0:
+        depth, quotes, start = depths[r], [0, 0], 0  # counted on from the last #: counting the whole text before
+        for m in _HASH_IN_FLOW.finditer(line):  # each # took time quadratic in a line of ` #1 #1 ...` (a code review)
+            before = line[start: m.start()]
+            start = m.start()
+            depth += before.count("[") + before.count("{") - before.count("]") - before.count("}")
+            quotes[0] += before.count('"')
+            quotes[1] += before.count("'")
+            if depth <= 0:
                 continue  # not inside [ ] or { }
-            if before.count('"') % 2 or before.count("'") % 2:
+            if quotes[0] % 2 or quotes[1] % 2:
                 continue  # inside a quoted value
             value = m.group("rest")
             return (f"# starts a comment, so #{value} and the rest of the line are left out: a hex id must be in "
@@ -442,11 +507,32 @@ def _tab_words(lines: list[str], mark: Any) -> str:
 # what a mail program leaves in text saved or pasted from a mail (a mail review): each is named in one line
 _MAIL_HEADER = re.compile(r"^(From|To|Cc|Bcc|Subject|Date|Reply-To|Message-I[Dd]|MIME-Version|Content-Type|"
                           r"Content-Transfer-Encoding|Received|Return-Path|Delivered-To|X-[A-Za-z0-9-]+):( |$)")
-_HTML = re.compile(r"<(!DOCTYPE|html|head|body|pre|div|p|br|span|table)(?=[\s/>])[^>]*>", re.I)
+# (a tag's attributes bounded: `[^>]*>` took time quadratic in a line of `<p <p <p ...` with no `>`, and this runs
+# before the sender is authenticated; a code review)
+_HTML = re.compile(r"<(!DOCTYPE|html|head|body|pre|div|p|br|span|table)(?=[\s/>])[^>\n]{0,200}>", re.I)
 _QP_CODE = re.compile(r"=(3D|20|09|[89A-F][0-9A-F](?==[89A-F][0-9A-F]))")
 _COMMENT = re.compile(r"(^|[ \t])#.*$")
+# the header values in which anything may be written, `=` and `<` too: the campaign's name (any text) and the
+# secret (the moderator may write their own); mail is not looked for in them (a code review: in a campaign named
+# "Aegean =2026" every file was refused as quoted-printable mail text, by submit and by check)
+_FREE_VALUE = re.compile(r"[ \t]*(campaign|secret)[ \t]*:")
 _SENT_FROM = re.compile(r"^(Sent from my |Get Outlook for |Envoyé de mon |Von meinem )")
 SEND_PLAIN = "send the order file as an attachment, or paste it as plain text"
+
+
+def _free_rows(lines: list[str]) -> set[int]:
+    """The rows (0-based) of the header's free values, `campaign:` and `secret:`, with the indented lines such a
+    value continues on."""
+    rows: set[int] = set()
+    inside = False
+    for r, line in enumerate(lines):
+        if _FREE_VALUE.match(line):
+            inside = True
+        elif line[:1] not in ("", " ", "\t", "\r", "#"):
+            inside = False  # the next key at the left margin: the value ended above
+        if inside:
+            rows.add(r)
+    return rows
 
 
 def mail_text(text: str) -> tuple[str, tuple[int, int]] | None:
@@ -459,21 +545,26 @@ def mail_text(text: str) -> tuple[str, tuple[int, int]] | None:
     if not content:
         return None
     first_r, first = content[0]
+    free = _free_rows(lines)
+    coded = [(r, line) for r, line in content if r not in free]  # where '=' and '<' can be no value's
     headers = [(r, line) for r, line in content if _MAIL_HEADER.match(line)]
     if headers and (_MAIL_HEADER.match(first) and len(headers) >= 2 or len(headers) >= 3):
         r, line = headers[0]
         return (f"this is a saved email (its `{line.split(':')[0]}:` line, line {r + 1}): {SEND_PLAIN}, without the "
                 f"mail's header lines"), (r + 1, 1)
-    for r, line in content[:3]:
-        m = _HTML.search(line)
-        if m and (r == content[0][0] or line.lstrip().startswith("<")):
+    for r, line in coded[:3]:
+        # a line that starts with a tag, or the first line outside its comment (`turn: 1  # <b>new</b>`, a
+        # comment line `# <p> ...`, is no HTML)
+        m = _HTML.search(line) if line.lstrip().startswith("<") else \
+            _HTML.search(_COMMENT.sub("", line)) if r == first_r else None
+        if m:
             return (f"this is HTML (`{m.group()[:20]}` on line {r + 1}), not an order file: save the orders as plain "
                     f"text (a .yaml or .txt file), or {SEND_PLAIN}"), (r + 1, m.start() + 1)
     for r, line in content:
         if line.startswith(">"):
             return (f"line {r + 1} starts with '>', as the lines of a quoted email do: remove the '> ' at the start of "
                     f"each line, or {SEND_PLAIN}"), (r + 1, 1)
-    for r, line in content:
+    for r, line in coded:
         body = _COMMENT.sub("", line.rstrip("\r"))
         m = _QP_CODE.search(body)
         if m:
@@ -550,6 +641,15 @@ def plain_syntax_error(exc: yaml.MarkedYAMLError, text: str) -> tuple[str, tuple
         return f"a quote {q} opened here is not closed", (cm.line + 1, cm.column + 1) if cm else where
     if problem.startswith("expected <block mapping start>") or problem.startswith("expected <block sequence"):
         return "this line does not fit the lines above it: check its indentation", where
+    if problem == "expected the node content, but found '<stream end>'":
+        # the file ends inside [ ] or { } (a code review: it was "a value is missing before '<stream end>' (hint:
+        # remove the extra comma ...)", PyYAML's words and the wrong hint)
+        open_ = _last_unclosed(lines)
+        if open_ is not None:
+            opener, r, c = open_
+            kind, closer = ("a list", "]") if opener == "[" else ("a {...} mapping", "}")
+            return (f"{kind} opened with {opener} on line {r + 1} is not closed with {closer} (hint: add {closer} at "
+                    f"the end of that line)"), (r + 1, c + 1)
     if problem.startswith("expected the node content, but found"):
         return (f"a value is missing before {problem.rpartition('found ')[2]} (hint: remove the extra comma, "
                 f"or write the value)"), where

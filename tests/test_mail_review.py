@@ -297,3 +297,250 @@ def test_an_invisible_character_before_a_header_key_is_named_by_submit_and_check
     answer = submit_bytes(camp, text.encode(), "a.yaml", NOW)
     assert not answer.accepted and said in answer.text(), answer.text()
     assert any(said in f.message for f in check_text(text, "a.yaml").findings)
+
+
+# -- 12. a file as a player writes it is never taken for mail (a code review) ---------------------------------
+
+@pytest.mark.parametrize("name", ["Aegean =2026", "Cup 2026 =", "League =3D=20 =C3=A9", "<p> league <br>",
+                                  "Spring league >= 3 players"])
+@pytest.mark.parametrize("quoted", [False, True])
+def test_a_campaign_name_with_an_equals_sign_or_a_tag_is_no_mail(tmp_path, name, quoted):
+    """The campaign's name is any text: one with `=20`, a trailing `=` or `<p>` in it was refused as quoted-
+    printable or HTML mail text, every file of every player, by submit and check alike."""
+    camp = create(tmp_path / "camp", ["athens", "sparta", "troy"], seed="5", name=name).campaign
+    written = f'"{name}"' if quoted else name
+    text = (f"campaign: {written}\nturn: 1\nplayer: athens\nsecret: {camp.player_secrets()['athens']}\n"
+            f"diplomacy: [megara]\n")
+    for report in (check_text(text, "a.yaml"), check_text(text, "a.yaml", camp)):
+        assert not report.errors, report.to_text()
+    answer = submit_bytes(camp, text.encode(), "a.yaml", NOW)
+    assert answer.accepted, answer.text()
+
+
+@pytest.mark.parametrize("comment", [
+    "# turn = 3, a = b", "# a =20 space and =3D", "# this line ends in =", "diplomacy: [megara]  # ends in =",
+    "# > quoted by me", "#> quoted", "# <b>new</b> this turn", "# <p> my orders <br>", "# --", "# -- ",
+    "# From: Pericles", "# Sent from my iPhone", "# <html>",
+])
+@pytest.mark.parametrize("where", ["top", "end"])
+def test_a_comment_is_never_taken_for_mail(camp, comment, where):
+    body = header(camp) + ("" if comment.startswith("diplomacy") else "diplomacy: [megara]\n")
+    text = f"{comment}\n{body}" if where == "top" else f"{body}{comment}\n"
+    assert yamlio.mail_text(text) is None
+    assert not check_text(text, "a.yaml", camp).errors
+    answer = submit_bytes(camp, text.encode(), "a.yaml", NOW)
+    assert answer.accepted, answer.text()
+
+
+def test_a_first_line_with_a_comment_after_its_value_is_no_html(camp):
+    text = "turn: 1  # <b>new</b> <p>\n" + header(camp).replace("turn: 1\n", "")
+    assert yamlio.mail_text(text) is None
+    assert submit_bytes(camp, text.encode(), "a.yaml", NOW).accepted
+
+
+# -- 13. a large hostile file is answered at once (a code review: each of these took minutes) -------------------
+# No timing is asserted: each file is of a size whose answer took minutes before (time quadratic in its size), so
+# the suite itself would hang; each now takes well under a second.
+
+BIG = 250_000  # characters: an order file may have 256 KB
+
+
+def test_a_long_line_of_spaces_and_a_no_break_space_elsewhere(camp):
+    """`_NBSP_SPACE` searched the whole text with `^[ \t]*...[ \t]*`: 80,000 spaces took 26 s."""
+    text = header(camp) + "diplomacy: [\n" + " " * BIG + "megara\n\u00a0\n"
+    [f] = check_text(text, "a.yaml").findings
+    assert "a no-break space (U+00A0) at line 7, column 1: retype it as a plain space" in f.message, f.text()
+
+
+def test_no_break_spaces_are_still_found_after_a_dash_and_a_colon():
+    for body, where in (("a:\n  -\u00a0b\n c: [\n", (2, 4)), ("a:\n  - key :\u00a0b\n c: [\n", (2, 10)),
+                        ("a:\n - - \u00a0b\n c: [\n", (2, 6))):
+        with pytest.raises(yamlio.YamlError) as exc:
+            yamlio.parse(body, "a.yaml")
+        assert (exc.value.line, exc.value.column) == where and "no-break space" in str(exc.value), str(exc.value)
+
+
+def test_html_without_a_closing_angle_bracket_is_answered_at_once(camp):
+    """`_HTML`'s `[^>]*>` on a line of `<p <p <p ...` with no `>` took 12 s, before the sender is authenticated."""
+    raw = ("<p " * (BIG // 3)).encode()
+    a = submit_bytes(camp, raw, "a.yaml", NOW)
+    assert not a.accepted and "this is not an order file" in a.message, a.message
+    assert yamlio.mail_text("<p " * (BIG // 3)) is None
+    assert "this is HTML (`<p <p" in yamlio.mail_text("<p " * (BIG // 3) + ">")[0]
+
+
+def test_a_long_run_of_spaces_in_a_message_is_kept_on_one_line():
+    """`_ONE_LINE` tried `[ \t]*` at each space of a run: quadratic in a message quoting a long line."""
+    exc = yamlio.YamlError("a.yaml", "a" + " " * BIG + "b\n  c")
+    assert str(exc) == "a.yaml: a" + " " * BIG + "b c"
+
+
+def test_a_key_glued_to_a_long_value_is_named_with_the_value_cut_short(camp):
+    text = header(camp) + "diplomacy:megara" + " " * BIG + "x\n  b: [\n"
+    [f] = check_text(text, "a.yaml").findings
+    assert "`diplomacy:` needs a space after the colon (hint: write `diplomacy: megara" in f.message, f.text()
+    assert len(f.text()) < 300
+
+
+def test_a_long_line_of_hashes_outside_brackets(camp):
+    """`_hash_in_flow` counted the brackets of the whole line before each #: ` #1` 80,000 times took 12 s."""
+    text = header(camp) + "diplomacy: x" + " #1" * (BIG // 3) + "\n  b: [\n"
+    [f] = check_text(text, "a.yaml").findings
+    assert "this line is indented more than the line above it" in f.message, f.text()
+    with pytest.raises(yamlio.YamlError, match=r'a hex id must be in quotes \(hint: write "1313"\)'):
+        yamlio.parse(header(camp) + "a: x" + " #1" * 1000 + "\nb: ['a #1', \"b #2\", #1313]\nc: [\n", "a.yaml")
+
+
+def test_many_unknown_keys_are_each_named_once_without_comparing_them_all(monkeypatch):
+    """schema_problems dropped a repeated problem with `p not in out`, which compares each problem with all the
+    ones before: 22,200 unknown keys took two minutes.  Counted here as comparisons, not time."""
+    from pbem.orders import Problem, schema_problems
+    keys = 3000
+    text = "campaign: test\nturn: 1\nplayer: athens\nsecret: x\nstanding:\n" + \
+        "".join(f"  k{j}: 1\n" for j in range(keys))
+    compared = [0]
+    eq = Problem.__eq__
+
+    def counted(self, other):
+        compared[0] += 1
+        return eq(self, other)
+
+    monkeypatch.setattr(Problem, "__eq__", counted)
+    problems = schema_problems(yamlio.parse(text, "a.yaml"), text)
+    assert len(problems) == keys and len({p.path for p in problems}) == keys
+    assert compared[0] < keys  # it was keys * (keys - 1) / 2
+    missing = schema_problems(yamlio.parse("secret: x\nturn: 1\n", "a.yaml"))
+    assert [p.message for p in missing] == ["the file needs the key campaign", "the file needs the key player"]
+
+
+def test_a_word_read_as_true_before_a_long_run_of_spaces_is_shown_as_typed(camp):
+    """raw_token's `\\s*$` was tried at each space of the run: time quadratic in it."""
+    text = header(camp) + "diplomacy: [on" + " " * BIG + "]\n"
+    [f] = check_text(text, "a.yaml").findings
+    assert 'diplomacy[0]: on is read as true: write "on" in quotes if you mean the word' in f.text(), f.text()
+
+
+def test_each_value_of_a_long_file_is_shown_as_typed_without_splitting_the_file_each_time():
+    """raw_token split the whole text into lines for each value it showed: 49,000 `- on` items took minutes.
+    Counted here as splits of the text, not time."""
+    from pbem.orders import raw_token
+
+    class Text(str):
+        splits = 0
+
+        def splitlines(self, *args, **kwargs):
+            Text.splits += 1
+            return super().splitlines(*args, **kwargs)
+
+    items = 2000
+    text = Text("campaign: test\ndiplomacy:\n" + "- on\n" * items + "standing: {captured_leaders: yes}\n")
+    located = yamlio.parse(text, "a.yaml")
+    shown = [raw_token(located, text, ("diplomacy", i)) for i in range(items)]
+    assert shown == ["on"] * items
+    assert raw_token(located, text, ("standing", "captured_leaders")) == "yes"
+    assert raw_token(located, text, ("standing", "captured_leaders"), at_key=True) == "captured_leaders"
+    assert Text.splits <= 1
+
+
+# -- 14. the drop folder keeps no live secret: quoted-printable, compressed and binary files (a code review) -------
+
+def _ingest_one(camp, tmp_path, name, raw):
+    drop = tmp_path / "drop"
+    drop.mkdir(exist_ok=True)
+    (drop / name).write_bytes(raw)
+    [answer] = ingest(camp, drop, NOW)
+    assert not answer.accepted
+    return answer
+
+
+@pytest.mark.parametrize("split", [
+    lambda s: s[:9] + "=\n" + s[9:],  # a soft line break, as a mail program wraps a long line
+    lambda s: s[:9] + "=\r\n" + s[9:],
+    lambda s: s[:3] + "=  \r\n" + s[3:12] + "=\n" + s[12:],
+    lambda s: s.replace("-", "=2D"),
+    lambda s: s[:1] + "=\n" + s[1:].replace("-", "=2d", 1),
+])
+def test_a_quoted_printable_file_is_kept_without_its_secret(camp, tmp_path, split):
+    import quopri
+    secret = camp.player_secrets()["sparta"]
+    raw = header(camp, "sparta").replace(secret, split(secret)).encode() + b"diplomacy: [megara]=20\n"
+    answer = _ingest_one(camp, tmp_path, "sparta.txt", raw)
+    kept = answer.kept.read_bytes()
+    assert secret.encode() not in quopri.decodestring(kept) and secret.encode() not in kept
+    assert b"secret: withheld\n" in kept and kept.endswith(b"diplomacy: [megara]=20\n")  # the rest as it came
+
+
+def _docx(text: str) -> bytes:
+    import io
+    import zipfile
+    buf = io.BytesIO()
+    with zipfile.ZipFile(buf, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("word/document.xml", f"<w:document><w:t>{text}</w:t></w:document>")
+    return buf.getvalue()
+
+
+@pytest.mark.parametrize("name, make, kind", [
+    ("athens.docx", _docx, "a Word (.docx) file or another zip archive"),
+    ("athens.yaml", _docx, "a Word (.docx) file or another zip archive"),  # renamed
+    ("athens.pdf", lambda t: b"%PDF-1.7\n" + __import__("zlib").compress(t.encode()), "a PDF file"),
+    ("athens.rtf", lambda t: b"{\\rtf1\\ansi " + t.replace("-", "\\'2d").encode() + b"}", "an RTF (WordPad) file"),
+    ("athens.doc", lambda t: b"\xd0\xcf\x11\xe0\xa1\xb1\x1a\xe1" + t.encode("utf-16-le"), "a Word (.doc) file"),
+    ("athens.gz", lambda t: __import__("gzip").compress(t.encode()), "not text"),
+])
+def test_a_file_whose_secret_cannot_be_found_is_not_kept(camp, tmp_path, name, make, kind):
+    """A .docx (a zip), a PDF, an RTF file, a .doc or any binary: the secret in it is compressed or cut up, so
+    `withhold` cannot find it; a line saying what the file was is kept in its place."""
+    raw = make(header(camp))
+    answer = _ingest_one(camp, tmp_path, name, raw)
+    kept = answer.kept.read_bytes()
+    import hashlib
+    assert kept == (f"pbem kept no copy of this file: it is {kind}, in which a secret cannot be withheld; sha256 "
+                    f"{hashlib.sha256(raw).hexdigest()}, {len(raw)} bytes\n").encode()
+    assert answer.kept.name.endswith(name + ".txt") and not (tmp_path / "drop" / name).exists()
+    assert f"kept as {answer.kept} (pbem kept no copy of the file itself: it is {kind}, in which a secret cannot be " \
+           f"withheld)" in answer.text()
+    assert "pbem kept no copy" not in answer.text(for_player=True)
+
+
+def test_a_text_file_in_latin1_is_kept_with_its_secret_withheld(camp, tmp_path):
+    raw = (header(camp) + "# Périclès\n").encode("latin-1")
+    answer = _ingest_one(camp, tmp_path, "athens.yaml", raw)
+    assert answer.kept.read_bytes() == raw.replace(camp.player_secrets()["athens"].encode(), b"withheld")
+    assert "pbem kept no copy" not in answer.text()
+
+
+def test_a_docx_in_a_folder_in_the_drop_folder_is_not_kept(camp, tmp_path):
+    drop = tmp_path / "drop"
+    (drop / "orders").mkdir(parents=True)
+    (drop / "orders" / "athens.docx").write_bytes(_docx(header(camp)))
+    [answer] = ingest(camp, drop, NOW)
+    kept = (answer.kept / "athens.docx").read_bytes()
+    assert kept.startswith(b"pbem kept no copy of this file: it is a Word (.docx) file")
+
+
+# -- 15. a [ or { left open at the end of the file is named with its line (a code review) ----------------------
+
+@pytest.mark.parametrize("body, where, said", [
+    ("diplomacy: [\n", (5, 12), "a list opened with [ on line 5 is not closed with ] (hint: add ] at the end of "
+                                "that line)"),
+    ("diplomacy: [megara,\n", (5, 12), "a list opened with [ on line 5 is not closed with ]"),
+    ("standing: {captured_leaders: ransom,\n", (5, 11), "a {...} mapping opened with { on line 5 is not closed with }"),
+    ("first_move:\n  - {units: [ATH-A1], path: [\n", (6, 29), "a list opened with [ on line 6 is not closed with ]"),
+    ("diplomacy: ['[megara', \"{\"]  # [ {\nupkeep: [\n", (6, 9), "a list opened with [ on line 6 is not closed"),
+])
+def test_a_bracket_left_open_at_the_end_is_named(camp, body, where, said):
+    report = check_text(header(camp) + body, "a.yaml")
+    [f] = report.findings
+    assert (f.line, f.column) == where and said in f.message, f.text()
+    assert "stream end" not in f.message and "comma" not in f.message
+
+
+def test_mail_is_refused_in_the_same_words_before_and_after_the_sender_is_known(camp):
+    """Two refusals, one message (a code review: the two lines were written twice, and could drift apart)."""
+    quoted = "".join("> " + line + "\n" for line in _body(camp).splitlines())
+    with_player = "x: 1\n" + _body(camp) + "> quoted\n"
+    before = submit_bytes(camp, quoted.encode(), "a.txt", NOW)  # no `player:` line to be read: not authenticated
+    after = submit_bytes(camp, with_player.encode(), "a.txt", NOW)
+    assert before.message == "cannot be read: a.txt:1:1: line 1 starts with '>', as the lines of a quoted email do: " \
+                             "remove the '> ' at the start of each line, or " + yamlio.SEND_PLAIN
+    assert after.message == before.message.replace(":1:1: line 1 ", ":7:1: line 7 ") and after.player == "athens"
