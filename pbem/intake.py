@@ -408,7 +408,7 @@ def _submit_bytes(camp: Campaign, raw: bytes, source: str, now: datetime, late_o
             # the command printed works as printed (a code review: on a held turn it was refused again)
             forced, _ = fix_needs_force(camp, state, state.turn, player, hashlib.sha256(raw).hexdigest())
             take = flags("--fix", *(["--force"] if forced else []),
-                         *(["--late-ok"] if due is not None and now > due else []))
+                         *(["--late-ok"] if due is not None and now.replace(microsecond=0) > due else []))
             answer = _refuse(camp, source, f"a stored copy (its secret is withheld) for {player}: pbem takes such a "
                                            f"copy only as the moderator's fix (submit {' '.join(take)})", player,
                              authenticated=False, retry=take, hint="if it is a copy pbem kept")
@@ -476,7 +476,9 @@ def _submit_bytes(camp: Campaign, raw: bytes, source: str, now: datetime, late_o
     bot = seats(camp).get(player) == "bot"
     is_frozen = frozen(camp, turn)
     due = campaign_deadline(camp)
-    late = due is not None and now > due
+    # to the second, as the answer shows it: a file taken at 18:00:00.4 is in time for 18:00 (a review: it was
+    # refused as "late: ... taken at 18:00:00")
+    late = due is not None and now.replace(microsecond=0) > due
     kept = withhold(raw, stored)  # the bytes stored: the secret never lands in the campaign folder
     digest = hashlib.sha256(kept).hexdigest()
     folder = camp.orders_dir(turn)

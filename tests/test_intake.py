@@ -297,6 +297,8 @@ def test_a_file_seconds_late_is_told_the_second_it_was_taken(camp):
     assert ("late: the deadline was 2026-11-22 12:00 UTC and the file was taken at 2026-11-22 12:00:09 UTC"
             in a.text()), a.text()
     assert submit_bytes(camp, order_text(camp, "athens"), "a.yaml", NOW).accepted  # at 12:00:00 it is in time
+    # and within that second too: the answer to a file at 12:00:00.02 said "taken at 12:00:00" and "late"
+    assert submit_bytes(camp, order_text(camp, "sparta"), "s.yaml", NOW.replace(microsecond=20000)).accepted
 
 
 def test_replies_to_late_and_fixed_files_do_not_invite_another_file(camp):
