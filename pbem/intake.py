@@ -138,7 +138,11 @@ class Answer:
         path = self.kept if self.kept is not None else self.given
         extra = self.retry_copy if self.kept is not None else self.retry
         if not self.accepted and extra and path is not None and self.campaign is not None:
-            command = " ".join(["pbem submit", shlex.quote(str(self.campaign)), shlex.quote(str(path)), *extra])
+            shown_path = shlex.quote(str(path))
+            # a name starting with a dash would read as an option: the flags first, then `--` (a moderator's review)
+            command = " ".join(["pbem submit", shlex.quote(str(self.campaign)), *extra, "--", shown_path]
+                               if shown_path.startswith("-") else
+                               ["pbem submit", shlex.quote(str(self.campaign)), shown_path, *extra])
             out.append(f"{self.hint or 'to take it'}: `{command}`")
         return out
 

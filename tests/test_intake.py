@@ -329,3 +329,20 @@ def test_a_file_for_a_future_turn_says_which_turn_to_write(camp):
     assert not a.accepted
     assert "the file is for game turn 3, the campaign is at turn 1 (not the current turn): write turn: 1 to send " \
            "your orders for game turn 1 now" in a.text().replace("\n", " "), a.text()
+
+
+def test_the_command_printed_for_a_late_file_named_with_a_dash_works_as_printed(camp, tmp_path, monkeypatch):
+    """A moderator's review: `submit CAMPAIGN -- -athens.yaml` refused as late printed `pbem submit CAMPAIGN
+    -athens.yaml --late-ok`, which reads -athens.yaml as an option; the flags now come first, then `--`."""
+    import re
+    import shlex
+    set_deadline(camp, "2026-11-01T12:00", NOW)
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "-athens.yaml").write_bytes(order_text(camp, "athens"))
+    runner = CliRunner()
+    r = runner.invoke(app, ["submit", str(camp.root), "--", "-athens.yaml"])
+    assert r.exit_code == 1 and "late: the deadline was" in r.output, r.output
+    [command] = re.findall(r"`(pbem submit [^`]*)`", r.output)
+    assert command.endswith("--late-ok -- -athens.yaml"), command
+    r = runner.invoke(app, shlex.split(command)[1:])
+    assert r.exit_code == 0 and "ACCEPTED" in r.output, r.output
