@@ -157,9 +157,26 @@ def guarded(fn: Callable[[], int | None], commits_turn: bool = False, held: bool
         # named relative to the campaign folder (a full disk: `pbem: orders/turn-002/athens.yaml: No space ...`)
         message = failed(exc, _opened[0]) if exc.filename and _opened else f"{exc.filename or 'a file'}: " \
             f"{exc.strerror or exc}"
+        if not exc.filename and not _stdout_writes(exc):  # cron's `>> log` on a full disk (a moderator's review:
+            # "a file: No space left on device" for a deadline that was set, files ingest had taken)
+            message = (f"standard output: {exc.strerror or exc}; the command stopped where it could not write what "
+                       f"it had to say, after what it had done by then (audit.log records every change)")
         fail(message + _unpacked(campaign_dir, message), 2)
     if code:
         raise typer.Exit(code)
+
+
+def _stdout_writes(exc: OSError) -> bool:
+    """False when ``exc`` came from writing to standard output: raised inside click's ``echo`` (``typer.echo``),
+    with no file named."""
+    tb = exc.__traceback__
+    while tb is not None:
+        code = tb.tb_frame.f_code
+        parts = code.co_filename.replace("\\", "/").split("/")
+        if code.co_name == "echo" and ("click" in parts or "_click" in parts):  # typer has its own copy of click
+            return False
+        tb = tb.tb_next
+    return True
 
 
 def _unpacked(campaign_dir: Path | None, message: str) -> str:

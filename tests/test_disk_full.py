@@ -471,3 +471,28 @@ def test_a_seed_revealed_on_a_full_disk_is_revealed_with_its_audit_line_or_not_a
                                 f"fix that, then run it again"), r.output
     r = pbem("archive", camp.root, "--reveal-seed", "--abandon", "-o", tmp_path / "out.tar.gz")
     assert r.exit_code == 0 and "secret seed revealed" in audit(camp), r.output
+
+
+def test_a_command_whose_standard_output_is_full_says_so_and_what_it_did_stands(tmp_path):
+    """A moderator's review: with standard output on a full disk (cron's `>> log`), `pbem deadline` set the deadline
+    and wrote its audit line, then failed printing it: `pbem: a file: No space left on device`.  It now names
+    standard output and says the command's changes stand, recorded in audit.log (exit 2)."""
+    import subprocess
+    import sys
+    from pbem.campaign import create
+    camp = create(tmp_path / "camp", ["athens", "sparta"], seed="5", name="test").campaign
+    full = ("import errno, io, sys\n"
+            "class Full(io.TextIOBase):\n"
+            "    def write(self, s): raise OSError(errno.ENOSPC, 'No space left on device')\n"
+            "    def flush(self): pass\n"
+            "sys.stdout = Full()\n"
+            "sys.argv = ['pbem', 'deadline', sys.argv[1], '2026-12-24']\n"
+            "from pbem.launch import main\n"
+            "main()\n")
+    r = subprocess.run([sys.executable, "-c", full, str(camp.root)], capture_output=True, text=True)
+    assert r.returncode == 2, r
+    assert r.stderr.startswith("pbem: standard output: No space left on device; the command stopped where it could "
+                               "not write what it had to say, after what it had done by then (audit.log records "
+                               "every change)"), r.stderr
+    assert "deadline: 2026-12-24" in (camp.root / "campaign.yaml").read_text()  # done, and audited
+    assert "deadline of turn 1" in (camp.root / "audit.log").read_text()
