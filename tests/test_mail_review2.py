@@ -1,0 +1,93 @@
+"""Order files a real player might send (a second mail review): each is read as YAML reads it, `pbem check` says
+what `pbem submit` will say, and each finding is one line.
+
+Built as in tests/test_mail_review.py: a header (campaign, turn, player, secret) and a body, as text.
+"""
+from datetime import datetime, timezone
+
+import pytest
+
+from pbem import yamlio
+from pbem.campaign import create
+from pbem.checker import check_text, main
+from pbem.intake import scan_header, submit_bytes
+
+NOW = datetime(2026, 11, 22, 12, 0, tzinfo=timezone.utc)
+
+
+@pytest.fixture
+def camp(tmp_path):
+    return create(tmp_path / "camp", ["athens", "sparta", "troy"], seed="5", name="test").campaign
+
+
+def header(camp, player="athens", secret=None, turn=1) -> str:
+    secret = camp.player_secrets()[player] if secret is None else secret
+    return f"campaign: test\nturn: 1\nplayer: {player}\nsecret: {secret}\n"
+
+
+def one_line(text: str) -> bool:
+    return "\n" not in text.rstrip("\n")
+
+
+def same_verdict(camp, tmp_path, text: str, name: str = "a.yaml"):
+    """`pbem check` (with and without the campaign) and `pbem submit`: (the check's report, submit's answer)."""
+    report = check_text(text, name, camp)
+    plain = check_text(text, name)
+    (tmp_path / name).write_text(text, encoding="utf-8", newline="")
+    out, code = main(tmp_path / name, camp.root)
+    answer = submit_bytes(camp, text.encode("utf-8"), name, NOW)
+    assert code == report.exit_code, out
+    assert answer.accepted == (report.exit_code == 0) == (plain.exit_code == 0), (report.to_text(), answer.text())
+    assert all(one_line(f.text()) for f in report.findings + plain.findings), report.to_text()
+    return report, answer
+
+
+# -- 1. a tab YAML reads as white space is taken as a space -------------------------------------------------
+
+@pytest.mark.parametrize("body", [
+    "\t\ndiplomacy: [chalcis]\n",  # an editor's auto-indent left on an empty line
+    "\t# note\ndiplomacy: [chalcis]\n",  # a comment line indented with a tab
+    "diplomacy:\n  - chalcis\n    \t\n  - aegina\n",  # a line of spaces and a tab inside a list
+    "diplomacy: [chalcis]\t\t# aligned\n",  # tabs before a comment, to line comments up
+    "diplomacy: [chalcis,\taegina]\n",  # between the items of a list
+    "diplomacy:\t[chalcis]\n",  # after a key's colon
+    "diplomacy: [chalcis]\t\n",  # at the end of a line
+    "recruit: [{city:\tathens,\tbaggage: 2}]\n",
+])
+def test_a_tab_that_is_white_space_is_read_as_a_space(camp, tmp_path, body):
+    text = header(camp) + body
+    report, answer = same_verdict(camp, tmp_path, text)
+    assert report.exit_code == 0 and not report.errors, report.to_text()
+    assert answer.accepted, answer.text()
+    assert yamlio.parse(text, "a.yaml").data == yamlio.parse(text.replace("\t", " "), "a.yaml").data
+    secret = camp.player_secrets()["athens"]
+    stored = (camp.orders_dir(1) / "athens.yaml").read_bytes()  # kept as sent, tabs and all
+    assert stored == text.encode().replace(secret.encode(), b"withheld")
+
+
+def test_tabs_before_the_header_comments_are_read_as_the_moderator_reads_them(camp, tmp_path):
+    secret = camp.player_secrets()["athens"]
+    text = f"campaign: test\t# name\nturn: 1\t# turn\nplayer: athens\t\t# me\nsecret: {secret}\t# mine\n" \
+           f"diplomacy: [chalcis]\n"
+    assert scan_header(text) == {"player": "athens", "secret": secret}
+    data = yamlio.parse(text, "a.yaml").data
+    assert (data["campaign"], data["turn"], data["player"], data["secret"]) == ("test", 1, "athens", secret)
+    report, answer = same_verdict(camp, tmp_path, text)
+    assert answer.accepted and not report.findings, (report.to_text(), answer.text())
+
+
+@pytest.mark.parametrize("body, where, said", [
+    ("recruit:\n\t- {city: athens, baggage: 2}\n", (6, 1), "a tab character: indent with spaces only, never tabs"),
+    ("diplomacy:\n\t\t- chalcis\n", (6, 1), "a tab character: indent with spaces only, never tabs"),
+    ("diplomacy: [\n\tchalcis]\n", (6, 1), "a tab character: indent with spaces only, never tabs"),
+])
+def test_a_tab_that_indents_is_still_refused_in_its_words(camp, tmp_path, body, where, said):
+    report, answer = same_verdict(camp, tmp_path, header(camp) + body)
+    [f] = report.findings
+    assert (f.line, f.column) == where and said in f.message, f.text()
+    assert not answer.accepted and f"a.yaml:{where[0]}:{where[1]}: YAML syntax error: {said}" in answer.message
+
+
+def test_a_tab_inside_a_value_stays_in_the_value():
+    text = "note: \"a\tb\"\t# c\nblock: |\n  x\t# y\n\t\nz: 1\t\n"
+    assert yamlio.parse(text, "a.yaml").data == {"note": "a\tb", "block": "x\t# y\n", "z": 1}
