@@ -598,7 +598,9 @@ _MAIL_HEADER = re.compile(r"^(From|To|Cc|Bcc|Subject|Date|Reply-To|Message-I[Dd]
 # before the sender is authenticated; a code review)
 _HTML = re.compile(r"<(!DOCTYPE|html|head|body|pre|div|p|br|span|table)(?=[\s/>])[^>\n]{0,200}>", re.I)
 _QP_CODE = re.compile(r"=(3D|20|09|[89A-F][0-9A-F](?==[89A-F][0-9A-F]))")
-_COMMENT = re.compile(r"(^|[ \t])#.*$")
+# a comment as PyYAML reads one: a # after white space, or glued to the end of a [ ] or { }, a quoted value or a
+# list's comma (a mail review: `diplomacy: [chalcis]# cost=20` was called quoted-printable mail text)
+_COMMENT = re.compile(r"(^|[ \t\]}\"',])#.*$")
 # the header values in which anything may be written, `=` and `<` too: the campaign's name (any text) and the
 # secret (the moderator may write their own); mail is not looked for in them (a code review: in a campaign named
 # "Aegean =2026" every file was refused as quoted-printable mail text, by submit and by check)

@@ -91,3 +91,22 @@ def test_a_tab_that_indents_is_still_refused_in_its_words(camp, tmp_path, body, 
 def test_a_tab_inside_a_value_stays_in_the_value():
     text = "note: \"a\tb\"\t# c\nblock: |\n  x\t# y\n\t\nz: 1\t\n"
     assert yamlio.parse(text, "a.yaml").data == {"note": "a\tb", "block": "x\t# y\n", "z": 1}
+
+
+# -- 2. a comment glued to a ] is a comment, not mail text ----------------------------------------------------
+
+@pytest.mark.parametrize("body", [
+    "diplomacy: [chalcis]# 1 free roll, cost=20\n",
+    "recruit: [{city: athens, baggage: 2}]#total =\n",
+    "diplomacy: [chalcis, \"aegina\"]#=3D\n",
+])
+def test_a_comment_with_no_space_before_its_hash_is_no_mail_text(camp, tmp_path, body):
+    report, answer = same_verdict(camp, tmp_path, header(camp) + body)
+    assert answer.accepted and not report.errors, (report.to_text(), answer.text())
+    assert "email" not in report.to_text() + answer.text()
+
+
+def test_quoted_printable_outside_a_comment_is_still_mail_text(camp, tmp_path):
+    report, answer = same_verdict(camp, tmp_path, header(camp) + "diplomacy: [chalcis]=20# a note\n")
+    assert "this looks like email text (quoted-printable '=20' on line 5)" in report.errors[0].message
+    assert not answer.accepted and "quoted-printable '=20' on line 5" in answer.text()
