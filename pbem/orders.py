@@ -166,6 +166,17 @@ def short_list(items: Iterable[str], limit: int = 12) -> str:
     return ", ".join(items[:limit]) + f", ... ({len(items)} in all)"
 
 
+_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
+_BREAKING = re.compile("[\x00-\x1f\x7f\x85\u2028\u2029]")
+
+
+def escaped(text: str) -> str:
+    """``text`` with its line breaks and control characters written as escapes (\\n, \\u2028): a value shown in
+    a finding keeps the finding on one line (a mail review: a secret written as a block, `secret: |`, showed its
+    line break raw)."""
+    return _BREAKING.sub(lambda m: _ESCAPES.get(m.group()) or f"\\u{ord(m.group()):04x}", text)
+
+
 def show(value: Any) -> str:
     """A value as the player wrote it, shortly."""
     if value is None:
@@ -174,7 +185,7 @@ def show(value: Any) -> str:
         return "true" if value else "false"
     if isinstance(value, str):
         text = value if len(value) <= 40 else value[:37] + "..."
-        return f"'{text}'"
+        return f"'{escaped(text)}'"
     if isinstance(value, dict):
         return "a mapping {" + short_list(map(str, value), 4) + "}"
     if isinstance(value, list):
@@ -355,7 +366,7 @@ def _explain(err: jsonschema.ValidationError, located: yamlio.Located, text: str
         return [Problem(path, f"{show(inst)} is not a {kind}", hint)]
     if v in ("pattern", "enum") and isinstance(inst, str) and _typed_wrong(inst):
         kind = title or "value"
-        return [Problem(path, f"{show(inst)} is not a {kind}", _typed_wrong(inst))]
+        return [Problem(path, f"{show(inst)} is not a {kind}", _typed_wrong(inst, path[-1] if path else None))]
     if v == "pattern":
         kind = title or "value"
         fixed = _fix_case(kind, inst) if isinstance(inst, str) else None
@@ -384,12 +395,17 @@ def _read_as(inst: Any, located: yamlio.Located, text: str | None, path: Path_) 
     return f"{raw} is read as {show(inst)}: write \"{raw}\" in quotes if you mean the word"
 
 
-def _typed_wrong(value: str) -> str | None:
+def _typed_wrong(value: str, key: Any = None) -> str | None:
     """What is wrong in a value that only looks right: curly quotes, a long dash, a no-break space (a mail
-    program's or word processor's autocorrect), or a space inside the quotes (``" 1212"``)."""
+    program's or word processor's autocorrect), a space inside the quotes (``" 1212"``), or a line break: the
+    value written as a block (``secret: |`` and the value on the line below), or over several lines.  ``key``:
+    the key the value is written after, to say where it goes."""
     odd = yamlio.lookalike_words(value)
     if odd:
         return odd
+    if _BREAKING.search(value.strip(" ")) and value.strip():
+        where = f"on the `{key}:` line itself" if isinstance(key, str) else "on one line"
+        return f"the value is written as a block (after | or >) or over several lines: write it {where}"
     if value != value.strip() and value.strip():
         return f"a space inside the quotes: write \"{value.strip()}\""
     return None

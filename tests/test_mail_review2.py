@@ -110,3 +110,26 @@ def test_quoted_printable_outside_a_comment_is_still_mail_text(camp, tmp_path):
     report, answer = same_verdict(camp, tmp_path, header(camp) + "diplomacy: [chalcis]=20# a note\n")
     assert "this looks like email text (quoted-printable '=20' on line 5)" in report.errors[0].message
     assert not answer.accepted and "quoted-printable '=20' on line 5" in answer.text()
+
+
+# -- 3. one finding, one line: a value with a line break is shown escaped ------------------------------------
+
+def test_a_secret_written_as_a_block_is_named_in_one_line_each(camp, tmp_path):
+    secret = camp.player_secrets()["athens"]
+    text = f"campaign: test\nturn: 1\nplayer: athens\nsecret: |\n  {secret}\n"
+    report, answer = same_verdict(camp, tmp_path, text)
+    (tmp_path / "b.yaml").write_text(text, encoding="utf-8")
+    out, code = main(tmp_path / "b.yaml")
+    assert code == 1 and len(out.splitlines()) == 3, out  # two findings and the summary
+    first, second = [f.text() for f in report.errors]
+    assert "the header cannot be read" in first
+    assert second.endswith(f"secret: '{secret}\\n' is not a secret (hint: the value is written as a block (after | "
+                           f"or >) or over several lines: write it on the `secret:` line itself)"), second
+    assert "space inside the quotes" not in out
+    assert not answer.accepted
+
+
+def test_a_value_with_a_line_break_is_shown_with_an_escape(camp, tmp_path):
+    report, _ = same_verdict(camp, tmp_path, header(camp) + 'diplomacy: ["mega\\nra\\u2028"]\n')
+    [f] = report.errors
+    assert "'mega\\nra\\u2028' is not a city id" in f.text() and one_line(f.text()), f.text()
