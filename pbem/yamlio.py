@@ -670,6 +670,31 @@ def mail_text(text: str) -> tuple[str, tuple[int, int]] | None:
     return None
 
 
+_SEPARATORS = re.compile("[\x85\u2028\u2029]")
+_SEPARATOR_NAMES = {"\x85": "a next-line character (NEL, U+0085)", "\u2028": "a line separator character (U+2028)",
+                    "\u2029": "a paragraph separator character (U+2029)"}
+_EDITOR_BREAKS = re.compile("\r\n|[\r\n]")  # the line ends editors show
+
+
+def _separator_found(text: str, last: int) -> tuple[str, tuple[int, int]] | None:
+    """A line separator (U+2028, U+2029, NEL) inside a line of a file whose lines end otherwise (with \\n), at or
+    above row ``last`` (0-based, as PyYAML counts rows): YAML takes it for a line end, which an editor does not
+    show, so what PyYAML says of the "line" after it misleads (a mail review: `# one<U+2028>two` in a comment on
+    line 5 was "line 6 needs a colon").  Its line and column are the editor's.  A file whose lines all end with
+    one is read as it is."""
+    m = _SEPARATORS.search(text)
+    if m is None or not _EDITOR_BREAKS.search(text.rstrip()) or line_column(text, m.start())[0] > last + 1:
+        return None
+    line, start = 1, 0
+    for b in _EDITOR_BREAKS.finditer(text, 0, m.start()):
+        line, start = line + 1, b.end()
+    col = m.start() - start + 1
+    where = f"in line {line} (a comment)" if _COMMENT.search(text[start:m.start()]) else \
+        f"at line {line}, column {col}"
+    return (f"{_SEPARATOR_NAMES[m.group()]} {where}: delete it (YAML takes it for a line end, which editors do not "
+            f"show)"), (line, col)
+
+
 def plain_syntax_error(exc: yaml.MarkedYAMLError, text: str) -> tuple[str, tuple[int, int] | None]:
     """A PyYAML syntax error in plain words with a hint, and its (line, column), 1-based.
 
@@ -683,6 +708,9 @@ def plain_syntax_error(exc: yaml.MarkedYAMLError, text: str) -> tuple[str, tuple
     lines = _content_lines(text)
     where = (pm.line + 1, pm.column + 1) if pm is not None else (cm.line + 1, cm.column + 1) if cm else None
     got = problem.rpartition("but got ")[2]
+    separator = _separator_found(text, where[0] - 1 if where else len(lines))
+    if separator:
+        return separator
     if _tab_refused(exc):
         return _tab_words(lines, pm), where
     last = where[0] - 1 if where else len(lines) - 1

@@ -133,3 +133,24 @@ def test_a_value_with_a_line_break_is_shown_with_an_escape(camp, tmp_path):
     report, _ = same_verdict(camp, tmp_path, header(camp) + 'diplomacy: ["mega\\nra\\u2028"]\n')
     [f] = report.errors
     assert "'mega\\nra\\u2028' is not a city id" in f.text() and one_line(f.text()), f.text()
+
+
+# -- 4. a line separator inside a line is named, not taken for a line end in silence --------------------------
+
+@pytest.mark.parametrize("ch, name", [("\u2028", "a line separator character (U+2028)"),
+                                      ("\u2029", "a paragraph separator character (U+2029)"),
+                                      ("\x85", "a next-line character (NEL, U+0085)")])
+def test_a_line_separator_in_a_comment_is_named_with_the_editors_line(camp, tmp_path, ch, name):
+    text = header(camp) + f"# one{ch}two\ndiplomacy: [chalcis]\n"
+    report, answer = same_verdict(camp, tmp_path, text)
+    [f] = report.findings
+    said = f"{name} in line 5 (a comment): delete it"
+    assert (f.line, f.column) == (5, 6) and said in f.message, f.text()
+    assert "needs a colon" not in f.text()
+    assert not answer.accepted and f"a.yaml:5:6: YAML syntax error: {said}" in answer.message
+
+
+def test_a_file_whose_lines_all_end_with_a_line_separator_is_read(camp, tmp_path):
+    text = (header(camp) + "# a note\ndiplomacy: [chalcis]\n").replace("\n", "\u2028")
+    report, answer = same_verdict(camp, tmp_path, text)
+    assert answer.accepted and not report.findings, report.to_text()
