@@ -256,15 +256,30 @@ _KIND_HINTS = {
 }
 
 
-def _fix_case(kind: str, value: str) -> str | None:
+def _fix_case(kind: str, value: str, game_map: Any = None) -> str | None:
     m = re.fullmatch(r"([A-Za-z]{2,4})[-_ ]?([A-Za-z][0-9]+)", value.strip())
     if kind in ("unit id", "unit id or hex id") and m:  # ath_a1, ATH A1, ATHA1: ATH-A1
         return f"{m.group(1)}-{m.group(2)}".upper()
     if kind in ("city id", "player id", "card target"):
-        v = value.strip().lower().replace(" ", "_")
-        if re.fullmatch(r"[a-z][a-z0-9_]*", v):
-            return v
+        return _city_id_near(value, game_map)
     return None
+
+
+def _city_id_near(value: str, game_map: Any = None) -> str | None:
+    """The city id of ``game_map`` (default: the Aegean map) a value not written as an id means: `Megara` megara,
+    `chal cis` chalcis, `megara city` megara, `Nax0s` naxos; None if none is near.  A player's id is their home
+    city's (a mail review: `chal cis` got "did you mean chal_cis?", which is no city)."""
+    if game_map is None:
+        from .gamedata import load_map
+        game_map = load_map()
+    ids = list(game_map.cities)
+    words = [w for w in re.split(r"[\s_\-]+", value.strip().lower()) if w]
+    if not words:
+        return None
+    for guess in ("_".join(words), "".join(words), *words):
+        if guess in ids:
+            return guess
+    return did_you_mean("".join(words), ids)
 
 
 def _title(err: jsonschema.ValidationError) -> str | None:
@@ -369,7 +384,7 @@ def _explain(err: jsonschema.ValidationError, located: yamlio.Located, text: str
         return [Problem(path, f"{show(inst)} is not a {kind}", _typed_wrong(inst, path[-1] if path else None))]
     if v == "pattern":
         kind = title or "value"
-        fixed = _fix_case(kind, inst) if isinstance(inst, str) else None
+        fixed = _fix_case(kind, inst, game_map) if isinstance(inst, str) else None
         hint = f"did you mean {fixed}?" if fixed and fixed != inst else \
             _city_hex_hint(inst, path, game_map) if kind in ("hex id", "unit id or hex id") else None
         return [Problem(path, f"{show(inst)} is not a {kind}", hint or _KIND_HINTS.get(kind))]

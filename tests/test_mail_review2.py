@@ -154,3 +154,15 @@ def test_a_file_whose_lines_all_end_with_a_line_separator_is_read(camp, tmp_path
     text = (header(camp) + "# a note\ndiplomacy: [chalcis]\n").replace("\n", "\u2028")
     report, answer = same_verdict(camp, tmp_path, text)
     assert answer.accepted and not report.findings, report.to_text()
+
+
+# -- 5. "did you mean" offers a city that exists ----------------------------------------------------------------
+
+def test_did_you_mean_offers_a_real_city_id_near_what_was_written(camp, tmp_path):
+    report, answer = same_verdict(camp, tmp_path, header(camp) + "diplomacy: [aeg ina, chal cis, megara city]\n")
+    assert [f.text() for f in report.errors] == [
+        f"a.yaml:5:{col}: error: diplomacy[{i}]: '{wrote}' is not a city id (hint: did you mean {city}?)"
+        for i, (col, wrote, city) in enumerate([(13, "aeg ina", "aegina"), (22, "chal cis", "chalcis"),
+                                                (32, "megara city", "megara")])], report.to_text()
+    assert not answer.accepted and "did you mean chalcis?" in answer.text(), answer.text()
+    assert "_" not in report.to_text()
