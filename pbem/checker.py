@@ -2987,7 +2987,7 @@ class RuleCheck:
             return
         st = self.o.standing
         if data.get("standing") is None:
-            self.warn(("standing",), "standing: is empty: it resets all your standing orders to the defaults",
+            self.warn(("standing",), "is empty: it resets all your standing orders to the defaults",
                       "remove the line to keep the standing orders you have")
             return
         for i, dc in self.p.indexed("standing", "defence_cards"):

@@ -166,3 +166,13 @@ def test_did_you_mean_offers_a_real_city_id_near_what_was_written(camp, tmp_path
                                                 (32, "megara city", "megara")])], report.to_text()
     assert not answer.accepted and "did you mean chalcis?" in answer.text(), answer.text()
     assert "_" not in report.to_text()
+
+
+# -- 6. a finding names its key once ------------------------------------------------------------------------------
+
+def test_an_empty_standing_is_named_once(camp, tmp_path):
+    report, answer = same_verdict(camp, tmp_path, header(camp) + "standing:\n")
+    [f] = report.warnings
+    assert f.text() == ("a.yaml:5:10: warning: standing: is empty: it resets all your standing orders to the "
+                        "defaults (hint: remove the line to keep the standing orders you have)"), f.text()
+    assert answer.accepted
