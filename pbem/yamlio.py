@@ -511,8 +511,8 @@ _BLOCK_START = re.compile(r"(?:^|[ \t])[|>][-+0-9]*[ \t]*$")
 def soften_tabs(text: str) -> str:
     """``text`` with each tab that YAML reads as plain white space, and PyYAML refuses, made a space: on a line of
     white space only (an editor's auto-indent), in the white space before a comment (`diplomacy: [chalcis]\\t# x`,
-    a comment line indented with a tab), at the end of a line, after a key's colon, and between the items of a
-    [ ] or { } (`[chalcis,\\taegina]`).  One tab becomes one space, so lines and columns stay as they are.  A tab
+    a comment line indented with a tab), at the end of a line, before and after a key's colon, between the items
+    of a [ ] or { } (`[chalcis,\\taegina]`).  One tab becomes one space, so lines and columns stay as they are.  A tab
     in a line's indentation, after a list's dash, inside a value (quoted, a block, or plain words) is left: YAML
     does not read the first two as white space, and the value is the player's (a mail review: each of these was
     refused as `a tab character`)."""
@@ -562,7 +562,8 @@ def soften_tabs(text: str) -> str:
                 if "\t" in body[i:j]:
                     nxt = body[j] if j < n else ""
                     prev = body[i - 1] if i else ""
-                    if (nxt in ("", "#") or prev == ":" or depth and (prev in "[{," or nxt in "]},")) and \
+                    colon = nxt == ":" and body[j + 1: j + 2] in ("", " ", "\t")  # before a key's colon
+                    if (nxt in ("", "#") or prev == ":" or colon or depth and (prev in "[{," or nxt in "]},")) and \
                             not (i == lead and nxt != "#"):  # never a line's indentation
                         chars[i:j] = [" "] * (j - i)
                 i = j

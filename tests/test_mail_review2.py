@@ -76,6 +76,21 @@ def test_tabs_before_the_header_comments_are_read_as_the_moderator_reads_them(ca
     assert answer.accepted and not report.findings, (report.to_text(), answer.text())
 
 
+@pytest.mark.parametrize("player_line, secret_line", [
+    ("player: athens", "secret:\t{s}"), ("player: athens\t", "secret: '{s}'\t# c"),
+    ("player\t: athens", "secret\t:\t{s}\t\t# c"), ('"player"\t: athens', "secret: {s} \t "),
+])
+def test_the_header_scan_and_the_yaml_read_tabs_alike(camp, tmp_path, player_line, secret_line):
+    """intake authenticates from the header lines before the YAML is read, then checks the two agree."""
+    secret = camp.player_secrets()["athens"]
+    text = f"campaign: test\nturn: 1\n{player_line}\n{secret_line.format(s=secret)}\ndiplomacy: [chalcis]\n"
+    data = yamlio.parse(text, "a.yaml").data
+    assert scan_header(text) == {"player": data["player"], "secret": data["secret"]} == \
+        {"player": "athens", "secret": secret}
+    report, answer = same_verdict(camp, tmp_path, text)
+    assert answer.accepted and not report.findings, (report.to_text(), answer.text())
+
+
 @pytest.mark.parametrize("body, where, said", [
     ("recruit:\n\t- {city: athens, baggage: 2}\n", (6, 1), "a tab character: indent with spaces only, never tabs"),
     ("diplomacy:\n\t\t- chalcis\n", (6, 1), "a tab character: indent with spaces only, never tabs"),
