@@ -166,15 +166,16 @@ def short_list(items: Iterable[str], limit: int = 12) -> str:
     return ", ".join(items[:limit]) + f", ... ({len(items)} in all)"
 
 
-_ESCAPES = {"\n": "\\n", "\r": "\\r", "\t": "\\t"}
-_BREAKING = re.compile("[\x00-\x1f\x7f\x85\u2028\u2029]")
+_ESCAPES = {"\n": "\\n", "\r": "\\r"}
+_BREAKING = re.compile("[\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")  # what ends a line (str.splitlines)
+_LINE_BREAK = re.compile("[\n\r\x85\u2028\u2029]")  # what YAML takes for a line end
 
 
 def escaped(text: str) -> str:
-    """``text`` with its line breaks and control characters written as escapes (\\n, \\u2028): a value shown in
+    """``text`` with the characters that end a line written as escapes (\\n, \\u2028): a value shown in
     a finding keeps the finding on one line (a mail review: a secret written as a block, `secret: |`, showed its
     line break raw)."""
-    return _BREAKING.sub(lambda m: _ESCAPES.get(m.group()) or f"\\u{ord(m.group()):04x}", text)
+    return _BREAKING.sub(lambda m: _ESCAPES.get(m.group()) or m.group().encode("unicode_escape").decode("ascii"), text)
 
 
 def show(value: Any) -> str:
@@ -418,7 +419,7 @@ def _typed_wrong(value: str, key: Any = None) -> str | None:
     odd = yamlio.lookalike_words(value)
     if odd:
         return odd
-    if _BREAKING.search(value.strip(" ")) and value.strip():
+    if _LINE_BREAK.search(value) and value.strip():
         where = f"on the `{key}:` line itself" if isinstance(key, str) else "on one line"
         return f"the value is written as a block (after | or >) or over several lines: write it {where}"
     if value != value.strip() and value.strip():
