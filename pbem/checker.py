@@ -35,7 +35,7 @@ from .yamlio import lookalike_words
 from .model import RECRUIT_COST, UPKEEP_COST, GameState, Unit, UnitType, sorted_ids
 from .movement import (BASE_MP, aid_of_city, cannot_move_or_attack, effects_in_force, foreign_city, land_ok,
                        may_stand, movement_allowance, step_problems)
-from .orders import Parsed, build, did_you_mean, expand_units, is_hex_id, orders_schema, short_list
+from .orders import Parsed, build, did_you_mean, escaped, expand_units, is_hex_id, orders_schema, short_list
 
 # "did you mean" guesses for unknown unit ids, at most, in one file: each costs a fuzzy match against the player's
 # ids (about half a millisecond), and a cheater's review sent a file of 30,000 unknown ids that took 17 s to check
@@ -106,7 +106,7 @@ class Finding:
         where = self.file if self.line is None else f"{self.file}:{self.line}:{self.column or 1}"
         field_ = f"{self.path}: " if self.path else ""
         hint = f" (hint: {self.hint})" if self.hint else ""
-        return f"{where}: {self.severity}: {field_}{self.message}{hint}"
+        return escaped(f"{where}: {self.severity}: {field_}{self.message}{hint}")  # one finding, one line
 
 
 @dataclass
@@ -2987,7 +2987,7 @@ class RuleCheck:
             return
         st = self.o.standing
         if data.get("standing") is None:
-            self.warn(("standing",), "standing: is empty: it resets all your standing orders to the defaults",
+            self.warn(("standing",), "is empty: it resets all your standing orders to the defaults",
                       "remove the line to keep the standing orders you have")
             return
         for i, dc in self.p.indexed("standing", "defence_cards"):

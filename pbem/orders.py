@@ -166,6 +166,18 @@ def short_list(items: Iterable[str], limit: int = 12) -> str:
     return ", ".join(items[:limit]) + f", ... ({len(items)} in all)"
 
 
+_ESCAPES = {"\n": "\\n", "\r": "\\r"}
+_BREAKING = re.compile("[\n\r\x0b\x0c\x1c-\x1e\x85\u2028\u2029]")  # what ends a line (str.splitlines)
+_LINE_BREAK = re.compile("[\n\r\x85\u2028\u2029]")  # what YAML takes for a line end
+
+
+def escaped(text: str) -> str:
+    """``text`` with the characters that end a line written as escapes (\\n, \\u2028): a value shown in
+    a finding keeps the finding on one line (a mail review: a secret written as a block, `secret: |`, showed its
+    line break raw)."""
+    return _BREAKING.sub(lambda m: _ESCAPES.get(m.group()) or m.group().encode("unicode_escape").decode("ascii"), text)
+
+
 def show(value: Any) -> str:
     """A value as the player wrote it, shortly."""
     if value is None:
@@ -174,7 +186,7 @@ def show(value: Any) -> str:
         return "true" if value else "false"
     if isinstance(value, str):
         text = value if len(value) <= 40 else value[:37] + "..."
-        return f"'{text}'"
+        return f"'{escaped(text)}'"
     if isinstance(value, dict):
         return "a mapping {" + short_list(map(str, value), 4) + "}"
     if isinstance(value, list):
@@ -245,15 +257,30 @@ _KIND_HINTS = {
 }
 
 
-def _fix_case(kind: str, value: str) -> str | None:
+def _fix_case(kind: str, value: str, game_map: Any = None) -> str | None:
     m = re.fullmatch(r"([A-Za-z]{2,4})[-_ ]?([A-Za-z][0-9]+)", value.strip())
     if kind in ("unit id", "unit id or hex id") and m:  # ath_a1, ATH A1, ATHA1: ATH-A1
         return f"{m.group(1)}-{m.group(2)}".upper()
     if kind in ("city id", "player id", "card target"):
-        v = value.strip().lower().replace(" ", "_")
-        if re.fullmatch(r"[a-z][a-z0-9_]*", v):
-            return v
+        return _city_id_near(value, game_map)
     return None
+
+
+def _city_id_near(value: str, game_map: Any = None) -> str | None:
+    """The city id of ``game_map`` (default: the Aegean map) a value not written as an id means: `Megara` megara,
+    `chal cis` chalcis, `megara city` megara, `Nax0s` naxos; None if none is near.  A player's id is their home
+    city's (a mail review: `chal cis` got "did you mean chal_cis?", which is no city)."""
+    if game_map is None:
+        from .gamedata import load_map
+        game_map = load_map()
+    ids = list(game_map.cities)
+    words = [w for w in re.split(r"[\s_\-]+", value.strip().lower()) if w]
+    if not words:
+        return None
+    for guess in ("_".join(words), "".join(words), *words):
+        if guess in ids:
+            return guess
+    return did_you_mean("".join(words), ids)
 
 
 def _title(err: jsonschema.ValidationError) -> str | None:
@@ -355,10 +382,10 @@ def _explain(err: jsonschema.ValidationError, located: yamlio.Located, text: str
         return [Problem(path, f"{show(inst)} is not a {kind}", hint)]
     if v in ("pattern", "enum") and isinstance(inst, str) and _typed_wrong(inst):
         kind = title or "value"
-        return [Problem(path, f"{show(inst)} is not a {kind}", _typed_wrong(inst))]
+        return [Problem(path, f"{show(inst)} is not a {kind}", _typed_wrong(inst, path[-1] if path else None))]
     if v == "pattern":
         kind = title or "value"
-        fixed = _fix_case(kind, inst) if isinstance(inst, str) else None
+        fixed = _fix_case(kind, inst, game_map) if isinstance(inst, str) else None
         hint = f"did you mean {fixed}?" if fixed and fixed != inst else \
             _city_hex_hint(inst, path, game_map) if kind in ("hex id", "unit id or hex id") else None
         return [Problem(path, f"{show(inst)} is not a {kind}", hint or _KIND_HINTS.get(kind))]
@@ -384,12 +411,17 @@ def _read_as(inst: Any, located: yamlio.Located, text: str | None, path: Path_) 
     return f"{raw} is read as {show(inst)}: write \"{raw}\" in quotes if you mean the word"
 
 
-def _typed_wrong(value: str) -> str | None:
+def _typed_wrong(value: str, key: Any = None) -> str | None:
     """What is wrong in a value that only looks right: curly quotes, a long dash, a no-break space (a mail
-    program's or word processor's autocorrect), or a space inside the quotes (``" 1212"``)."""
+    program's or word processor's autocorrect), a space inside the quotes (``" 1212"``), or a line break: the
+    value written as a block (``secret: |`` and the value on the line below), or over several lines.  ``key``:
+    the key the value is written after, to say where it goes."""
     odd = yamlio.lookalike_words(value)
     if odd:
         return odd
+    if _LINE_BREAK.search(value) and value.strip():
+        where = f"on the `{key}:` line itself" if isinstance(key, str) else "on one line"
+        return f"the value is written as a block (after | or >) or over several lines: write it {where}"
     if value != value.strip() and value.strip():
         return f"a space inside the quotes: write \"{value.strip()}\""
     return None

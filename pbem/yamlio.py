@@ -504,6 +504,94 @@ def _tab_words(lines: list[str], mark: Any) -> str:
     return f"a tab character after `{shown}` (not indentation): write a space instead"
 
 
+# a block scalar's indicator at the end of a line's content: `note: |`, `- >-`
+_BLOCK_START = re.compile(r"(?:^|[ \t])[|>][-+0-9]*[ \t]*$")
+
+
+def soften_tabs(text: str) -> str:
+    """``text`` with each tab that YAML reads as plain white space, and PyYAML refuses, made a space: on a line of
+    white space only (an editor's auto-indent), in the white space before a comment (`diplomacy: [chalcis]\\t# x`,
+    a comment line indented with a tab), at the end of a line, before and after a key's colon, between the items
+    of a [ ] or { } (`[chalcis,\\taegina]`).  One tab becomes one space, so lines and columns stay as they are.  A tab
+    in a line's indentation, after a list's dash, inside a value (quoted, a block, or plain words) is left: YAML
+    does not read the first two as white space, and the value is the player's (a mail review: each of these was
+    refused as `a tab character`)."""
+    if "\t" not in text:
+        return text
+    out: list[str] = []
+    depth = 0  # [ and { open
+    quote = ""  # the quote of a quoted value that runs on over lines
+    block: int | None = None  # the indentation of the line a block scalar (| or >) belongs to, while in one
+    for line in text.split("\n"):
+        body = line[:-1] if line.endswith("\r") else line
+        lead = len(body) - len(body.lstrip(" "))
+        if block is not None:
+            if lead > block:
+                out.append(line)  # a line of the block scalar's text
+                continue
+            if body.strip(" \t"):
+                block = None  # the block scalar ended above
+        if not body.strip(" \t"):
+            out.append(line if quote else line.replace("\t", " "))
+            continue
+        chars = list(body)
+        i, n, plain, end = (0 if quote else lead), len(body), False, len(body)
+        while i < n:
+            c = body[i]
+            if quote:
+                j = i
+                while j < n:
+                    if quote == '"' and body[j] == "\\":
+                        j += 2
+                        continue
+                    if body[j] == quote:
+                        if quote == "'" and body[j + 1: j + 2] == "'":
+                            j += 2
+                            continue
+                        break
+                    j += 1
+                if j >= n:
+                    i = n  # the quoted value goes on over the next line
+                    break
+                quote, i, plain = "", j + 1, True
+                continue
+            if c in " \t":
+                j = i
+                while j < n and body[j] in " \t":
+                    j += 1
+                if "\t" in body[i:j]:
+                    nxt = body[j] if j < n else ""
+                    prev = body[i - 1] if i else ""
+                    colon = nxt == ":" and body[j + 1: j + 2] in ("", " ", "\t")  # before a key's colon
+                    if (nxt in ("", "#") or prev == ":" or colon or depth and (prev in "[{," or nxt in "]},")) and \
+                            not (i == lead and nxt != "#"):  # never a line's indentation
+                        chars[i:j] = [" "] * (j - i)
+                i = j
+                continue
+            nxt = body[i + 1] if i + 1 < n else ""
+            if c == "#" and (i == 0 or body[i - 1] in " \t" or not plain):
+                end = i  # a comment: the rest of the line
+                break
+            if c in "'\"" and not plain:
+                quote = c
+                i += 1
+                continue
+            if c in "[{" and (depth or not plain) or c in "]}," and depth:
+                depth += 1 if c in "[{" else -1 if c in "]}" else 0
+                plain = False
+            elif c == ":" and (nxt in ("", " ", "\t") or depth and nxt in ",[]{}"):
+                plain = False
+            elif c in "-?" and not plain and nxt in ("", " ", "\t"):
+                plain = False
+            else:
+                plain = True
+            i += 1
+        out.append("".join(chars) + line[len(body):])
+        if not quote and not depth and _BLOCK_START.search(body[:end]):
+            block = lead
+    return "\n".join(out)
+
+
 # what a mail program leaves in text saved or pasted from a mail (a mail review): each is named in one line
 _MAIL_HEADER = re.compile(r"^(From|To|Cc|Bcc|Subject|Date|Reply-To|Message-I[Dd]|MIME-Version|Content-Type|"
                           r"Content-Transfer-Encoding|Received|Return-Path|Delivered-To|X-[A-Za-z0-9-]+):( |$)")
@@ -511,7 +599,9 @@ _MAIL_HEADER = re.compile(r"^(From|To|Cc|Bcc|Subject|Date|Reply-To|Message-I[Dd]
 # before the sender is authenticated; a code review)
 _HTML = re.compile(r"<(!DOCTYPE|html|head|body|pre|div|p|br|span|table)(?=[\s/>])[^>\n]{0,200}>", re.I)
 _QP_CODE = re.compile(r"=(3D|20|09|[89A-F][0-9A-F](?==[89A-F][0-9A-F]))")
-_COMMENT = re.compile(r"(^|[ \t])#.*$")
+# a comment as PyYAML reads one: a # after white space, or glued to the end of a [ ] or { }, a quoted value or a
+# list's comma (a mail review: `diplomacy: [chalcis]# cost=20` was called quoted-printable mail text)
+_COMMENT = re.compile(r"(^|[ \t\]}\"',])#.*$")
 # the header values in which anything may be written, `=` and `<` too: the campaign's name (any text) and the
 # secret (the moderator may write their own); mail is not looked for in them (a code review: in a campaign named
 # "Aegean =2026" every file was refused as quoted-printable mail text, by submit and by check)
@@ -581,6 +671,31 @@ def mail_text(text: str) -> tuple[str, tuple[int, int]] | None:
     return None
 
 
+_SEPARATORS = re.compile("[\x85\u2028\u2029]")
+_SEPARATOR_NAMES = {"\x85": "a next-line character (NEL, U+0085)", "\u2028": "a line separator character (U+2028)",
+                    "\u2029": "a paragraph separator character (U+2029)"}
+_EDITOR_BREAKS = re.compile("\r\n|[\r\n]")  # the line ends editors show
+
+
+def _separator_found(text: str, last: int) -> tuple[str, tuple[int, int]] | None:
+    """A line separator (U+2028, U+2029, NEL) inside a line of a file whose lines end otherwise (with \\n), at or
+    above row ``last`` (0-based, as PyYAML counts rows): YAML takes it for a line end, which an editor does not
+    show, so what PyYAML says of the "line" after it misleads (a mail review: `# one<U+2028>two` in a comment on
+    line 5 was "line 6 needs a colon").  Its line and column are the editor's.  A file whose lines all end with
+    one is read as it is."""
+    m = _SEPARATORS.search(text)
+    if m is None or not _EDITOR_BREAKS.search(text.rstrip()) or line_column(text, m.start())[0] > last + 1:
+        return None
+    line, start = 1, 0
+    for b in _EDITOR_BREAKS.finditer(text, 0, m.start()):
+        line, start = line + 1, b.end()
+    col = m.start() - start + 1
+    where = f"in line {line} (a comment)" if _COMMENT.search(text[start:m.start()]) else \
+        f"at line {line}, column {col}"
+    return (f"{_SEPARATOR_NAMES[m.group()]} {where}: delete it (YAML takes it for a line end, which editors do not "
+            f"show)"), (line, col)
+
+
 def plain_syntax_error(exc: yaml.MarkedYAMLError, text: str) -> tuple[str, tuple[int, int] | None]:
     """A PyYAML syntax error in plain words with a hint, and its (line, column), 1-based.
 
@@ -594,7 +709,10 @@ def plain_syntax_error(exc: yaml.MarkedYAMLError, text: str) -> tuple[str, tuple
     lines = _content_lines(text)
     where = (pm.line + 1, pm.column + 1) if pm is not None else (cm.line + 1, cm.column + 1) if cm else None
     got = problem.rpartition("but got ")[2]
-    if "'\\t'" in problem or "\\t" in problem and "cannot start any token" in problem:
+    separator = _separator_found(text, where[0] - 1 if where else len(lines))
+    if separator:
+        return separator
+    if _tab_refused(exc):
         return _tab_words(lines, pm), where
     last = where[0] - 1 if where else len(lines) - 1
     nbsp = _nbsp_found(text, _NBSP_SPACE, last + 1)
@@ -681,13 +799,21 @@ class _PlainLoader(yaml.SafeLoader):
         return super().compose_node(parent, index)
 
 
-def parse(text: str, source: str) -> Located:
-    """Parse one YAML document of plain data, refusing anything hostile.  Raises ``YamlError``.
+def _tab_refused(exc: yaml.MarkedYAMLError) -> bool:
+    """Whether PyYAML stopped at a tab."""
+    problem = exc.problem or ""
+    return "'\\t'" in problem or "\\t" in problem and "cannot start any token" in problem
 
-    The text is scanned once (anchors and a second document are refused as the composer meets them): a file
-    of 256 KB costs one pass of PyYAML, not two."""
-    check_plain_text(text, source)
-    check_nesting(text, source)
+
+def _syntax_error(exc: yaml.MarkedYAMLError, text: str, source: str) -> YamlError:
+    msg, mark = plain_syntax_error(exc, text)
+    if mark is not None:
+        return YamlError(source, f"YAML syntax error: {msg}", mark[0], mark[1])
+    return YamlError(source, f"YAML syntax error: {msg}")
+
+
+def _compose(text: str, source: str) -> yaml.Node | None:
+    """The document's node tree (None for an empty one); raises ``yaml.MarkedYAMLError`` for a syntax error."""
     loader = None
     try:
         loader = _PlainLoader(text)
@@ -698,13 +824,9 @@ def parse(text: str, source: str) -> Located:
             m = loader.peek_event().start_mark
             raise YamlError(source, "more than one YAML document (a second '---'); send one document per file",
                             m.line + 1, m.column + 1)
-    except YamlError:
+        return node
+    except (YamlError, yaml.MarkedYAMLError):
         raise
-    except yaml.MarkedYAMLError as exc:
-        msg, mark = plain_syntax_error(exc, text)
-        if mark is not None:
-            raise YamlError(source, f"YAML syntax error: {msg}", mark[0], mark[1]) from None
-        raise YamlError(source, f"YAML syntax error: {msg}") from None
     except yaml.YAMLError as exc:
         raise YamlError(source, f"YAML error: {exc}") from None
     except RecursionError:
@@ -712,6 +834,27 @@ def parse(text: str, source: str) -> Located:
     finally:
         if loader is not None:
             loader.dispose()
+
+
+def parse(text: str, source: str) -> Located:
+    """Parse one YAML document of plain data, refusing anything hostile.  Raises ``YamlError``.
+
+    The text is scanned once (anchors and a second document are refused as the composer meets them): a file
+    of 256 KB costs one pass of PyYAML, not two.  A file PyYAML refuses at a tab YAML reads as white space (a
+    line of white space only, a tab before a comment or between the items of a list: ``soften_tabs``) is read
+    again with those tabs as spaces; the text kept is the player's, as sent."""
+    check_plain_text(text, source)
+    check_nesting(text, source)
+    try:
+        node = _compose(text, source)
+    except yaml.MarkedYAMLError as exc:
+        soft = soften_tabs(text) if _tab_refused(exc) else text
+        if soft == text:
+            raise _syntax_error(exc, text, source) from None
+        try:
+            node = _compose(soft, source)
+        except yaml.MarkedYAMLError as again:
+            raise _syntax_error(again, soft, source) from None
     marks: dict[PathKey, tuple[int, int]] = {}
     if node is None:
         return Located(None, marks, source)

@@ -186,12 +186,12 @@ def test_look_alike_characters_are_named(camp, body, said):
         assert report.errors and all(said in f.text() for f in report.errors), report.to_text()
 
 
-# -- 8. a tab that is not indentation is named where it is ---------------------------------------------------
+# -- 8. a tab YAML does not read as white space is named where it is (those it does are taken as spaces:
+# tests/test_mail_review2.py) ---------------------------------------------------------------------------------
 
 @pytest.mark.parametrize("body, where, said", [
-    ("diplomacy:\t[megara]\n", (5, 11), "a tab character after `diplomacy:` (not indentation): write a space instead"),
-    ("diplomacy: [megara] \t\n", (5, 21), "a tab character at the end of the line: delete it"),
-    ("diplomacy: [megara,\tchalcis]\n", (5, 20), "a tab character after `diplomacy: [megara,` (not indentation)"),
+    ("diplomacy:\n  -\tmegara\n", (6, 4), "a tab character after `-` (not indentation): write a space instead"),
+    ("diplomacy: [meg\tara]\n", (5, 16), "a tab character after `diplomacy: [meg` (not indentation)"),
     ("first_move:\n\t- units: [ATH-A1]\n", (6, 1), "a tab character: indent with spaces only, never tabs"),
 ])
 def test_a_tab_is_named_where_it_is(camp, body, where, said):
