@@ -829,7 +829,7 @@ def verify(
         if made_with:  # a turn replays byte for byte only with the pbem that ran it
             typer.echo(f"note: this campaign was created with pbem {made_with}, this is pbem {__version__}: a turn "
                        f"played with another version may replay differently (a MISMATCH); verify with the version "
-                       f"that ran it (docs/moderator.md, 'What the players can rely on')")
+                       f"that ran it (docs/moderator.md, 'Upgrading')")
         others = turns_run_with_other_versions(camp, turn)
         if others:  # audit.log names the version that ran each turn: which to verify with is known
             typer.echo(f"note: audit.log records {'; '.join(f'{_turns(t)} run with pbem {v}' for v, t in others.items())}"

@@ -203,7 +203,7 @@ def test_verify_notes_first_when_the_campaign_was_created_with_another_pbem(play
     r = CliRunner().invoke(app, ["verify", str(played.root)])
     assert r.output.splitlines()[0] == (f"note: this campaign was created with pbem 0.0.9, this is pbem {__version__}: "
                                         "a turn played with another version may replay differently (a MISMATCH); "
-                                        "verify with the version that ran it (docs/moderator.md, 'What the players can rely on')")
+                                        "verify with the version that ran it (docs/moderator.md, 'Upgrading')")
 
 
 def test_a_fingerprint_off_by_its_last_digit_is_shown_whole(played):
