@@ -41,6 +41,7 @@ class _Group(TyperGroup):
             raise SystemExit(_say_interrupted()) from None
 
     def invoke(self, ctx):
+        words = [*getattr(ctx, "protected_args", ()), *ctx.args]  # the command line as given, before click takes it
         try:
             return super().invoke(ctx)
         except KeyboardInterrupt:  # outside a command's guard (say while its arguments are read): not "Aborted!"
@@ -56,6 +57,13 @@ class _Group(TyperGroup):
                 hint = opts[0] if opts and str(opts[0]).startswith("-") else str(param.name).upper()
                 raise _OneLineUsage(f"{name + ': ' if name else ''}{hint}{_given(exc)}: "
                                     f"{number_hint(str(param.name))}") from None
+            short = getattr(exc, "option_name", "") if type(exc).__name__ == "NoSuchOption" else ""
+            dash_file = next((w for w in words if short and w.startswith(short) and w.lower().endswith(
+                (".yaml", ".yml", ".txt"))), "")
+            if dash_file and name in ("submit", "check"):
+                # `pbem submit C -athens.yaml`: a file whose name starts with a dash (a moderator's review)
+                raise _OneLineUsage(f"{name}: {dash_file} reads as an option: give a file whose name starts with a "
+                                    f"dash after --, as in `{where} ... -- {dash_file}`") from None
             raise _OneLineUsage(f"{name + ': ' if name else ''}{exc.format_message().rstrip('.')} "
                                 f"(see `{where} --help`)") from None
 

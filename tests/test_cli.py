@@ -269,3 +269,14 @@ def test_bot_writes_no_live_secret(tmp_path):
     from pbem.cycle import bot_file
     camp = Campaign.open(tmp_path / "c")  # the very file run-turn stores, so verify takes it as the computer's
     assert r.output == bot_file(camp, camp.load_state(), "athens").decode("utf-8")
+
+
+def test_a_file_name_starting_with_a_dash_is_told_to_go_after_double_dash(tmp_path):
+    """A moderator's review: `pbem submit CAMPAIGN -athens.yaml` answered `No such option: -a`, with no word of
+    `--`; an unknown option that is no file name keeps click's words."""
+    r = CliRunner().invoke(app, ["submit", str(tmp_path), "-athens.yaml"])
+    assert r.exit_code == 2
+    assert r.output.strip() == ("pbem: submit: -athens.yaml reads as an option: give a file whose name starts with a "
+                                "dash after --, as in `pbem submit ... -- -athens.yaml`"), r.output
+    r = CliRunner().invoke(app, ["submit", str(tmp_path), "--bogus"])
+    assert r.exit_code == 2 and "No such option: --bogus" in r.output, r.output
