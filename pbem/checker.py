@@ -212,6 +212,12 @@ def check_text(text: str, source: str = "orders.yaml", campaign: Campaign | None
     # cannot be used (it was 1, as for a file with errors in it)
     report = Report(source, campaign=campaign is not None, usable=isinstance(parsed.data, dict))
     report.findings += header_findings(text, located, source)
+    separator = yamlio.separator_in_a_line(text)
+    if separator:  # the file parsed, but not as its editor shows it (a mail review: `# note<U+2028>diplomacy: ...`
+        # is a comment in the editor and an order to YAML)
+        (line, col), said = separator[1], separator[0].replace(": delete it (", ": what follows it is read as a "
+                                                                             "new line of the file; delete it (")
+        report.findings.append(Finding(WARNING, source, line, col, "", said))
     for p in parsed.problems:
         mark = parsed.where(p.path, p.at_key)
         message, hint = p.message, p.hint

@@ -696,6 +696,12 @@ def _separator_found(text: str, last: int) -> tuple[str, tuple[int, int]] | None
             f"show)"), (line, col)
 
 
+def separator_in_a_line(text: str) -> tuple[str, tuple[int, int]] | None:
+    """``_separator_found`` for a file that parsed: a line separator inside a line makes what follows it a line
+    of its own to YAML, which the editor shows as part of the line (a comment's text read as an order)."""
+    return _separator_found(text, len(text))
+
+
 def plain_syntax_error(exc: yaml.MarkedYAMLError, text: str) -> tuple[str, tuple[int, int] | None]:
     """A PyYAML syntax error in plain words with a hint, and its (line, column), 1-based.
 

@@ -191,3 +191,17 @@ def test_an_empty_standing_is_named_once(camp, tmp_path):
     assert f.text() == ("a.yaml:5:10: warning: standing: is empty: it resets all your standing orders to the "
                         "defaults (hint: remove the line to keep the standing orders you have)"), f.text()
     assert answer.accepted
+
+
+def test_a_line_separator_that_hides_an_order_in_a_comment_is_warned_of(camp):
+    """The mail-leftovers engineer: `# note<U+2028>diplomacy: [megara]` in a file whose lines end with \\n parses,
+    and the editor shows a comment where YAML reads an order.  The checker warns at the separator (the file is
+    still taken: files stored before read as they did); a file whose lines all end with one gets no warning."""
+    from pbem.checker import check_text
+    text = header(camp) + "# note\u2028diplomacy: [megara]\n"
+    [f] = [f for f in check_text(text, "a.yaml").findings if "U+2028" in f.message]
+    assert (f.severity, f.line, f.column) == ("warning", 5, 7), f.text()
+    assert f.message.startswith("a line separator character (U+2028) in line 5 (a comment): what follows it is read "
+                                "as a new line of the file; delete it"), f.message
+    whole = (header(camp) + "diplomacy: [megara]\n").replace("\n", "\u2028")
+    assert not [f for f in check_text(whole, "a.yaml").findings if "U+2028" in f.message]
