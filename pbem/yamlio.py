@@ -375,32 +375,13 @@ _YAML_START = re.compile(r"""^(-(\s|$)|#|[\[\]{}"'&*!|>%?@`]|---|\.\.\.)""")
 _KEY_COLON = re.compile(r":(\s|$)")
 
 
-def _flow_depths(lines: list[str]) -> list[int]:
-    """The depth of [ and { open at the start of each line (quoted text and comments not counted)."""
-    out, depth = [], 0
-    for line in lines:
-        out.append(depth)
-        quote = ""
-        for i, ch in enumerate(line):
-            if quote:
-                if ch == quote:
-                    quote = ""
-            elif ch in "'\"" and (i == 0 or line[i - 1] in _QUOTE_AFTER):
-                quote = ch
-            elif ch == "#" and (i == 0 or line[i - 1] in " \t"):
-                break
-            elif ch in "[{":
-                depth += 1
-            elif ch in "]}" and depth:
-                depth -= 1
-    return out
-
-
-def _last_unclosed(lines: list[str]) -> tuple[str, int, int] | None:
-    """The [ or { the file leaves open, the innermost: (the bracket, its row, its column), 0-based; quoted text
-    and comments not counted, as in ``_flow_depths``."""
+def _bracket_walk(lines: list[str]) -> tuple[list[int], list[tuple[str, int, int]]]:
+    """The [ and { of the file, quoted text and comments not counted: how many are open at the start of each
+    line, and those the file leaves open, (the bracket, its row, its column), 0-based, the innermost last."""
+    depths: list[int] = []
     stack: list[tuple[str, int, int]] = []
     for r, line in enumerate(lines):
+        depths.append(len(stack))
         quote = ""
         for i, ch in enumerate(line):
             if quote:
@@ -414,7 +395,19 @@ def _last_unclosed(lines: list[str]) -> tuple[str, int, int] | None:
                 stack.append((ch, r, i))
             elif ch in "]}" and stack:
                 stack.pop()
-    return stack[-1] if stack else None
+    return depths, stack
+
+
+def _flow_depths(lines: list[str]) -> list[int]:
+    """The depth of [ and { open at the start of each line (quoted text and comments not counted)."""
+    return _bracket_walk(lines)[0]
+
+
+def _last_unclosed(lines: list[str]) -> tuple[str, int, int] | None:
+    """The [ or { the file leaves open, the innermost: (the bracket, its row, its column), 0-based; quoted text
+    and comments not counted, as in ``_flow_depths``."""
+    left = _bracket_walk(lines)[1]
+    return left[-1] if left else None
 
 
 def _glued_key(lines: list[str], last: int) -> tuple[str, tuple[int, int]] | None:
