@@ -496,3 +496,19 @@ def test_a_command_whose_standard_output_is_full_says_so_and_what_it_did_stands(
                                "every change)"), r.stderr
     assert "deadline: 2026-12-24" in (camp.root / "campaign.yaml").read_text()  # done, and audited
     assert "deadline of turn 1" in (camp.root / "audit.log").read_text()
+
+
+def test_a_change_not_made_leaves_the_settings_in_memory_as_the_file_has_them(camp, monkeypatch):
+    """Campaign.change undoes campaign.yaml when its audit line cannot be written, and the settings in memory with
+    it (its staged config forgets them): a caller that went on must not read a deadline that was not set."""
+    import errno
+    before = dict(camp.config)
+    new = {**before, "deadline": "2026-12-24T23:59Z"}
+
+    def no_room(*lines):
+        raise OSError(errno.ENOSPC, "No space left on device", str(camp.root / "audit.log"))
+    monkeypatch.setattr(camp, "audit", no_room)
+    with pytest.raises(OSError):
+        camp.change("deadline of turn 1 set", config=new)
+    assert camp.config == before and camp.config.get("deadline") != "2026-12-24T23:59Z"
+    assert deadline_in(camp) == before.get("deadline")
