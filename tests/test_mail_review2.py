@@ -3,30 +3,12 @@ what `pbem submit` will say, and each finding is one line.
 
 Built as in tests/test_mail_review.py: a header (campaign, turn, player, secret) and a body, as text.
 """
-from datetime import datetime, timezone
-
 import pytest
 
 from pbem import yamlio
-from pbem.campaign import create
 from pbem.checker import check_text, main
 from pbem.intake import scan_header, submit_bytes
-
-NOW = datetime(2026, 11, 22, 12, 0, tzinfo=timezone.utc)
-
-
-@pytest.fixture
-def camp(tmp_path):
-    return create(tmp_path / "camp", ["athens", "sparta", "troy"], seed="5", name="test").campaign
-
-
-def header(camp, player="athens", secret=None, turn=1) -> str:
-    secret = camp.player_secrets()[player] if secret is None else secret
-    return f"campaign: test\nturn: 1\nplayer: {player}\nsecret: {secret}\n"
-
-
-def one_line(text: str) -> bool:
-    return "\n" not in text.rstrip("\n")
+from test_mail_review import NOW, camp, header, one_line  # noqa: F401  (camp: the same fixture)
 
 
 def same_verdict(camp, tmp_path, text: str, name: str = "a.yaml"):
