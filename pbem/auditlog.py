@@ -55,6 +55,17 @@ def run_versions(audit_text: str) -> dict[int, str | None]:
     return out
 
 
+def versions_run(root) -> dict[int, str | None]:
+    """``run_versions`` of the campaign folder ``root``'s audit.log ({} if it cannot be read): what the
+    upgrade note (``cycle.upgrade_note``) and ``verify`` read of it."""
+    from pathlib import Path
+    try:
+        text = (Path(root) / "audit.log").read_text(encoding="utf-8", errors="replace")
+    except OSError:
+        return {}
+    return run_versions(text)
+
+
 def version_key(version: str) -> tuple[int, ...]:
     """A version's numbers, to tell which of two is newer: "0.10.1" -> (0, 10, 1); anything after them (a
     "rc1", a "+local") is left out."""

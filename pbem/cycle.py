@@ -375,13 +375,9 @@ def upgrade_note(camp: Campaign) -> str | None:
     the pbem that ran it (a moderator's review: an upgrade mid-campaign went unsaid).  None: the same version, or
     none known."""
     from . import __version__
-    from .auditlog import run_versions
-    try:
-        text = (camp.root / "audit.log").read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        text = ""
+    from .auditlog import versions_run
     last = camp.current_turn - 1
-    ran = run_versions(text).get(last) if last >= 1 else None
+    ran = versions_run(camp.root).get(last) if last >= 1 else None
     tail = "turns run with different versions verify only with their own (docs/moderator.md, \"Upgrading\")"
     if ran:
         return None if ran == __version__ else \

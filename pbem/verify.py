@@ -310,13 +310,9 @@ def turns_run_with_other_versions(camp: Campaign, turn: int | None = None) -> di
     """Per pbem version other than this one, the adjudicated turns (``turn``: that one only) audit.log says it ran
     (``auditlog.run_versions``; a turn whose line names none is left out)."""
     from . import __version__
-    from .auditlog import run_versions
-    try:
-        text = (camp.root / "audit.log").read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return {}
+    from .auditlog import versions_run
     out: dict[str, list[int]] = {}
-    for t, ran in sorted(run_versions(text).items()):
+    for t, ran in sorted(versions_run(camp.root).items()):
         if ran and ran != __version__ and (turn is None or t == turn):
             out.setdefault(ran, []).append(t)
     return out
