@@ -121,10 +121,20 @@ def test_the_quick_schema_check_agrees_with_jsonschema(turn2):
     assert quick(good) and full.is_valid(good)
     values = [None, True, 0, -1, 1.0, 2 ** 70, "", "x", "ATH-A1", [], ["x"], {}, {"a": 1}]
 
+    def shape(node):  # entries of one shape meet the same part of the schema
+        if isinstance(node, dict):
+            return (node.get("type"),) + tuple(sorted((k, shape(v)) for k, v in node.items()))
+        if isinstance(node, list):
+            return ("list", shape(node[0]) if node else None)
+        return type(node).__name__
+
     def walk(node, path=()):
         yield path
         if isinstance(node, dict):
-            for k, v in node.items():
+            items = node.items()
+            if path in (("units",), ("cities",), ("players",), ("next_id",)):  # one entry of each shape, not all
+                items = {shape(v): (k, v) for k, v in reversed(node.items())}.values()
+            for k, v in items:
                 yield from walk(v, path + (k,))
         elif isinstance(node, list):
             for i, v in enumerate(node[:2]):
