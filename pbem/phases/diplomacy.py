@@ -17,9 +17,11 @@ Steps:
 Revolt (also from Revolt-type cards): the controller's Executions-type card (any card with a
 ``negate_revolt`` effect) in hand is played if their standing order ``executions`` is on (the default) and
 the revolt does not happen.  Else 1D3 rebels attack the controller's units in the city as a land battle
-(``pbem.battle.revolt_battle``, called when the controller has any unit there); the city becomes neutral
-when no unit of its controller holds it afterwards (none at all, or, as ``revolt_battle`` decides, no Army or
-Rowers: Leaders, Baggage and ships do not hold a city; they stay in the now neutral city and may leave it).
+(``pbem.battle.revolt_battle``); the city becomes neutral when no unit of its controller holds it
+afterwards (``revolt_battle``'s ``holds``: an Army or Rowers ashore, a manned Fleet, a Transport with an Army or
+Rowers aboard).  A city none of these holds goes neutral without a battle, and ``clear_neutral_city`` sends
+the former controller's leaders there to his nearest city and lets the rebels seize his Baggage and empty or
+unmanned ships (docs/rules.md, R-PH-DIP-REVOLT).
 """
 from __future__ import annotations
 
