@@ -818,7 +818,10 @@ def _disbanded(r: Rec) -> str:
 # -- recruiting
 
 AWAY_WHERE = "out of play until turn {}, then back at the home city (or the controlled city nearest to it)"
-AWAY = AWAY_WHERE + "; not in this hex meanwhile"  # an exiled leader's row: he can neither fight nor be taken here
+# the group of the units out of play (an exiled leader), listed apart from the hexes: a new player read
+# "1114 Hills / ATH-L2 leader: Astyochus, out of play until turn 10 ... not in this hex meanwhile" as "my
+# leader is still at 1114" (the map draws no unit out of play either)
+AWAY_PLACE = "Away (out of play)"
 
 
 @describes("recruited")
@@ -1690,12 +1693,14 @@ def standing_orders(standing: dict[str, Any] | None, hand: Sequence[str], nm: Na
 
 
 def unit_rows(units: list[dict[str, Any]], nm: Namer) -> list[dict[str, Any]]:
-    by_hex: dict[str, list[dict]] = defaultdict(list)
+    """The units by hex, then the units out of play (``away_until``: an exiled leader) in a group of their own,
+    ``AWAY_PLACE``, with ``hex`` None: not under the hex they left (they are in no hex until they come back)."""
+    by_hex: dict[str | None, list[dict]] = defaultdict(list)
     for u in units:
-        by_hex[u["hex"]].append(u)
+        by_hex[None if u.get("away_until") else u["hex"]].append(u)
     kind = {u["id"]: u["type"] for u in units}
     rows = []
-    for h in sorted(by_hex):
+    for h in [*sorted(x for x in by_hex if x is not None), *([None] if None in by_hex else [])]:
         items = []
         for u in by_hex[h]:
             notes = []
@@ -1708,10 +1713,10 @@ def unit_rows(units: list[dict[str, Any]], nm: Namer) -> list[dict[str, Any]]:
                 notes.append(f"value {u['value']}")
             if u.get("starvation"):
                 notes.append(f"starvation x{u['starvation']}")
-            if u.get("away_until"):  # exiled: not in this hex (cannot be captured or fight), back at home later
-                notes.append(AWAY.format(u["away_until"]))
+            if u.get("away_until"):  # exiled: in no hex (cannot be captured or fight), back at home later
+                notes.append(AWAY_WHERE.format(u["away_until"]))
             items.append({"id": u["id"], "type": u["type"], "owner": u.get("owner"), "notes": ", ".join(notes)})
-        rows.append({"hex": h, "place": nm.place(h), "units": items})
+        rows.append({"hex": h, "place": nm.place(h) if h is not None else AWAY_PLACE, "units": items})
     return rows
 
 

@@ -1,0 +1,65 @@
+"""A new player's six turns: what they misread in the reports, the order template and the players' guide."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from pbem import report
+from pbem.gamedata import load_map
+
+from scenario import TABLES, TINY, add, give, make_state, orders, run_phase
+
+ROOT = Path(__file__).resolve().parent.parent
+PLAYERS = ("athens", "sparta", "troy")
+
+
+def context(before, after, records, viewer, turn=1):
+    return report.build_context("t", turn, TINY, TABLES, after, before, records, viewer)
+
+
+def text_report(ctx):
+    return report.environment().get_template("report.txt.j2").render(**ctx)
+
+
+def html_report(ctx):
+    return report.environment().get_template("report.html.j2").render(**ctx, map_svg="", css="")
+
+
+def joined(text):
+    """A report's text with its lines joined (wrapped lines read as one)."""
+    return " ".join(text.split())
+
+
+def section(text, title, end):
+    """The lines of a text report's section, from its title line to the line ``end``."""
+    return text.split(f"\n{title}\n", 1)[1].split(f"\n{end}\n", 1)[0]
+
+
+# -- 1. an exiled leader is in no hex: listed in a group of its own, not under the hex he left ----------------
+
+def exiled():
+    s = make_state(players=PLAYERS)
+    add(s, "athens", "army", "0403")
+    add(s, "athens", "leader", "0403", name="Astyochus", away_until=10)  # exiled (Ostracism) at 0403
+    return s
+
+
+def test_an_exiled_leader_is_listed_away_not_under_the_hex_he_left():
+    # the new player: "0403 Forest / ATH-L1 leader: Astyochus, out of play until turn 10 ... not in this hex
+    # meanwhile" read as "my leader is still at 0403"
+    s = exiled()
+    for viewer in ("athens", None):
+        ctx = context(s.copy(), s, [], viewer)
+        text = text_report(ctx)
+        units = section(text, "YOUR UNITS" if viewer else "UNITS", "OTHER UNITS IN SIGHT" if viewer else "ORDERS (ALL PLAYERS)")
+        who = " (Athenians)" if viewer is None else ""
+        assert joined(units) == (f"0403 Forest ATH-A1 army{who} Away (out of play) ATH-L1 leader{who}: Astyochus, "
+                                 "out of play until turn 10, then back at the home city (or the controlled city "
+                                 "nearest to it)"), units
+        assert max(len(line) for line in units.splitlines()) <= 78  # the away line wraps (an email body)
+        html = joined(html_report(ctx))
+        assert "<tr><td>Away (out of play)</td><td>ATH-L1 leader" in html
+        assert "<tr><td>0403 Forest</td><td>ATH-A1 army" + (" (Athenians)" if viewer is None else "") \
+            + "</td></tr>" in html
+        assert "not in this hex" not in text and "not in this hex" not in html
+
