@@ -63,3 +63,40 @@ def test_an_exiled_leader_is_listed_away_not_under_the_hex_he_left():
             + "</td></tr>" in html
         assert "not in this hex" not in text and "not in this hex" not in html
 
+
+
+# -- 2. the order template's example ships end the turn where ships may (R-PH-SECOND) ----------------------
+
+def _template_moves():
+    """The move examples of orders/template.yaml as a player uncomments them: section -> [move]."""
+    from pbem import yamlio
+    text = (ROOT / "orders" / "template.yaml").read_text(encoding="utf-8")
+    lines = text.splitlines()
+    for i, line in enumerate(lines):
+        if re.match(r"# (first_move|second_move):", line):
+            lines[i] = line[2:]
+            for j in range(i + 1, len(lines)):
+                if not lines[j].startswith("#   "):
+                    break
+                lines[j] = lines[j][2:]
+    data = yamlio.parse("\n".join(lines) + "\n", "template.yaml").data
+    return data["first_move"], data["second_move"]
+
+
+def test_the_templates_example_ships_end_the_turn_in_a_city_sandy_coast_or_fishing_village():
+    # the new player: second_move's example ended ATH-F1 on 1314, Water, right under "Ships should end it in a
+    # City, Sandy Coast or Fishing Village"
+    aegean = load_map()
+    first, second = _template_moves()
+    at = {}
+    for m in first + second:  # each path goes on from where the unit stands, one next hex after another
+        for uid in m["units"]:
+            start = at.get(uid)
+            path = [start, *m["path"]] if start else m["path"]
+            assert all(aegean.adjacent(a, b) for a, b in zip(path, path[1:])), (uid, path)
+            at[uid] = m["path"][-1]
+    ships = [u for m in first + second for u in m["units"] if re.match(r"ATH-[FT]\d", u)]
+    assert ships
+    for uid in ships:
+        assert aegean.ship_may_stop(at[uid]), (uid, at[uid], aegean.terrain[at[uid]].name)
+    assert at["ATH-F1"] == "1313"  # Athens: the example's own home port
