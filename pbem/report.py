@@ -463,12 +463,32 @@ def reason_text(reason: Any, nm: Namer, viewer: str | None, owner: str | None = 
     your hand"): anyone else (the moderator) reads it of them, "in the Athenians' Upkeep"."""
     if not isinstance(reason, str):
         return reason
+    reason = city_entry_words(reason, nm, viewer)
     if owner is not None and owner != viewer:
         reason = for_others(reason, nm.the(owner))
     for pid in nm.players:
         name = "you" if viewer is not None and pid == viewer else nm.player(pid)
         reason = re.sub(rf"(?<![\w-]){re.escape(pid)} played\b", f"{name} played", reason)
     return reason
+
+
+# the words the rules write when a move may not enter a city (movement.step_problems; kept as they are in the
+# log records, so that archived turns replay the same): "1416 is sparta controlled city Melos; units may not
+# enter it", "0506 is the neutral city Megara; ..."
+_CITY_ENTRY = re.compile(r"\b(?P<hex>\w+) is (?:the neutral|(?P<pid>[\w-]+) controlled) city (?P<city>.+?)"
+                         r"(?=; units may not enter it)")
+
+
+def city_entry_words(text: str, nm: Namer, viewer: str | None) -> str:
+    """A city a move may not enter, in the report's words (a new player's review: "1416 is sparta controlled
+    city Melos" where everything else says "Spartans"): "1416 is Melos, a city of the Spartans", "0506 is
+    Megara, a neutral city" (the checker's words too), "a city of yours" for the viewer's own."""
+    def words(m: re.Match) -> str:
+        pid = m.group("pid")
+        whose = "a neutral city" if pid is None else "a city of yours" if viewer is not None and pid == viewer \
+            else f"a city of {nm.the(pid)}"
+        return f"{m.group('hex')} is {m.group('city')}, {whose}"
+    return _CITY_ENTRY.sub(words, text)
 
 
 def for_others(reason: str, them: str) -> str:
@@ -1070,7 +1090,8 @@ def _moved(r: Rec) -> str:
         extra.append("cards " + ", ".join(nm.card(c["card"]) if isinstance(c, dict) and "card" in c
                                           else nm.value("card", c) for c in g("cards")))
     if g("stopped"):
-        extra.append(f"stopped: {g('stopped')}")
+        stopped = g("stopped")
+        extra.append(f"stopped: {city_entry_words(stopped, nm, r.viewer) if isinstance(stopped, str) else stopped}")
     return text + (" (" + "; ".join(extra) + ")" if extra else "")
 
 

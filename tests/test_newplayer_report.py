@@ -100,3 +100,41 @@ def test_the_templates_example_ships_end_the_turn_in_a_city_sandy_coast_or_fishi
     for uid in ships:
         assert aegean.ship_may_stop(at[uid]), (uid, at[uid], aegean.terrain[at[uid]].name)
     assert at["ATH-F1"] == "1313"  # Athens: the example's own home port
+
+
+# -- 3. a city a move may not enter, in the report's words (R-PH-MOVE) ----------------------------------------
+
+def blocked_moves(partial=False):
+    """Sparta holds Megara (0506); Delos (1007) is neutral.  Athens moves an Army into each: both refused."""
+    s = make_state(players=PLAYERS)
+    s.cities["megara"].controller = "sparta"
+    add(s, "athens", "army", "0605")
+    add(s, "athens", "army", "1006")
+    before = s.copy()
+    ctx = run_phase("first_move", s, "athens", orders=orders("athens", first_move=[
+        {"units": ["ATH-A1"], "path": ["0606", "0506"], "partial": partial},
+        {"units": ["ATH-A2"], "path": ["1007"], "partial": partial}]))
+    return before, s, ctx.log.records
+
+
+def test_a_move_into_another_players_city_names_the_city_and_its_people():
+    # the new player: "Second move #1: FAILED: 1416 is sparta controlled city Melos; units may not enter it"
+    before, after, records = blocked_moves()
+    assert any("sparta controlled city Megara" in str(r.get("reason")) for r in records)  # the record keeps its words
+    for viewer, whose in (("athens", ""), (None, "Athenians: ")):
+        ctx = context(before, after, records, viewer)
+        text, html = joined(text_report(ctx)), joined(html_report(ctx))
+        assert f"{whose}First move #1: FAILED: 0506 is Megara, a city of the Spartans; units may not enter it" in text
+        assert f"{whose}First move #2: FAILED: 1007 is Delos, a neutral city; units may not enter it" in text
+        assert "</span>: 0506 is Megara, a city of the Spartans; units may not enter it" in html
+        assert "</span>: 1007 is Delos, a neutral city; units may not enter it" in html
+        for said in (text, html):
+            assert "controlled city" not in said and "the neutral city" not in said
+
+
+def test_a_partial_move_stopped_before_a_city_says_it_in_the_same_words():
+    before, after, records = blocked_moves(partial=True)
+    assert after.units["ATH-A1"].hex == "0606"
+    text = joined(text_report(context(before, after, records, "athens")))
+    assert "stopped: 0506 is Megara, a city of the Spartans; units may not enter it" in text, text
+    assert "controlled city" not in text
