@@ -52,6 +52,7 @@ from .battle import RETREAT_AT
 from .phases.upkeep import DISBANDS_AT
 from .storage import Campaign, atomic_write, held_interrupts
 from .textview import card_timing, game_date, plural
+from .cardwords import effects_text
 from .visibility import is_roll, public as public_view, view as make_view
 
 FORMATS = ("html", "txt", "svg", "png", "pdf", "kit")  # kit: the player's checking kit (pbem.playerkit)
@@ -1826,8 +1827,12 @@ def build_context(camp_name: str, turn: int, game_map: GameMap, tables: Tables, 
         me = v["me"]
         ctx["player"] = {"id": player, "name": me["name"], "abbr": me["abbr"], "home": nm.city(me["home"])}
         ctx["treasury"] = treasury(v, before, [e for e in events if "event" in e], nm, player, ctx["corrections"])
+        # each card: its printed text, when it is played, and what pbem makes of it (docs/rules.md's card table:
+        # "one less Diplomacy roll this turn" acts at the target's next Diplomacy phase)
         ctx["hand"] = [{"name": nm.card(c), "text": tables.cards[c].text if c in tables.cards else "",
-                        "when": card_timing(tables.cards[c]) if c in tables.cards else ""} for c in me["hand"]]
+                        "when": card_timing(tables.cards[c]) if c in tables.cards else "",
+                        "effect": effects_text(tables.cards[c], "card") if c in tables.cards else ""}
+                       for c in me["hand"]]
         held = [(t, me["home"]) for t in me["traits"]]
         held += [(v["cities"][cid]["trait"], cid) for cid in sorted(after.controlled_cities(player))
                  if cid != me["home"] and v["cities"][cid].get("trait")]

@@ -138,3 +138,25 @@ def test_a_partial_move_stopped_before_a_city_says_it_in_the_same_words():
     text = joined(text_report(context(before, after, records, "athens")))
     assert "stopped: 0506 is Megara, a city of the Spartans; units may not enter it" in text, text
     assert "controlled city" not in text
+
+
+# -- 4. HAND: what pbem makes of a card, in docs/rules.md's words (R-PH-DIP) ------------------------------------
+
+def test_the_hand_says_a_one_less_roll_card_acts_at_the_targets_next_diplomacy_phase():
+    # the new player: HAND showed "Disaffected: Opponent gets one less Diplomacy roll this turn" only, while
+    # the game applies it at the target's next Diplomacy phase (docs/rules.md's card table, CARDS IN FORCE)
+    s = make_state(players=PLAYERS)
+    add(s, "athens", "army", "0302")
+    give(s, "athens", "disaffected", "break_formation")
+    ctx = context(s.copy(), s, [], "athens")
+    effect = ("−1 diplomacy roll at the target player's next Diplomacy phase (a lasting effect until that phase "
+              "uses it)")
+    hand = joined(section(text_report(ctx), "HAND (2 cards)", "LEADERS"))
+    assert hand.startswith("Disaffected: Opponent gets one less Diplomacy roll this turn. when: your Diplomacy "
+                           f"phase (`cards`, target: an opponent) effect: {effect} Break Formation: "), hand
+    assert "effect: +1D10 to your battle total (attacking or defending), once, in the battle it is played in" in hand
+    assert f'<div class="note">effect: {effect}</div>' in html_report(ctx).replace("&#39;", "'")
+    # one wording: the row of docs/rules.md's card table says the same
+    rules = (ROOT / "docs" / "rules.md").read_text(encoding="utf-8")
+    assert f"| `disaffected` | Disaffected | Opponent gets one less Diplomacy roll this turn. | your Diplomacy phase " \
+           f"(`cards`, target: an opponent) | {effect} |" in rules
