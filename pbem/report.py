@@ -52,6 +52,7 @@ from .battle import RETREAT_AT
 from .phases.upkeep import DISBANDS_AT
 from .storage import Campaign, atomic_write, held_interrupts
 from .textview import card_timing, game_date, plural
+from .cardwords import effects_text
 from .visibility import is_roll, public as public_view, view as make_view
 
 FORMATS = ("html", "txt", "svg", "png", "pdf", "kit")  # kit: the player's checking kit (pbem.playerkit)
@@ -463,12 +464,32 @@ def reason_text(reason: Any, nm: Namer, viewer: str | None, owner: str | None = 
     your hand"): anyone else (the moderator) reads it of them, "in the Athenians' Upkeep"."""
     if not isinstance(reason, str):
         return reason
+    reason = city_entry_words(reason, nm, viewer)
     if owner is not None and owner != viewer:
         reason = for_others(reason, nm.the(owner))
     for pid in nm.players:
         name = "you" if viewer is not None and pid == viewer else nm.player(pid)
         reason = re.sub(rf"(?<![\w-]){re.escape(pid)} played\b", f"{name} played", reason)
     return reason
+
+
+# the words the rules write when a move may not enter a city (movement.step_problems; kept as they are in the
+# log records, so that archived turns replay the same): "1416 is sparta controlled city Melos; units may not
+# enter it", "0506 is the neutral city Megara; ..."
+_CITY_ENTRY = re.compile(r"\b(?P<hex>\w+) is (?:the neutral|(?P<pid>[\w-]+) controlled) city (?P<city>.+?)"
+                         r"(?=; units may not enter it)")
+
+
+def city_entry_words(text: str, nm: Namer, viewer: str | None) -> str:
+    """A city a move may not enter, in the report's words (a new player's review: "1416 is sparta controlled
+    city Melos" where everything else says "Spartans"): "1416 is Melos, a city of the Spartans", "0506 is
+    Megara, a neutral city" (the checker's words too), "a city of yours" for the viewer's own."""
+    def words(m: re.Match) -> str:
+        pid = m.group("pid")
+        whose = "a neutral city" if pid is None else "a city of yours" if viewer is not None and pid == viewer \
+            else f"a city of {nm.the(pid)}"
+        return f"{m.group('hex')} is {m.group('city')}, {whose}"
+    return _CITY_ENTRY.sub(words, text)
 
 
 def for_others(reason: str, them: str) -> str:
@@ -818,7 +839,10 @@ def _disbanded(r: Rec) -> str:
 # -- recruiting
 
 AWAY_WHERE = "out of play until turn {}, then back at the home city (or the controlled city nearest to it)"
-AWAY = AWAY_WHERE + "; not in this hex meanwhile"  # an exiled leader's row: he can neither fight nor be taken here
+# the group of the units out of play (an exiled leader), listed apart from the hexes: a new player read
+# "1114 Hills / ATH-L2 leader: Astyochus, out of play until turn 10 ... not in this hex meanwhile" as "my
+# leader is still at 1114" (the map draws no unit out of play either)
+AWAY_PLACE = "Away (out of play)"
 
 
 @describes("recruited")
@@ -1067,7 +1091,8 @@ def _moved(r: Rec) -> str:
         extra.append("cards " + ", ".join(nm.card(c["card"]) if isinstance(c, dict) and "card" in c
                                           else nm.value("card", c) for c in g("cards")))
     if g("stopped"):
-        extra.append(f"stopped: {g('stopped')}")
+        stopped = g("stopped")
+        extra.append(f"stopped: {city_entry_words(stopped, nm, r.viewer) if isinstance(stopped, str) else stopped}")
     return text + (" (" + "; ".join(extra) + ")" if extra else "")
 
 
@@ -1690,12 +1715,14 @@ def standing_orders(standing: dict[str, Any] | None, hand: Sequence[str], nm: Na
 
 
 def unit_rows(units: list[dict[str, Any]], nm: Namer) -> list[dict[str, Any]]:
-    by_hex: dict[str, list[dict]] = defaultdict(list)
+    """The units by hex, then the units out of play (``away_until``: an exiled leader) in a group of their own,
+    ``AWAY_PLACE``, with ``hex`` None: not under the hex they left (they are in no hex until they come back)."""
+    by_hex: dict[str | None, list[dict]] = defaultdict(list)
     for u in units:
-        by_hex[u["hex"]].append(u)
+        by_hex[None if u.get("away_until") else u["hex"]].append(u)
     kind = {u["id"]: u["type"] for u in units}
     rows = []
-    for h in sorted(by_hex):
+    for h in [*sorted(x for x in by_hex if x is not None), *([None] if None in by_hex else [])]:
         items = []
         for u in by_hex[h]:
             notes = []
@@ -1708,10 +1735,10 @@ def unit_rows(units: list[dict[str, Any]], nm: Namer) -> list[dict[str, Any]]:
                 notes.append(f"value {u['value']}")
             if u.get("starvation"):
                 notes.append(f"starvation x{u['starvation']}")
-            if u.get("away_until"):  # exiled: not in this hex (cannot be captured or fight), back at home later
-                notes.append(AWAY.format(u["away_until"]))
+            if u.get("away_until"):  # exiled: in no hex (cannot be captured or fight), back at home later
+                notes.append(AWAY_WHERE.format(u["away_until"]))
             items.append({"id": u["id"], "type": u["type"], "owner": u.get("owner"), "notes": ", ".join(notes)})
-        rows.append({"hex": h, "place": nm.place(h), "units": items})
+        rows.append({"hex": h, "place": nm.place(h) if h is not None else AWAY_PLACE, "units": items})
     return rows
 
 
@@ -1800,8 +1827,12 @@ def build_context(camp_name: str, turn: int, game_map: GameMap, tables: Tables, 
         me = v["me"]
         ctx["player"] = {"id": player, "name": me["name"], "abbr": me["abbr"], "home": nm.city(me["home"])}
         ctx["treasury"] = treasury(v, before, [e for e in events if "event" in e], nm, player, ctx["corrections"])
+        # each card: its printed text, when it is played, and what pbem makes of it (docs/rules.md's card table:
+        # "one less Diplomacy roll this turn" acts at the target's next Diplomacy phase)
         ctx["hand"] = [{"name": nm.card(c), "text": tables.cards[c].text if c in tables.cards else "",
-                        "when": card_timing(tables.cards[c]) if c in tables.cards else ""} for c in me["hand"]]
+                        "when": card_timing(tables.cards[c]) if c in tables.cards else "",
+                        "effect": effects_text(tables.cards[c], "card") if c in tables.cards else ""}
+                       for c in me["hand"]]
         held = [(t, me["home"]) for t in me["traits"]]
         held += [(v["cities"][cid]["trait"], cid) for cid in sorted(after.controlled_cities(player))
                  if cid != me["home"] and v["cities"][cid].get("trait")]

@@ -272,9 +272,11 @@ def test_an_exiled_leader_is_out_of_play_not_in_the_hex_he_left():
     as a leader standing there (could he be captured? where does he come back?)."""
     units = [{"id": "SPA-L1", "type": "leader", "owner": "sparta", "hex": "1815", "name": "Leotychidas",
               "away_until": 13}]
-    notes = {u["id"]: u["notes"] for row in report.unit_rows(units, names()) for u in row["units"]}
+    rows = report.unit_rows(units, names())
+    notes = {u["id"]: u["notes"] for row in rows for u in row["units"]}
     assert notes["SPA-L1"] == ("Leotychidas, out of play until turn 13, then back at the home city (or the "
-                               "controlled city nearest to it); not in this hex meanwhile")
+                               "controlled city nearest to it)")
+    assert [(r["hex"], r["place"]) for r in rows] == [(None, "Away (out of play)")]  # not under 1815
 
 
 def test_a_casualty_roll_says_what_it_needed():
