@@ -79,24 +79,29 @@ def city_line(cid: str, c: dict[str, Any], game_map: GameMap, tables: Tables, pl
 
 
 def render_units(units: list[dict[str, Any]], game_map: GameMap, tables: Tables) -> list[str]:
+    """Units by hex; units out of play (an exiled leader) last, in a group of their own, as the reports list
+    them: they are in no hex meanwhile."""
     by_hex: dict[str, list[dict]] = defaultdict(list)
     for u in units:
-        by_hex[u["hex"]].append(u)
+        by_hex["away" if u.get("away_until") else u["hex"]].append(u)
     lines = []
-    for h in sorted(by_hex):
-        place = game_map.city_at[h].name if h in game_map.city_at else game_map.terrain[h].name
-        lines.append(f"  {h} {place}:")
+    for h in sorted(by_hex, key=lambda h: (h == "away", h)):
+        if h == "away":
+            lines.append("  Away (out of play):")
+        else:
+            place = game_map.city_at[h].name if h in game_map.city_at else game_map.terrain[h].name
+            lines.append(f"  {h} {place}:")
         for u in by_hex[h]:
             bits = [u["id"], u["type"]]
             if u.get("name"):
                 skills = ", ".join(tables.skills[s].name for s in u.get("skills", []))
-                bits.append(f"{u['name']} ({skills})")
+                bits.append(f"{u['name']} ({skills})" if skills else u["name"])
             if u.get("carried_by"):
                 bits.append(f"aboard {u['carried_by']}")
             if u.get("starvation"):
                 bits.append(f"starvation x{u['starvation']}")
             if u.get("away_until"):
-                bits.append(f"away until turn {u['away_until']}")
+                bits.append(f"out of play until turn {u['away_until']}")
             lines.append("    " + " ".join(bits))
     return lines
 

@@ -57,3 +57,15 @@ def test_a_kit_keeps_the_deck_and_discard_sizes_without_their_cards(tmp_path):
     args = (kit.game_map, tables(), "kit", kit_state.turn, "s")
     assert write_orders(red, *args) == write_orders(view(kit_state, kit.game_map, "athens"), *args)
     assert write_orders(red, *args) == write_orders(real, *args)
+
+
+def test_pbem_show_lists_an_exiled_leader_away_not_under_the_hex_he_left():
+    """As the reports (tests/test_newplayer_report.py): a new player read "0403 ... ATH-L1 leader
+    Astyochus away until turn 10" as "my leader is still at 0403"; `pbem show` lists him in a group of his own."""
+    from pbem.gamedata import load_map
+    from pbem.textview import render_units
+    units = [{"id": "ATH-A1", "type": "army", "hex": "0403"},
+             {"id": "ATH-L1", "type": "leader", "hex": "0403", "name": "Astyochus", "skills": [], "away_until": 10}]
+    assert render_units(units, load_map(), tables()) == [
+        "  0403 Rocky Coast:", "    ATH-A1 army",
+        "  Away (out of play):", "    ATH-L1 leader Astyochus out of play until turn 10"]
