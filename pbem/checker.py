@@ -34,7 +34,7 @@ from .gamedata import Card, GameMap, Tables, json_path, tables
 from .yamlio import lookalike_words
 from .model import RECRUIT_COST, UPKEEP_COST, GameState, Unit, UnitType, sorted_ids
 from .movement import (BASE_MP, aid_of_city, cannot_move_or_attack, effects_in_force, foreign_city, land_ok,
-                       may_stand, movement_allowance, step_problems)
+                       movement_allowance, step_problems)
 from .orders import Parsed, build, did_you_mean, escaped, expand_units, is_hex_id, orders_schema, short_list
 
 # "did you mean" guesses for unknown unit ids, at most, in one file: each costs a fuzzy match against the player's
@@ -2568,42 +2568,38 @@ class RuleCheck:
             self.moves_in[mover.id] = (a.target, f"land_battle[{i}]", city.name)
 
     def warn_no_retreat(self, base: tuple, a: Attack) -> None:
-        """Attackers that lose retreat from their own hexes (R-BAT-3, ``pbem.battle.retreat_hex``): one hex, onto
-        terrain they may stand in, not an enemy or neutral city, holding no enemy unit.  A hex with no such
-        neighbour (a beach of an island whose only land hex is the city attacked) turns every retreat into
-        destruction: a new player lost an Army so, and rules.md's "Islands" says it in prose only.  Said when the
-        player sees it is so, after the moves before the battle; a city the file's own cards or diplomacy may win,
-        or another attack of the file may take, counts as a way out (so does a hex out of sight).  Only when this
-        file's First Move takes attackers there (lands them, as the new player did): units that stood there
-        already are where the player chose to keep them (tests/test_battle_beached.py attacks beached ships
-        from such a hill and expects no finding)."""
+        """Attackers that lose retreat from their own hexes (R-BAT-3): ``pbem.battle.retreat_hex``, the
+        adjudicator's own rule, asked against the simulated state after the moves before the battle (one hex, onto
+        terrain they may stand in, within stacking, not an enemy or neutral city, holding no enemy unit).  A hex
+        with no such neighbour (a beach of an island whose only land hex is the city attacked) turns every retreat
+        into destruction: a new player lost an Army so, and rules.md's "Islands" says it in prose only.  Said
+        however the attackers got there: landed by this file's First Move, or ashore since an earlier turn (a new
+        player's review: landed in turn 5, attacked in turn 6 with no word, and lost the Army).  A city the file's
+        own cards or diplomacy may win, or another attack of the file may take, counts as a way out (so does a hex
+        out of sight: the simulated state holds no units there)."""
         sim, m = self.sim, self.map
         targets = {x.target for _, x in self.p.indexed("land_battle")} - {a.target}
+        maybe = set(self.gains) | {m.city_at[t].id for t in targets if t in m.city_at}
+        cities = dict(sim.state.cities)
+        for c in maybe:  # as if won: entering it is no longer barred
+            cities[c] = replace(cities[c], controller=self.me)
+        view = replace(sim.state, cities=cities, _controlled=None) if maybe else sim.state
+        ctx = SimpleNamespace(state=view, game_map=m, standing=lambda player: SimpleNamespace(retreat={}))
         by_hex: dict[str, list[str]] = {}
         for uid in self.attackers:
             if uid in sim.units and self.fights_on_land(uid):
                 by_hex.setdefault(sim.hex[uid], []).append(uid)
         for x, uids in by_hex.items():
-            if x not in m.terrain or not m.adjacent(x, a.target) or not any(u in self.last_moves for u in uids):
+            if x not in m.terrain or not m.adjacent(x, a.target):
                 continue
-            u = sim.units[uids[0]]
-            ways = []
-            for n in m.neighbours[x]:
-                if n == a.target or not may_stand(m, u, n):
-                    continue  # the winner holds the target
-                city = foreign_city(sim.state, m, n, self.me)
-                if city is not None and city not in self.gains and n not in targets:
-                    continue
-                if n in self.seen and any(board.hostile_to(e, self.me) for e in sim.state.units_at(n)):
-                    continue
-                ways.append(n)
-            if ways:
+            stuck = [u for u in uids if battle.retreat_hex(ctx, sim.units[u], x) is None]
+            if not stuck:
                 continue
-            who = f"{uids[0]} attacks" if len(uids) == 1 else f"{', '.join(uids)} attack"
-            self.warn(self.unit_path(base, a, uids[0]),
+            who = f"{stuck[0]} attacks" if len(stuck) == 1 else f"{', '.join(stuck)} attack"
+            self.warn(self.unit_path(base, a, stuck[0]),
                       f"{who} from {x}, which has no hex your units could retreat to (R-BAT-3: one hex, over land, "
-                      f"not into an enemy or neutral city, nor a hex holding enemy units): if this attack is lost, "
-                      f"each unit whose casualty roll says retreat (5 or more) is destroyed instead",
+                      f"not into an enemy or neutral city, nor a hex holding enemy units or already full): if this "
+                      f"attack is lost, each unit whose casualty roll says retreat (5 or more) is destroyed instead",
                       "attack with the odds well on your side, or from a hex with a way out")
 
     def check_attack_order(self, section: str, i: int, a: Attack, used: dict[str, tuple[int, bool]]) -> None:

@@ -1,0 +1,88 @@
+"""The order checker after a new player's six turns as Athens, each gap reproduced on the demo campaign: an attack
+from a beach with no retreat hex by units landed in an earlier turn (R-BAT-3), a casualty card marked if_needed
+(R-BAT-5), a Second Move naming attackers with other units (R-BAT-3, R-TURN-4), an attack position wrong only
+because a move above has an error (R-TURN-4), Natural Allies after Exact Tribute on the same city
+(R-PH-DIP-REVOLT), and the supply warning of a Second Move that needs the capture of the city it ends in (R-BAT-4,
+R-PH-UPK)."""
+from __future__ import annotations
+
+import pytest
+
+from pbem.checker import check_text
+from pbem.model import Unit, UnitType
+from pbem.ordertypes import Orders
+from pbem.storage import Campaign
+from demo_campaign import create_demo, edited, ATHENS, said, first
+
+
+@pytest.fixture(scope="module")
+def demo(tmp_path_factory) -> Campaign:
+    return create_demo(tmp_path_factory.mktemp("campaigns") / "demo")
+
+
+def doc(**sections) -> Orders:
+    return Orders.from_dict({"campaign": "demo", "turn": 1, "player": "athens", **sections})
+
+
+def found(r, text: str) -> list[tuple[str, str, str]]:
+    return [f for f in said(r) if text in f[2]]
+
+
+# -- 1. an attack from a hex with no retreat hex, however the attackers got there (R-BAT-3) ------------------------
+
+NO_WAY_OUT = ("ATH-A1 attacks from 1415, which has no hex your units could retreat to (R-BAT-3: one hex, over land, "
+              "not into an enemy or neutral city, nor a hex holding enemy units or already full): if this attack is "
+              "lost, each unit whose casualty roll says retreat (5 or more) is destroyed instead")
+
+
+def landed_at_melos(s) -> None:
+    """Athens first; ATH-A1 with a Baggage ashore on 1415 (Sandy Coast), landed there in an earlier turn: its only
+    land neighbour is the neutral city Melos (1416)."""
+    first(s, "athens")
+    s.place(s.units["ATH-A1"], "1415")
+    s.add_unit(Unit(s.new_unit_id("ATH", UnitType.BAGGAGE), UnitType.BAGGAGE, "athens", "1415"))
+
+
+def test_R_BAT_3_an_attack_from_a_beach_reached_in_an_earlier_turn_is_warned_and_a_retreat_roll_destroys(
+        demo, tmp_path):
+    """The review: turn 5 landed ATH-A5 with Baggage on 1415; turn 6 attacked Melos from there with no word, lost,
+    and the casualty roll's "retreats" was "destroyed (no hex to retreat to)".  The checker warned only when the
+    file's own First Move took the attackers there."""
+    from scenario import run_phase, events
+    camp = edited(demo, tmp_path, landed_at_melos)
+    body = 'land_battle:\n  - units: [ATH-A1]\n    target: "1416"\n'
+    r = check_text(ATHENS + body, "o.yaml", camp)
+    assert ("warning", "land_battle[0].units[0]", NO_WAY_OUT) in said(r), said(r)
+    assert not r.errors, said(r)
+    # the adjudicator: the attack lost (1 against Melos' Army 10 and garrison), the casualty roll a 6: destroyed
+    state = camp.load_state()
+    ctx = run_phase("land_battle", state, "athens", dice=[1, 10, 6, 6], game_map=camp.game_map, check=False,
+                    orders=doc(land_battle=[{"units": ["ATH-A1"], "target": "1416"}]))
+    [c] = events(ctx, "casualty")
+    assert (c["unit"], c["roll"], c["result"], c["reason"]) == ("ATH-A1", 6, "destroyed", "no hex to retreat to"), c
+
+
+def test_R_BAT_3_a_retreat_hex_full_to_its_stacking_limit_is_no_way_out(demo, tmp_path):
+    """The checker asks the adjudicator's own ``retreat_hex``: ATH-A1 in 1413 (Hills) attacks a Spartan Army in
+    1412; its only other land neighbour is Athens, full (ATH-A2, two Fleets and a new Army: 4 of 4), so a retreat
+    roll destroys it (the checker counted an own city as a way out, full or not)."""
+    from scenario import run_phase, events
+
+    def change(s) -> None:
+        first(s, "athens")
+        s.place(s.units["ATH-A1"], "1413")
+        s.add_unit(Unit(s.new_unit_id("ATH", UnitType.ARMY), UnitType.ARMY, "athens", "1313"))
+        s.add_unit(Unit(s.new_unit_id("SPA", UnitType.ARMY), UnitType.ARMY, "sparta", "1412"))
+    camp = edited(demo, tmp_path, change)
+    r = check_text(ATHENS + 'land_battle:\n  - units: [ATH-A1]\n    target: "1412"\n', "o.yaml", camp)
+    assert [f for f in found(r, "no hex your units could retreat to")] == [
+        ("warning", "land_battle[0].units[0]", NO_WAY_OUT.replace("1415", "1413"))], said(r)
+    state = camp.load_state()
+    ctx = run_phase("land_battle", state, "athens", dice=[1, 10, 6], game_map=camp.game_map, check=False,
+                    orders=doc(land_battle=[{"units": ["ATH-A1"], "target": "1412"}]))
+    [c] = events(ctx, "casualty")
+    assert (c["unit"], c["result"], c["reason"]) == ("ATH-A1", "destroyed", "no hex to retreat to"), c
+    # one Army fewer in Athens: room to retreat there, no warning
+    camp = edited(demo, tmp_path / "room", lambda s: (change(s), s.remove_unit("ATH-A2")))
+    r = check_text(ATHENS + 'land_battle:\n  - units: [ATH-A1]\n    target: "1412"\n', "o.yaml", camp)
+    assert not found(r, "retreat to"), said(r)
