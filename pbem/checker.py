@@ -753,6 +753,32 @@ class RuleCheck:
                                              f"anyway")
         self.check_target(path, card, use.target, where, trigger)
 
+    def warn_if_needed_wasted(self, path: tuple, use: CardUse) -> None:
+        """A battle card that counts only if its side wins (``only_for_winners``) marked ``if_needed`` (an attack's
+        card, or a standing defence card, where if_needed is the default): played only while its side is not
+        winning, it does nothing unless a card after it turns the battle (a new player's review: Cavalry Pursuit so
+        marked was played in an attack that then lost, and the defence rolled no casualties)."""
+        card = self.tables.cards[use.card]
+        if not use.if_needed or not self.only_for_winners(card):
+            return
+        raw = self.raw(path)
+        written = isinstance(raw, dict) and "if_needed" in raw
+        how = "with if_needed: true" if written else "in defence_cards if_needed is true unless you write " \
+                                                     "if_needed: false, so"
+        self.warn(path + ("if_needed",) if written else path + ("card",) if isinstance(raw, dict) else path,
+                  f"{card.name} changes only the other side's casualty rolls, made only if your side wins; {how} it "
+                  f"is played only while your side is not winning, and is used up for nothing unless a card played "
+                  f"after it turns the battle (R-BAT-5)",
+                  "write if_needed: false to play it from the start of every battle")
+
+    @staticmethod
+    def only_for_winners(card: Card) -> bool:
+        """Does every effect of the battle card act only on the other side's casualty rolls (Cavalry Pursuit,
+        Block Escape), which that side makes only if it loses (R-BAT-3)?  Then ``if_needed``, which plays it only
+        while its own side is not winning (R-BAT-5, ``pbem.battle.fight``), plays it when it does nothing."""
+        return bool(card.effects) and all(e["kind"] == "roll_modifier" and e.get("roll") == "casualty"
+                                          and e.get("side") == "opponent" for e in card.effects)
+
     def timing_problem(self, card: Card, where: str, attack: Attack | None) -> tuple[str, str] | None:
         tm = card.timing
         phase, turn, role, trigger = tm.get("phase"), tm.get("turn"), tm.get("role"), tm.get("trigger", "none")
@@ -2746,6 +2772,8 @@ class RuleCheck:
             if why:
                 self.add(severity, cpath, f"{self.tables.cards[use.card].name} does nothing in this battle ({why}), "
                                           f"so the attack would fail", "leave it out")
+            else:
+                self.warn_if_needed_wasted(cpath, use)
 
     def own_hex_hint(self, uid: str, h: str, land: bool) -> str:
         """What a player who names the attackers' own hex as the target most likely meant: the enemy next to it
@@ -2994,7 +3022,10 @@ class RuleCheck:
             return
         for i, dc in self.p.indexed("standing", "defence_cards"):
             path = ("standing", "defence_cards", i)
+            before = len(self.findings)
             self.check_card(path, CardUse(dc.card, None, dc.if_needed), "defence")
+            if not any(f.severity == ERROR for f in self.findings[before:]):
+                self.warn_if_needed_wasted(path, CardUse(dc.card, None, dc.if_needed))
             why = self.acts_on_nothing_of_mine(self.tables.cards[dc.card])
             if why:
                 self.warn(path, f"{self.tables.cards[dc.card].name} can never count for you now: {why}",

@@ -86,3 +86,65 @@ def test_R_BAT_3_a_retreat_hex_full_to_its_stacking_limit_is_no_way_out(demo, tm
     camp = edited(demo, tmp_path / "room", lambda s: (change(s), s.remove_unit("ATH-A2")))
     r = check_text(ATHENS + 'land_battle:\n  - units: [ATH-A1]\n    target: "1412"\n', "o.yaml", camp)
     assert not found(r, "retreat to"), said(r)
+
+
+def holding(s, *cards: str) -> None:
+    """Athens holds ``cards``, each swapped with a card of its hand wherever it was (the hand keeps its size)."""
+    mine = s.players["athens"].hand
+    for k, c in enumerate(cards):
+        if c in mine:
+            continue
+        for pile in (s.deck, s.discard, *(p.hand for pid, p in s.players.items() if pid != "athens")):
+            if c in pile:
+                pile[pile.index(c)] = mine[k]
+                break
+        mine[k] = c
+
+
+# -- 2. a card that counts only when its side wins, marked if_needed (R-BAT-5) --------------------------------------
+
+WASTED = ("Cavalry Pursuit changes only the other side's casualty rolls, made only if your side wins; with if_needed: "
+          "true it is played only while your side is not winning, and is used up for nothing unless a card played "
+          "after it turns the battle (R-BAT-5)")
+
+
+def in_the_field(s) -> None:
+    """Athens first; ATH-A1 in 1413 (Hills) next to a Spartan Army in 1412 (Athens, next to both, has room)."""
+    first(s, "athens")
+    s.place(s.units["ATH-A1"], "1413")
+    s.add_unit(Unit(s.new_unit_id("SPA", UnitType.ARMY), UnitType.ARMY, "sparta", "1412"))
+
+
+def test_R_BAT_5_a_casualty_card_of_the_winner_marked_if_needed_is_warned_and_is_wasted(demo, tmp_path):
+    """The review: Cavalry Pursuit (the opponent's casualty rolls -1) in an attack with if_needed: true was played
+    when the attack was behind, the attack lost, and the defence rolled no casualties: the card was gone for
+    nothing.  Which cards: every card whose effects all act on the other side's casualty rolls (the card table)."""
+    from scenario import run_phase, events
+    camp = edited(demo, tmp_path, lambda s: (in_the_field(s), holding(s, "cavalry_pursuit", "block_escape")))
+    attack = 'land_battle:\n  - units: [ATH-A1]\n    target: "1412"\n    cards: [{card: cavalry_pursuit, if_needed: true}]\n'
+    r = check_text(ATHENS + attack, "o.yaml", camp)
+    assert found(r, "casualty rolls, made only") == [("warning", "land_battle[0].cards[0].if_needed", WASTED)], said(r)
+    assert not r.errors, said(r)
+    r = check_text(ATHENS + attack.replace("true", "false"), "o.yaml", camp)
+    assert not found(r, "casualty rolls, made only"), said(r)
+    # standing defence cards: if_needed is true by default there (docs/rules.md: "should say if_needed: false")
+    standing = "standing:\n  defence_cards:\n    - block_escape\n    - {card: cavalry_pursuit, if_needed: false}\n"
+    r = check_text(ATHENS + standing, "o.yaml", camp)
+    assert found(r, "casualty rolls, made only") == [
+        ("warning", "standing.defence_cards[0]",
+         "Block Escape changes only the other side's casualty rolls, made only if your side wins; in defence_cards "
+         "if_needed is true unless you write if_needed: false, so it is played only while your side is not winning, "
+         "and is used up for nothing unless a card played after it turns the battle (R-BAT-5)")], said(r)
+    # a card for your own casualty rolls (Withdrawal: +1) is what if_needed is for: no word
+    camp2 = edited(demo, tmp_path / "w", lambda s: (in_the_field(s), holding(s, "withdrawal")))
+    r = check_text(ATHENS + attack.replace("cavalry_pursuit", "withdrawal"), "o.yaml", camp2)
+    assert not found(r, "casualty rolls, made only") and not r.errors, said(r)
+    # the adjudicator: the attack behind, the card played, the attack lost: the defence rolls no casualty
+    state = camp.load_state()
+    ctx = run_phase("land_battle", state, "athens", dice=[1, 10, 6], game_map=camp.game_map, check=False,
+                    orders=doc(land_battle=[{"units": ["ATH-A1"], "target": "1412",
+                                             "cards": [{"card": "cavalry_pursuit", "if_needed": True}]}]))
+    [b] = events(ctx, "battle")
+    assert b["won_by"] == "defender" and [c["card"] for c in b["cards"]] == ["cavalry_pursuit"], b
+    assert [c["unit"] for c in events(ctx, "casualty")] == ["ATH-A1"]
+    assert "cavalry_pursuit" not in state.players["athens"].hand
