@@ -529,6 +529,7 @@ class RuleCheck:
         self.move_cards: list[tuple[int, CardUse]] = []  # movement cards of ``cards``, naming a unit
         self.move_cards_used: dict[int, tuple] = {}
         self.skipped: dict[str, str] = {}  # unit id -> the move order with an error that would have moved it
+        self.skipped_end: dict[str, str | None] = {}  # such an order -> the last hex of its path, if known
         self.lasting: dict[str, list[tuple[str, dict]]] = {}  # unit id -> movement cards of its First Move "this turn"
         self.ship_moves: dict[str, tuple] = {}  # own ship id -> the last move order that moves it (its last hex)
         self.last_moves: dict[str, tuple] = {}  # own unit id -> the last move order that moves it (its last hex)
@@ -1698,6 +1699,7 @@ class RuleCheck:
         # move's last hex, the hex id its units name if any)
         self.carried_in: dict[str, tuple[tuple, str, str, str]] = {}
         self.disembarked: dict[str, int] = {}
+        self.skip_dropped(section)
         for i, mv in self.p.indexed(section):
             before = len(self.findings)
             self.lasting_now: list[tuple[str, str, dict]] = []  # what ``allowance`` found for this move
@@ -1709,6 +1711,7 @@ class RuleCheck:
                 # the units it names, those of its load: too (a skipped move takes no one aboard)
                 for uid in self.listed_units(mv.units) + [x for x in mv.load if isinstance(x, str)]:
                     self.skipped.setdefault(uid, f"{section}[{i}]")
+                self.skipped_end.setdefault(f"{section}[{i}]", mv.path[-1] if mv.path else None)
             elif section == "first_move":  # Forced March, Marathon: "+2 this turn", into the Second Move too
                 for uid, card, e in self.lasting_now:
                     self.lasting.setdefault(uid, []).append((card, e))
@@ -1719,6 +1722,30 @@ class RuleCheck:
                                f"no move of yours takes {use.target} along this turn, so "
                                f"{self.tables.cards[use.card].name} is not played",
                                "name a unit of a stack that moves, or put the card in that move's cards")
+
+    def skip_dropped(self, section: str) -> None:
+        """The move orders of ``section`` whose own errors are found in the file's format (an unquoted hex id in
+        the path, ``path: [1212]``) are left out of the orders (``pbem.orders.build``) and skipped (R-TURN-4): the
+        units they name stay where they are, as those of an order with an error found here (``self.skipped``), so
+        the findings they cause later say so (a new player's review: an attack from where that move would have
+        taken its Army got an error that did not say it came of that one)."""
+        raw = self.raw((section,))
+        kept = self.p.kept.get((section,))
+        if not isinstance(raw, list) or kept is None:
+            return
+        for i, entry in enumerate(raw):
+            if i in kept or not isinstance(entry, dict):
+                continue
+            names = [entry.get("units")] if isinstance(entry.get("units"), str) else entry.get("units") or []
+            load = entry.get("load") if isinstance(entry.get("load"), list) else []
+            named = [x for x in (*names, *load) if isinstance(x, str)]
+            for uid in self.listed_units([x for x in named if is_hex_id(x) or x in self.sim.units]):
+                self.skipped.setdefault(uid, f"{section}[{i}]")
+            path = entry.get("path") if isinstance(entry.get("path"), list) else []
+            end = path[-1] if path else None
+            if isinstance(end, int) and not isinstance(end, bool) and 1000 <= end <= 9999:
+                end = str(end)  # path: [1212]: YAML read the hex id as a number (its format error says so)
+            self.skipped_end.setdefault(f"{section}[{i}]", end if isinstance(end, str) else None)
 
     def check_move_both_ways(self, i: int, mv: Move) -> None:
         """A Second Move naming a unit a land attack of the file may move into the city it takes (R-BAT-4,
@@ -2704,7 +2731,13 @@ class RuleCheck:
                                self.own_hex_hint(uid, h, land))
                 elif not m.adjacent(here, h):
                     why = self.skipped.get(uid)
-                    self.error(upath, f"{uid} is in {here}, not next to the target {h}",
+                    # said in the message too when that order would have taken it next to the target (as the
+                    # stacking error does: a new player mended this error, not the one above that caused it)
+                    meant = self.skipped_end.get(why) if why else None
+                    cause = (f", only because {why} above has an error and is skipped, so {uid} stays there: mend "
+                             f"that error first" if meant in m.terrain and m.adjacent(meant, h) else "")
+                    self.error(upath, f"{uid} is in {here}, not next to the target {h}{cause}",
+                               f"{why}'s path ends in {meant}, next to {h}" if cause else
                                f"{why}, which would move it, has an error: it is skipped and {uid} stays in {here}"
                                if why else f"neighbours of {h} are {', '.join(m.neighbours[h])}")
         if not target_ok:

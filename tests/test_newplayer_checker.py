@@ -148,3 +148,27 @@ def test_R_BAT_5_a_casualty_card_of_the_winner_marked_if_needed_is_warned_and_is
     assert b["won_by"] == "defender" and [c["card"] for c in b["cards"]] == ["cavalry_pursuit"], b
     assert [c["unit"] for c in events(ctx, "casualty")] == ["ATH-A1"]
     assert "cavalry_pursuit" not in state.players["athens"].hand
+
+
+# -- 4. a finding that comes only of an earlier error says so (R-TURN-4) ----------------------------------------------
+
+def test_R_TURN_4_an_attack_position_wrong_only_because_a_move_above_has_a_format_error_says_so(demo, tmp_path):
+    """The review, turn 1: `path: [1212]` (unquoted) gave an error in first_move[0]; then "ATH-A1 is in 1313, not
+    next to the target 1112" without "only because first_move[0] above has an error" (docs/players.md promises it):
+    a move with an error in its format is left out of the orders, and the checker forgot it named ATH-A1."""
+    camp = edited(demo, tmp_path, lambda s: first(s, "athens"))
+    attack = 'land_battle:\n  - units: [ATH-A1]\n    target: "1112"\n'
+    r = check_text(ATHENS + 'first_move:\n  - units: [ATH-A1]\n    path: [1212]\n' + attack, "o.yaml", camp)
+    assert [(f.severity, f.path, f.message, f.hint) for f in r.findings] == [
+        ("error", "first_move[0].path[0]", "1212 is a number: hex ids must be in quotes", 'write "1212"'),
+        ("error", "land_battle[0].units[0]", "ATH-A1 is in 1313, not next to the target 1112, only because "
+                                             "first_move[0] above has an error and is skipped, so ATH-A1 stays there: "
+                                             "mend that error first", "first_move[0]'s path ends in 1212, next to 1112")]
+    # mended, no finding: the move takes ATH-A1 next to Megara
+    assert not check_text(ATHENS + 'first_move:\n  - units: [ATH-A1]\n    path: ["1212"]\n' + attack, "o.yaml",
+                          camp).findings
+    # a skipped move that would not have taken it next to the target either: the hint names the move, no "only"
+    r = check_text(ATHENS + 'first_move:\n  - units: [ATH-A1]\n    path: [1413]\n' + attack, "o.yaml", camp)
+    [f] = [f for f in r.findings if f.path == "land_battle[0].units[0]"]
+    assert (f.message, f.hint) == ("ATH-A1 is in 1313, not next to the target 1112", "first_move[0], which would "
+                                   "move it, has an error: it is skipped and ATH-A1 stays in 1313")
