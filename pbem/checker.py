@@ -940,7 +940,15 @@ class RuleCheck:
                 self.error(tpath, f"you control {city.name}; {card.name} needs a neutral city")
             elif ctl is not None:
                 who = f"the {st.players[ctl].name}" if ctl in st.players else ctl  # "the Corinthians", not "corinth"
-                self.add(self.later, tpath, f"{city.name} is controlled by {who}, not neutral")
+                revolt = self.revolted_first(city.id, path)
+                if revolt is None:
+                    self.add(self.later, tpath, f"{city.name} is controlled by {who}, not neutral")
+                else:
+                    self.warn(tpath, f"{city.name} is controlled by {who}, not neutral, now: {card.name} wins it only "
+                                     f"if {revolt} makes it revolt and it goes neutral first",
+                              f"the revolt is made when that card is played, before this one: {city.name} goes "
+                              f"neutral if {who} play no Executions and the rebels (1D3) beat their units there, or "
+                              f"none are there (R-PH-DIP-REVOLT)")
         elif kind in ("enemy_city", "enemy_minor_city"):
             if kind == "enemy_minor_city" and st.cities[city.id].home_of is not None:
                 self.error(tpath, f"{city.name} is a home city; {card.name} needs a minor city")
@@ -1619,6 +1627,11 @@ class RuleCheck:
             if city is None or city.id in out or self.played.get(use.card) not in (f"cards[{i}]", f"cards[{i}].card"):
                 continue  # not played (an error), or played elsewhere first
             c = st.cities[city.id]
+            revolt = self.revolted_first(city.id, ("cards", i)) if c.controller not in (None, self.me) else None
+            if revolt is not None and c.home_of is None:  # the card's own finding says how it may be
+                out[city.id] = Win(city.id, f"{card.name} at cards[{i}]", False,
+                                   f" (after {revolt} makes it revolt and go neutral)", card.name)
+                continue
             if c.controller is not None or c.home_of is not None:
                 continue  # the card's own finding says it
             if use.card not in self.hand:
@@ -1633,6 +1646,23 @@ class RuleCheck:
                 unless = ""
             out[city.id] = Win(city.id, f"{card.name} at cards[{i}]", not unless, unless, card.name)
         return out
+
+    def revolted_first(self, cid: str, path: tuple) -> str | None:
+        """The card of ``cards`` before ``path`` (``("cards", i)``) that makes the city ``cid`` revolt (a ``revolt``
+        effect: Exact Tribute, Revolt...) and is played (no error), in words ("Exact Tribute at cards[0]"): own-turn
+        cards are played in order, and a revolt is resolved when its card is played (``pbem.cards``,
+        ``pbem.phases.diplomacy.revolt``), so a city it turns neutral is neutral for the cards after it."""
+        if len(path) != 2 or path[0] != "cards":
+            return None
+        for k, use in self.p.indexed("cards"):
+            if k >= path[1]:
+                break
+            card = self.tables.cards[use.card]
+            city = (self.map.cities.get(use.target) or self.map.find_city(use.target)) if use.target else None
+            if city is not None and city.id == cid and any(e["kind"] == "revolt" for e in card.effects) \
+                    and self.played.get(use.card) in (f"cards[{k}]", f"cards[{k}].card"):
+                return f"{card.name} at cards[{k}]"
+        return None
 
     def cities_won_before_moves(self) -> dict[str, Win]:
         """Cities the player's own cards or diplomacy may win before the moves (then entering is legal)."""

@@ -172,3 +172,49 @@ def test_R_TURN_4_an_attack_position_wrong_only_because_a_move_above_has_a_forma
     [f] = [f for f in r.findings if f.path == "land_battle[0].units[0]"]
     assert (f.message, f.hint) == ("ATH-A1 is in 1313, not next to the target 1112", "first_move[0], which would "
                                    "move it, has an error: it is skipped and ATH-A1 stays in 1313")
+
+
+# -- 5. Natural Allies on a city an Exact Tribute before it makes revolt (R-PH-DIP-REVOLT) --------------------------
+
+REVOLT_FIRST = ("Chalcis is controlled by the Thebans, not neutral, now: Natural Allies wins it only if Exact Tribute "
+                "at cards[0] makes it revolt and it goes neutral first")
+
+
+def chalcis_theban(s) -> None:
+    """Athens first, holding Exact Tribute and Natural Allies; Chalcis (1310) the Thebans'; ATH-A1 in 1409 beside it."""
+    first(s, "athens")
+    s.cities["chalcis"].controller = "thebes"
+    holding(s, "exact_tribute", "natural_allies")
+    s.place(s.units["ATH-A1"], "1409")
+
+
+def test_R_PH_DIP_REVOLT_natural_allies_after_exact_tribute_on_the_same_city_says_it_may_be_neutral_by_then(
+        demo, tmp_path):
+    """The review: `cards: [exact_tribute on Chalcis, natural_allies on Chalcis]` got "cards[1].target: Chalcis is
+    controlled by the Thebans, not neutral" with no hint that the revolt before it may make it neutral.  Exact
+    Tribute's revolt is resolved when it is played, before the next card, and may fail (Executions, the rebels'
+    1D3 beaten): a warning with "only if", not an error."""
+    from scenario import run_phase, events
+    camp = edited(demo, tmp_path, chalcis_theban)
+    cards = "cards: [{card: exact_tribute, target: chalcis}, {card: natural_allies, target: chalcis}]\n"
+    r = check_text(ATHENS + cards, "o.yaml", camp)
+    assert [f for f in said(r) if f[1].startswith("cards")] == [("warning", "cards[1].target", REVOLT_FIRST)], said(r)
+    assert not r.errors, said(r)
+    # the other way round: Natural Allies is played first, on a city that is the Thebans' (an error: Athens is first)
+    r = check_text(ATHENS + "cards: [{card: natural_allies, target: chalcis}, {card: exact_tribute, target: chalcis}]\n",
+                   "o.yaml", camp)
+    assert [f for f in said(r) if f[1].startswith("cards")] == [
+        ("error", "cards[0].target", "Chalcis is controlled by the Thebans, not neutral")], said(r)
+    # a move into Chalcis after both: entered only if the cards win it, said so (an error without them)
+    move = 'first_move:\n  - units: [ATH-A1]\n    path: ["1310"]\n'
+    r = check_text(ATHENS + cards + move, "o.yaml", camp)
+    assert ("warning", "first_move[0].path[0]", "1310 is Chalcis, a city of Thebans now: your units may enter it only "
+            "if Natural Allies at cards[1] wins it (after Exact Tribute at cards[0] makes it revolt and go neutral)"
+            ) in said(r) and not r.errors, said(r)
+    # the adjudicator: Chalcis holds no Theban unit, so the revolt turns it neutral, and Natural Allies wins it
+    state = camp.load_state()
+    ctx = run_phase("diplomacy", state, "athens", dice=[1], game_map=camp.game_map, check=False,
+                    orders=doc(cards=[{"card": "exact_tribute", "target": "chalcis"},
+                                      {"card": "natural_allies", "target": "chalcis"}]))
+    assert [e["city"] for e in events(ctx, "neutralised")] == ["chalcis"], ctx.log.records
+    assert state.cities["chalcis"].controller == "athens"
