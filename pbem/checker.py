@@ -2203,13 +2203,16 @@ class RuleCheck:
         cities = st.controlled_cities(self.me) + [c for c in sure if c not in st.controlled_cities(self.me)]
         friendly = {c: st.cities[c].razed == 0 for c in sure}
         maybe = {c: w.by for c, w in self.gains.items() if not w.sure}
-        for c in sorted(self.cities_attacked):
+        sacked = {self.map.city_at[a.target].id for _, a in self.p.indexed("land_battle")
+                  if (a.plunder or a.destroy) and a.target in self.map.city_at}  # razed once taken: feeds no one
+        for c in sorted(self.cities_attacked - sacked):
             maybe.setdefault(c, f"your attack at land_battle[{self.land_targets[self.map.cities[c].hex]}]")
         by_hex: dict[str, list[Unit]] = {}
         for uid in sorted_ids(sim.units):
             u = sim.units[uid]
             # units this file recruits stand in a city of the player's (the recruit entry says what is wrong there)
-            if u.type.needs_upkeep and u.away_until is None and uid not in self.predicted:
+            if u.type.needs_upkeep and u.away_until is None and uid not in self.predicted \
+                    and not self.fed_by_the_win(u, maybe):
                 by_hex.setdefault(u.hex, []).append(u)
         for h, eaters in by_hex.items():
             # the Upkeep phase's own reason, asked against the simulated state (a city of the player's that is
@@ -2231,6 +2234,26 @@ class RuleCheck:
                 self.warn_unfed(path, h, moved, problem, bags, unless, stayed)
             else:
                 self.warn_unfed((), h, stayed, problem, bags, unless, nearest=self.nearest_feeder(h, cities, friendly))
+
+    def fed_by_the_win(self, u: Unit, maybe: dict[str, str]) -> bool:
+        """Is ``u`` taken by its last move into, or past and next to, a city of ``maybe`` (one the file may win: by
+        a card, a diplomacy roll or a land attack that does not plunder it) that the move may enter only once it is
+        won (``foreign_city``), and left in or next to it?  Then the move is made only if the city is the player's,
+        and the city feeds it (R-PH-UPK): a warning that it ends the turn unfed "unless" the city is won cannot come
+        true (a new player's review: "may enter it only if the attack ... captures it" and "ends the turn in 1416
+        with no friendly city ..., unless your attack ... wins Melos" on one move)."""
+        where = self.last_moves.get(u.id)
+        if where is None or where[2:3] != ("path",):
+            return False
+        mv = dict(self.p.indexed(where[0])).get(where[1])
+        if mv is None:
+            return False
+        for x in mv.path[:where[3] + 1]:
+            city = self.map.city_at.get(x)
+            if city is not None and city.id in maybe and self.state.cities[city.id].controller != self.me \
+                    and u.hex in self.map.around_city[city.id]:
+                return True
+        return False
 
     def warn_capturable(self) -> None:
         """R-UNIT-3: Leaders, Baggage, Transports and unmanned Fleets with no combat unit of their own in the hex

@@ -218,3 +218,31 @@ def test_R_PH_DIP_REVOLT_natural_allies_after_exact_tribute_on_the_same_city_say
                                       {"card": "natural_allies", "target": "chalcis"}]))
     assert [e["city"] for e in events(ctx, "neutralised")] == ["chalcis"], ctx.log.records
     assert state.cities["chalcis"].controller == "athens"
+
+
+# -- 6. the supply warning of a Second Move that is made only if the city it ends in is taken (R-BAT-4, R-PH-UPK) ----
+
+def two_at_melos(s) -> None:
+    """As ``landed_at_melos``, with ATH-A2 ashore on 1415 too."""
+    landed_at_melos(s)
+    s.place(s.units["ATH-A2"], "1415")
+
+
+def test_R_PH_UPK_a_second_move_into_the_city_the_attack_takes_is_not_told_it_ends_unfed(demo, tmp_path):
+    """The review: a Second Move into Melos got both "your units may enter it only if the attack ... captures it"
+    and "ATH-R2 ends the turn in 1416 with no friendly city in or next to it, unless your attack ... wins Melos":
+    the move is made only if Melos is taken, and then Melos feeds them.  Plundered, it is razed and feeds no one:
+    the supply warning stays, without an "unless" that cannot come true either."""
+    camp = edited(demo, tmp_path, two_at_melos)
+    body = ('land_battle:\n  - units: [ATH-A1]\n    target: "1416"\n'
+            'second_move:\n  - units: [ATH-A2]\n    path: ["1416"]\n')
+    r = check_text(ATHENS + body, "o.yaml", camp)
+    assert [f for f in said(r) if f[1].startswith("second_move")] == [
+        ("warning", "second_move[0].path[0]", "1416 is Melos, a neutral city now: your units may enter it only if the "
+                                              "attack at land_battle[0] captures it")], said(r)
+    assert not r.errors, said(r)
+    # the attack plunders Melos (3 razed counters): the city taken feeds no one
+    r = check_text(ATHENS + body.replace('"1416"\n', '"1416"\n    plunder: true\n', 1), "o.yaml", camp)
+    assert ("warning", "second_move[0].path[0]", "ATH-A2 ends the turn in 1416 with no friendly city in or next to "
+            "it: at your next Upkeep each without Baggage makes an upkeep roll (6 or more disbands it)") in said(r), said(r)
+    assert not [f for f in said(r) if "wins Melos" in f[2]], said(r)
