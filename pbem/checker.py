@@ -2239,14 +2239,15 @@ class RuleCheck:
         """Is ``u`` taken by its last move into, or past and next to, a city of ``maybe`` (one the file may win: by
         a card, a diplomacy roll or a land attack that does not plunder it) that the move may enter only once it is
         won (``foreign_city``), and left in or next to it?  Then the move is made only if the city is the player's,
-        and the city feeds it (R-PH-UPK): a warning that it ends the turn unfed "unless" the city is won cannot come
-        true (a new player's review: "may enter it only if the attack ... captures it" and "ends the turn in 1416
-        with no friendly city ..., unless your attack ... wins Melos" on one move)."""
+        and the city feeds it (R-PH-UPK); if not, the move is skipped whole and the units stay where they were: a
+        warning that it ends the turn unfed "unless" the city is won cannot come true (a new player's review: "may
+        enter it only if the attack ... captures it" and "ends the turn in 1416 with no friendly city ..., unless
+        your attack ... wins Melos" on one move).  Not with ``partial: true``: that move stops short instead."""
         where = self.last_moves.get(u.id)
         if where is None or where[2:3] != ("path",):
             return False
         mv = dict(self.p.indexed(where[0])).get(where[1])
-        if mv is None:
+        if mv is None or mv.partial:  # partial: true stops short of a city it may not enter, and there it may starve
             return False
         for x in mv.path[:where[3] + 1]:
             city = self.map.city_at.get(x)
