@@ -550,6 +550,7 @@ class RuleCheck:
                                                                   for e in self.tables.cards[cid].effects)), None)
         self.check_diplomacy()
         self.check_moves("first_move")
+        self.attacking: dict[str, str] = {}  # own unit id -> the attack it is in (one that may be carried out)
         self.check_attacks("sea_battle")
         self.moves_in: dict[str, tuple[str, str, str]] = {}  # unit -> (city hex, attack, city name): R-BAT-4
         self.check_attacks("land_battle")
@@ -1733,6 +1734,7 @@ class RuleCheck:
         for i, mv in self.p.indexed(section):
             before = len(self.findings)
             self.lasting_now: list[tuple[str, str, dict]] = []  # what ``allowance`` found for this move
+            risk = self.attackers_named(mv) if section == "second_move" else None
             if section == "second_move" and self.moves_in:
                 self.check_move_both_ways(i, mv)
             else:
@@ -1742,6 +1744,8 @@ class RuleCheck:
                 for uid in self.listed_units(mv.units) + [x for x in mv.load if isinstance(x, str)]:
                     self.skipped.setdefault(uid, f"{section}[{i}]")
                 self.skipped_end.setdefault(f"{section}[{i}]", mv.path[-1] if mv.path else None)
+            elif risk is not None:
+                self.warn_attackers_named(i, *risk)
             elif section == "first_move":  # Forced March, Marathon: "+2 this turn", into the Second Move too
                 for uid, card, e in self.lasting_now:
                     self.lasting.setdefault(uid, []).append((card, e))
@@ -1752,6 +1756,34 @@ class RuleCheck:
                                f"no move of yours takes {use.target} along this turn, so "
                                f"{self.tables.cards[use.card].name} is not played",
                                "name a unit of a stack that moves, or put the card in that move's cards")
+
+    def attackers_named(self, mv: Move) -> tuple[list[str], list[str], str] | None:
+        """The units a Second Move names by id (in units or load) that attack in a battle of this turn, the others it
+        names (not carried by those), and the attackers' hex, as the battles leave the simulated state; None unless
+        both are there."""
+        named = list(dict.fromkeys(x for x in (*mv.units, *mv.load) if isinstance(x, str) and not is_hex_id(x)
+                                   and x in self.sim.units))
+        fighting = [u for u in named if u in self.attacking]
+        aboard = {c for u in fighting for c in self.sim.cargo(u)}
+        others = [u for u in named if u not in fighting and u not in aboard]
+        if not fighting or not others:
+            return None
+        return fighting, others, self.sim.hex[fighting[0]]
+
+    def warn_attackers_named(self, i: int, fighting: list[str], others: list[str], h: str) -> None:
+        """R-BAT-3, R-TURN-4: the losers of a battle make casualty rolls, 1-4 destroying the unit; a Second Move
+        naming a unit so destroyed fails whole, the units with it included (a new player's review: "ATH-A4 was
+        destroyed ... (moving ATH-A4 ATH-L1)", the leader left on the beach).  Said as the Upkeep's risk is
+        (``warn_upkeep_now``), at the order naming the attackers with others."""
+        one = len(fighting) == 1
+        attacks = " and ".join(dict.fromkeys(self.attacking[u] for u in fighting))
+        self.warn(("second_move", i),
+                  f"{', '.join(fighting)} {'attacks' if one else 'attack'} in {attacks}: if that attack is lost, "
+                  f"{'it makes' if one else 'each makes'} a casualty roll (1-4 destroyed, 5 or more retreats), and "
+                  f"this order names {'it' if one else 'them'}: if {'it is' if one else 'one is'} destroyed or "
+                  f"retreats, the order fails whole, {', '.join(others)} included (R-TURN-4)",
+                  f"give {', '.join(others)} an order of {'its' if len(others) == 1 else 'their'} own, or name the "
+                  f"stack by its hex (\"{h}\"): a hex id moves the units there when the move is made")
 
     def skip_dropped(self, section: str) -> None:
         """The move orders of ``section`` whose own errors are found in the file's format (an unquoted hex id in
@@ -2655,6 +2687,7 @@ class RuleCheck:
             return
         for uid in self.attackers:
             used.setdefault(uid, (i, not mine))
+            self.attacking.setdefault(uid, f"{section}[{i}]")
         if mine:  # it may fail: the cards it plays may still be in the hand after it
             self.maybe_played |= {c for c in self.played if c not in played}
         if section == "land_battle":

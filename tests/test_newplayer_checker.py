@@ -246,3 +246,52 @@ def test_R_PH_UPK_a_second_move_into_the_city_the_attack_takes_is_not_told_it_en
     assert ("warning", "second_move[0].path[0]", "ATH-A2 ends the turn in 1416 with no friendly city in or next to "
             "it: at your next Upkeep each without Baggage makes an upkeep roll (6 or more disbands it)") in said(r), said(r)
     assert not [f for f in said(r) if "wins Melos" in f[2]], said(r)
+    # partial: true: not taken, the move stops short of Melos, so ATH-A2 is fed only if the attack wins it
+    r = check_text(ATHENS + body + "    partial: true\n", "o.yaml", camp)
+    assert [f[2] for f in said(r) if f[1].startswith("second_move") and "Upkeep" in f[2]] == [
+        "ATH-A2 ends the turn in 1416 with no friendly city in or next to it, unless your attack at land_battle[0] "
+        "wins Melos for you: at your next Upkeep each without Baggage makes an upkeep roll (6 or more disbands it)"], \
+        said(r)
+
+
+# -- 3. a Second Move naming attackers with other units (R-BAT-3, R-TURN-4) ------------------------------------------
+
+ATTACKER_NAMED = ("ATH-A1 attacks in land_battle[0]: if that attack is lost, it makes a casualty roll (1-4 destroyed, "
+                  "5 or more retreats), and this order names it: if it is destroyed or retreats, the order fails whole, "
+                  "ATH-L1 included (R-TURN-4)")
+
+
+def beside_megara(s) -> None:
+    """Athens first; ATH-A1 and ATH-L1 in 1212 (beside Athens), a Spartan Army in 1113, next to 1212 only."""
+    first(s, "athens")
+    s.place(s.units["ATH-A1"], "1212")
+    s.place(s.units["ATH-L1"], "1212")
+    s.add_unit(Unit(s.new_unit_id("SPA", UnitType.ARMY), UnitType.ARMY, "sparta", "1113"))
+
+
+def test_R_TURN_4_a_second_move_naming_an_attacker_with_a_leader_is_warned_and_fails_whole_when_it_is_destroyed(
+        demo, tmp_path):
+    """The review: `second_move: [{units: [ATH-A4, ATH-L1], ...}]` after ATH-A4 attacked: the attack lost, ATH-A4
+    was destroyed, and the move failed whole ("ATH-A4 was destroyed ... (moving ATH-A4 ATH-L1)"), stranding the
+    leader.  The checker warns of the same risk at the Upkeep; now here too."""
+    from scenario import run_phase
+    camp = edited(demo, tmp_path, beside_megara)
+    attack = 'land_battle:\n  - units: [ATH-A1]\n    target: "1113"\n'
+    r = check_text(ATHENS + attack + 'second_move:\n  - units: [ATH-A1, ATH-L1]\n    path: ["1313"]\n', "o.yaml", camp)
+    assert [(f.severity, f.path, f.message, f.hint) for f in r.findings] == [
+        ("warning", "second_move[0]", ATTACKER_NAMED, 'give ATH-L1 an order of its own, or name the stack by its hex '
+                                                      '("1212"): a hex id moves the units there when the move is made')]
+    # the stack by its hex, or the attacker alone, or the leader alone: nothing else is at stake
+    for units in ('["1212"]', "[ATH-A1]", "[ATH-L1]"):
+        r = check_text(ATHENS + attack + f'second_move:\n  - units: {units}\n    path: ["1313"]\n', "o.yaml", camp)
+        assert not found(r, "attacks in") and not r.errors, (units, said(r))
+    # the adjudicator: the attack lost, ATH-A1's casualty roll a 1: destroyed, and the move fails whole
+    state = camp.load_state()
+    orders = doc(land_battle=[{"units": ["ATH-A1"], "target": "1113"}],
+                 second_move=[{"units": ["ATH-A1", "ATH-L1"], "path": ["1313"]}])
+    run_phase("land_battle", state, "athens", dice=[1, 10, 1], game_map=camp.game_map, check=False, orders=orders)
+    assert "ATH-A1" not in state.units
+    ctx = run_phase("second_move", state, "athens", game_map=camp.game_map, check=False, orders=orders)
+    [failed] = [x for x in ctx.log.records if x.get("event") == "order_failed"]
+    assert failed["section"] == "second_move" and "ATH-A1" in failed["reason"], failed
+    assert state.units["ATH-L1"].hex == "1212"
