@@ -34,7 +34,7 @@ from .gamedata import Card, GameMap, Tables, json_path, tables
 from .yamlio import lookalike_words
 from .model import RECRUIT_COST, UPKEEP_COST, GameState, Unit, UnitType, sorted_ids
 from .movement import (BASE_MP, aid_of_city, cannot_move_or_attack, effects_in_force, foreign_city, land_ok,
-                       may_stand, movement_allowance, step_problems)
+                       movement_allowance, step_problems)
 from .orders import Parsed, build, did_you_mean, escaped, expand_units, is_hex_id, orders_schema, short_list
 
 # "did you mean" guesses for unknown unit ids, at most, in one file: each costs a fuzzy match against the player's
@@ -529,6 +529,7 @@ class RuleCheck:
         self.move_cards: list[tuple[int, CardUse]] = []  # movement cards of ``cards``, naming a unit
         self.move_cards_used: dict[int, tuple] = {}
         self.skipped: dict[str, str] = {}  # unit id -> the move order with an error that would have moved it
+        self.skipped_end: dict[str, str | None] = {}  # such an order -> the last hex of its path, if known
         self.lasting: dict[str, list[tuple[str, dict]]] = {}  # unit id -> movement cards of its First Move "this turn"
         self.ship_moves: dict[str, tuple] = {}  # own ship id -> the last move order that moves it (its last hex)
         self.last_moves: dict[str, tuple] = {}  # own unit id -> the last move order that moves it (its last hex)
@@ -549,6 +550,7 @@ class RuleCheck:
                                                                   for e in self.tables.cards[cid].effects)), None)
         self.check_diplomacy()
         self.check_moves("first_move")
+        self.attacking: dict[str, str] = {}  # own unit id -> the attack it is in (one that may be carried out)
         self.check_attacks("sea_battle")
         self.moves_in: dict[str, tuple[str, str, str]] = {}  # unit -> (city hex, attack, city name): R-BAT-4
         self.check_attacks("land_battle")
@@ -753,6 +755,32 @@ class RuleCheck:
                                              f"anyway")
         self.check_target(path, card, use.target, where, trigger)
 
+    def warn_if_needed_wasted(self, path: tuple, use: CardUse) -> None:
+        """A battle card that counts only if its side wins (``only_for_winners``) marked ``if_needed`` (an attack's
+        card, or a standing defence card, where if_needed is the default): played only while its side is not
+        winning, it does nothing unless a card after it turns the battle (a new player's review: Cavalry Pursuit so
+        marked was played in an attack that then lost, and the defence rolled no casualties)."""
+        card = self.tables.cards[use.card]
+        if not use.if_needed or not self.only_for_winners(card):
+            return
+        raw = self.raw(path)
+        written = isinstance(raw, dict) and "if_needed" in raw
+        how = "with if_needed: true" if written else "in defence_cards if_needed is true unless you write " \
+                                                     "if_needed: false, so"
+        self.warn(path + ("if_needed",) if written else path + ("card",) if isinstance(raw, dict) else path,
+                  f"{card.name} changes only the other side's casualty rolls, made only if your side wins; {how} it "
+                  f"is played only while your side is not winning, and is used up for nothing unless a card played "
+                  f"after it turns the battle (R-BAT-5)",
+                  "write if_needed: false to play it from the start of every battle")
+
+    @staticmethod
+    def only_for_winners(card: Card) -> bool:
+        """Does every effect of the battle card act only on the other side's casualty rolls (Cavalry Pursuit,
+        Block Escape), which that side makes only if it loses (R-BAT-3)?  Then ``if_needed``, which plays it only
+        while its own side is not winning (R-BAT-5, ``pbem.battle.fight``), plays it when it does nothing."""
+        return bool(card.effects) and all(e["kind"] == "roll_modifier" and e.get("roll") == "casualty"
+                                          and e.get("side") == "opponent" for e in card.effects)
+
     def timing_problem(self, card: Card, where: str, attack: Attack | None) -> tuple[str, str] | None:
         tm = card.timing
         phase, turn, role, trigger = tm.get("phase"), tm.get("turn"), tm.get("role"), tm.get("trigger", "none")
@@ -913,7 +941,15 @@ class RuleCheck:
                 self.error(tpath, f"you control {city.name}; {card.name} needs a neutral city")
             elif ctl is not None:
                 who = f"the {st.players[ctl].name}" if ctl in st.players else ctl  # "the Corinthians", not "corinth"
-                self.add(self.later, tpath, f"{city.name} is controlled by {who}, not neutral")
+                revolt = self.revolted_first(city.id, path)
+                if revolt is None:
+                    self.add(self.later, tpath, f"{city.name} is controlled by {who}, not neutral")
+                else:
+                    self.warn(tpath, f"{city.name} is controlled by {who}, not neutral, now: {card.name} wins it only "
+                                     f"if {revolt} makes it revolt and it goes neutral first",
+                              f"the revolt is made when that card is played, before this one: {city.name} goes "
+                              f"neutral if {who} play no Executions and the rebels (1D3) beat their units there, or "
+                              f"none are there (R-PH-DIP-REVOLT)")
         elif kind in ("enemy_city", "enemy_minor_city"):
             if kind == "enemy_minor_city" and st.cities[city.id].home_of is not None:
                 self.error(tpath, f"{city.name} is a home city; {card.name} needs a minor city")
@@ -1592,6 +1628,11 @@ class RuleCheck:
             if city is None or city.id in out or self.played.get(use.card) not in (f"cards[{i}]", f"cards[{i}].card"):
                 continue  # not played (an error), or played elsewhere first
             c = st.cities[city.id]
+            revolt = self.revolted_first(city.id, ("cards", i)) if c.controller not in (None, self.me) else None
+            if revolt is not None and c.home_of is None:  # the card's own finding says how it may be
+                out[city.id] = Win(city.id, f"{card.name} at cards[{i}]", False,
+                                   f" (after {revolt} makes it revolt and go neutral)", card.name)
+                continue
             if c.controller is not None or c.home_of is not None:
                 continue  # the card's own finding says it
             if use.card not in self.hand:
@@ -1606,6 +1647,23 @@ class RuleCheck:
                 unless = ""
             out[city.id] = Win(city.id, f"{card.name} at cards[{i}]", not unless, unless, card.name)
         return out
+
+    def revolted_first(self, cid: str, path: tuple) -> str | None:
+        """The card of ``cards`` before ``path`` (``("cards", i)``) that makes the city ``cid`` revolt (a ``revolt``
+        effect: Exact Tribute, Revolt...) and is played (no error), in words ("Exact Tribute at cards[0]"): own-turn
+        cards are played in order, and a revolt is resolved when its card is played (``pbem.cards``,
+        ``pbem.phases.diplomacy.revolt``), so a city it turns neutral is neutral for the cards after it."""
+        if len(path) != 2 or path[0] != "cards":
+            return None
+        for k, use in self.p.indexed("cards"):
+            if k >= path[1]:
+                break
+            card = self.tables.cards[use.card]
+            city = (self.map.cities.get(use.target) or self.map.find_city(use.target)) if use.target else None
+            if city is not None and city.id == cid and any(e["kind"] == "revolt" for e in card.effects) \
+                    and self.played.get(use.card) in (f"cards[{k}]", f"cards[{k}].card"):
+                return f"{card.name} at cards[{k}]"
+        return None
 
     def cities_won_before_moves(self) -> dict[str, Win]:
         """Cities the player's own cards or diplomacy may win before the moves (then entering is legal)."""
@@ -1672,9 +1730,11 @@ class RuleCheck:
         # move's last hex, the hex id its units name if any)
         self.carried_in: dict[str, tuple[tuple, str, str, str]] = {}
         self.disembarked: dict[str, int] = {}
+        self.skip_dropped(section)
         for i, mv in self.p.indexed(section):
             before = len(self.findings)
             self.lasting_now: list[tuple[str, str, dict]] = []  # what ``allowance`` found for this move
+            risk = self.attackers_named(mv) if section == "second_move" else None
             if section == "second_move" and self.moves_in:
                 self.check_move_both_ways(i, mv)
             else:
@@ -1683,6 +1743,9 @@ class RuleCheck:
                 # the units it names, those of its load: too (a skipped move takes no one aboard)
                 for uid in self.listed_units(mv.units) + [x for x in mv.load if isinstance(x, str)]:
                     self.skipped.setdefault(uid, f"{section}[{i}]")
+                self.skipped_end.setdefault(f"{section}[{i}]", mv.path[-1] if mv.path else None)
+            elif risk is not None:
+                self.warn_attackers_named(i, *risk)
             elif section == "first_move":  # Forced March, Marathon: "+2 this turn", into the Second Move too
                 for uid, card, e in self.lasting_now:
                     self.lasting.setdefault(uid, []).append((card, e))
@@ -1693,6 +1756,58 @@ class RuleCheck:
                                f"no move of yours takes {use.target} along this turn, so "
                                f"{self.tables.cards[use.card].name} is not played",
                                "name a unit of a stack that moves, or put the card in that move's cards")
+
+    def attackers_named(self, mv: Move) -> tuple[list[str], list[str], str] | None:
+        """The units a Second Move names by id (in units or load) that attack in a battle of this turn, the others it
+        names (not carried by those), and the attackers' hex, as the battles leave the simulated state; None unless
+        both are there."""
+        named = list(dict.fromkeys(x for x in (*mv.units, *mv.load) if isinstance(x, str) and not is_hex_id(x)
+                                   and x in self.sim.units))
+        fighting = [u for u in named if u in self.attacking]
+        aboard = {c for u in fighting for c in self.sim.cargo(u)}
+        others = [u for u in named if u not in fighting and u not in aboard]
+        if not fighting or not others:
+            return None
+        return fighting, others, self.sim.hex[fighting[0]]
+
+    def warn_attackers_named(self, i: int, fighting: list[str], others: list[str], h: str) -> None:
+        """R-BAT-3, R-TURN-4: the losers of a battle make casualty rolls, 1-4 destroying the unit; a Second Move
+        naming a unit so destroyed fails whole, the units with it included (a new player's review: "ATH-A4 was
+        destroyed ... (moving ATH-A4 ATH-L1)", the leader left on the beach).  Said as the Upkeep's risk is
+        (``warn_upkeep_now``), at the order naming the attackers with others."""
+        one = len(fighting) == 1
+        attacks = " and ".join(dict.fromkeys(self.attacking[u] for u in fighting))
+        self.warn(("second_move", i),
+                  f"{', '.join(fighting)} {'attacks' if one else 'attack'} in {attacks}: if that attack is lost, "
+                  f"{'it makes' if one else 'each makes'} a casualty roll (1-4 destroyed, 5 or more retreats), and "
+                  f"this order names {'it' if one else 'them'}: if {'it is' if one else 'one is'} destroyed or "
+                  f"retreats, the order fails whole, {', '.join(others)} included (R-TURN-4)",
+                  f"give {', '.join(others)} an order of {'its' if len(others) == 1 else 'their'} own, or name the "
+                  f"stack by its hex (\"{h}\"): a hex id moves the units there when the move is made")
+
+    def skip_dropped(self, section: str) -> None:
+        """The move orders of ``section`` whose own errors are found in the file's format (an unquoted hex id in
+        the path, ``path: [1212]``) are left out of the orders (``pbem.orders.build``) and skipped (R-TURN-4): the
+        units they name stay where they are, as those of an order with an error found here (``self.skipped``), so
+        the findings they cause later say so (a new player's review: an attack from where that move would have
+        taken its Army got an error that did not say it came of that one)."""
+        raw = self.raw((section,))
+        kept = self.p.kept.get((section,))
+        if not isinstance(raw, list) or kept is None:
+            return
+        for i, entry in enumerate(raw):
+            if i in kept or not isinstance(entry, dict):
+                continue
+            names = [entry.get("units")] if isinstance(entry.get("units"), str) else entry.get("units") or []
+            load = entry.get("load") if isinstance(entry.get("load"), list) else []
+            named = [x for x in (*names, *load) if isinstance(x, str)]
+            for uid in self.listed_units([x for x in named if is_hex_id(x) or x in self.sim.units]):
+                self.skipped.setdefault(uid, f"{section}[{i}]")
+            path = entry.get("path") if isinstance(entry.get("path"), list) else []
+            end = path[-1] if path else None
+            if isinstance(end, int) and not isinstance(end, bool) and 1000 <= end <= 9999:
+                end = str(end)  # path: [1212]: YAML read the hex id as a number (its format error says so)
+            self.skipped_end.setdefault(f"{section}[{i}]", end if isinstance(end, str) else None)
 
     def check_move_both_ways(self, i: int, mv: Move) -> None:
         """A Second Move naming a unit a land attack of the file may move into the city it takes (R-BAT-4,
@@ -2120,13 +2235,16 @@ class RuleCheck:
         cities = st.controlled_cities(self.me) + [c for c in sure if c not in st.controlled_cities(self.me)]
         friendly = {c: st.cities[c].razed == 0 for c in sure}
         maybe = {c: w.by for c, w in self.gains.items() if not w.sure}
-        for c in sorted(self.cities_attacked):
+        sacked = {self.map.city_at[a.target].id for _, a in self.p.indexed("land_battle")
+                  if (a.plunder or a.destroy) and a.target in self.map.city_at}  # razed once taken: feeds no one
+        for c in sorted(self.cities_attacked - sacked):
             maybe.setdefault(c, f"your attack at land_battle[{self.land_targets[self.map.cities[c].hex]}]")
         by_hex: dict[str, list[Unit]] = {}
         for uid in sorted_ids(sim.units):
             u = sim.units[uid]
             # units this file recruits stand in a city of the player's (the recruit entry says what is wrong there)
-            if u.type.needs_upkeep and u.away_until is None and uid not in self.predicted:
+            if u.type.needs_upkeep and u.away_until is None and uid not in self.predicted \
+                    and not self.fed_by_the_win(u, maybe):
                 by_hex.setdefault(u.hex, []).append(u)
         for h, eaters in by_hex.items():
             # the Upkeep phase's own reason, asked against the simulated state (a city of the player's that is
@@ -2148,6 +2266,27 @@ class RuleCheck:
                 self.warn_unfed(path, h, moved, problem, bags, unless, stayed)
             else:
                 self.warn_unfed((), h, stayed, problem, bags, unless, nearest=self.nearest_feeder(h, cities, friendly))
+
+    def fed_by_the_win(self, u: Unit, maybe: dict[str, str]) -> bool:
+        """Is ``u`` taken by its last move into, or past and next to, a city of ``maybe`` (one the file may win: by
+        a card, a diplomacy roll or a land attack that does not plunder it) that the move may enter only once it is
+        won (``foreign_city``), and left in or next to it?  Then the move is made only if the city is the player's,
+        and the city feeds it (R-PH-UPK); if not, the move is skipped whole and the units stay where they were: a
+        warning that it ends the turn unfed "unless" the city is won cannot come true (a new player's review: "may
+        enter it only if the attack ... captures it" and "ends the turn in 1416 with no friendly city ..., unless
+        your attack ... wins Melos" on one move).  Not with ``partial: true``: that move stops short instead."""
+        where = self.last_moves.get(u.id)
+        if where is None or where[2:3] != ("path",):
+            return False
+        mv = dict(self.p.indexed(where[0])).get(where[1])
+        if mv is None or mv.partial:  # partial: true stops short of a city it may not enter, and there it may starve
+            return False
+        for x in mv.path[:where[3] + 1]:
+            city = self.map.city_at.get(x)
+            if city is not None and city.id in maybe and self.state.cities[city.id].controller != self.me \
+                    and u.hex in self.map.around_city[city.id]:
+                return True
+        return False
 
     def warn_capturable(self) -> None:
         """R-UNIT-3: Leaders, Baggage, Transports and unmanned Fleets with no combat unit of their own in the hex
@@ -2548,6 +2687,7 @@ class RuleCheck:
             return
         for uid in self.attackers:
             used.setdefault(uid, (i, not mine))
+            self.attacking.setdefault(uid, f"{section}[{i}]")
         if mine:  # it may fail: the cards it plays may still be in the hand after it
             self.maybe_played |= {c for c in self.played if c not in played}
         if section == "land_battle":
@@ -2568,42 +2708,38 @@ class RuleCheck:
             self.moves_in[mover.id] = (a.target, f"land_battle[{i}]", city.name)
 
     def warn_no_retreat(self, base: tuple, a: Attack) -> None:
-        """Attackers that lose retreat from their own hexes (R-BAT-3, ``pbem.battle.retreat_hex``): one hex, onto
-        terrain they may stand in, not an enemy or neutral city, holding no enemy unit.  A hex with no such
-        neighbour (a beach of an island whose only land hex is the city attacked) turns every retreat into
-        destruction: a new player lost an Army so, and rules.md's "Islands" says it in prose only.  Said when the
-        player sees it is so, after the moves before the battle; a city the file's own cards or diplomacy may win,
-        or another attack of the file may take, counts as a way out (so does a hex out of sight).  Only when this
-        file's First Move takes attackers there (lands them, as the new player did): units that stood there
-        already are where the player chose to keep them (tests/test_battle_beached.py attacks beached ships
-        from such a hill and expects no finding)."""
+        """Attackers that lose retreat from their own hexes (R-BAT-3): ``pbem.battle.retreat_hex``, the
+        adjudicator's own rule, asked against the simulated state after the moves before the battle (one hex, onto
+        terrain they may stand in, within stacking, not an enemy or neutral city, holding no enemy unit).  A hex
+        with no such neighbour (a beach of an island whose only land hex is the city attacked) turns every retreat
+        into destruction: a new player lost an Army so, and rules.md's "Islands" says it in prose only.  Said
+        however the attackers got there: landed by this file's First Move, or ashore since an earlier turn (a new
+        player's review: landed in turn 5, attacked in turn 6 with no word, and lost the Army).  A city the file's
+        own cards or diplomacy may win, or another attack of the file may take, counts as a way out (so does a hex
+        out of sight: the simulated state holds no units there)."""
         sim, m = self.sim, self.map
         targets = {x.target for _, x in self.p.indexed("land_battle")} - {a.target}
+        maybe = set(self.gains) | {m.city_at[t].id for t in targets if t in m.city_at}
+        cities = dict(sim.state.cities)
+        for c in maybe:  # as if won: entering it is no longer barred
+            cities[c] = replace(cities[c], controller=self.me)
+        view = replace(sim.state, cities=cities, _controlled=None) if maybe else sim.state
+        ctx = SimpleNamespace(state=view, game_map=m, standing=lambda player: SimpleNamespace(retreat={}))
         by_hex: dict[str, list[str]] = {}
         for uid in self.attackers:
             if uid in sim.units and self.fights_on_land(uid):
                 by_hex.setdefault(sim.hex[uid], []).append(uid)
         for x, uids in by_hex.items():
-            if x not in m.terrain or not m.adjacent(x, a.target) or not any(u in self.last_moves for u in uids):
+            if x not in m.terrain or not m.adjacent(x, a.target):
                 continue
-            u = sim.units[uids[0]]
-            ways = []
-            for n in m.neighbours[x]:
-                if n == a.target or not may_stand(m, u, n):
-                    continue  # the winner holds the target
-                city = foreign_city(sim.state, m, n, self.me)
-                if city is not None and city not in self.gains and n not in targets:
-                    continue
-                if n in self.seen and any(board.hostile_to(e, self.me) for e in sim.state.units_at(n)):
-                    continue
-                ways.append(n)
-            if ways:
+            stuck = [u for u in uids if battle.retreat_hex(ctx, sim.units[u], x) is None]
+            if not stuck:
                 continue
-            who = f"{uids[0]} attacks" if len(uids) == 1 else f"{', '.join(uids)} attack"
-            self.warn(self.unit_path(base, a, uids[0]),
+            who = f"{stuck[0]} attacks" if len(stuck) == 1 else f"{', '.join(stuck)} attack"
+            self.warn(self.unit_path(base, a, stuck[0]),
                       f"{who} from {x}, which has no hex your units could retreat to (R-BAT-3: one hex, over land, "
-                      f"not into an enemy or neutral city, nor a hex holding enemy units): if this attack is lost, "
-                      f"each unit whose casualty roll says retreat (5 or more) is destroyed instead",
+                      f"not into an enemy or neutral city, nor a hex holding enemy units or already full): if this "
+                      f"attack is lost, each unit whose casualty roll says retreat (5 or more) is destroyed instead",
                       "attack with the odds well on your side, or from a hex with a way out")
 
     def check_attack_order(self, section: str, i: int, a: Attack, used: dict[str, tuple[int, bool]]) -> None:
@@ -2682,7 +2818,13 @@ class RuleCheck:
                                self.own_hex_hint(uid, h, land))
                 elif not m.adjacent(here, h):
                     why = self.skipped.get(uid)
-                    self.error(upath, f"{uid} is in {here}, not next to the target {h}",
+                    # said in the message too when that order would have taken it next to the target (as the
+                    # stacking error does: a new player mended this error, not the one above that caused it)
+                    meant = self.skipped_end.get(why) if why else None
+                    cause = (f", only because {why} above has an error and is skipped, so {uid} stays there: mend "
+                             f"that error first" if meant in m.terrain and m.adjacent(meant, h) else "")
+                    self.error(upath, f"{uid} is in {here}, not next to the target {h}{cause}",
+                               f"{why}'s path ends in {meant}, next to {h}" if cause else
                                f"{why}, which would move it, has an error: it is skipped and {uid} stays in {here}"
                                if why else f"neighbours of {h} are {', '.join(m.neighbours[h])}")
         if not target_ok:
@@ -2750,6 +2892,8 @@ class RuleCheck:
             if why:
                 self.add(severity, cpath, f"{self.tables.cards[use.card].name} does nothing in this battle ({why}), "
                                           f"so the attack would fail", "leave it out")
+            else:
+                self.warn_if_needed_wasted(cpath, use)
 
     def own_hex_hint(self, uid: str, h: str, land: bool) -> str:
         """What a player who names the attackers' own hex as the target most likely meant: the enemy next to it
@@ -2998,7 +3142,10 @@ class RuleCheck:
             return
         for i, dc in self.p.indexed("standing", "defence_cards"):
             path = ("standing", "defence_cards", i)
+            before = len(self.findings)
             self.check_card(path, CardUse(dc.card, None, dc.if_needed), "defence")
+            if not any(f.severity == ERROR for f in self.findings[before:]):
+                self.warn_if_needed_wasted(path, CardUse(dc.card, None, dc.if_needed))
             why = self.acts_on_nothing_of_mine(self.tables.cards[dc.card])
             if why:
                 self.warn(path, f"{self.tables.cards[dc.card].name} can never count for you now: {why}",

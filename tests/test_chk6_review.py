@@ -119,8 +119,8 @@ def at_sea_off_aegina(s) -> None:
 
 
 NO_RETREAT = ("ATH-A1 attacks from 1216, which has no hex your units could retreat to (R-BAT-3: one hex, over land, "
-              "not into an enemy or neutral city, nor a hex holding enemy units): if this attack is lost, each unit "
-              "whose casualty roll says retreat (5 or more) is destroyed instead")
+              "not into an enemy or neutral city, nor a hex holding enemy units or already full): if this attack is lost, "
+              "each unit whose casualty roll says retreat (5 or more) is destroyed instead")
 LANDING = 'first_move:\n  - units: [ATH-T1]\n    path: ["1216"]\n    unload: [ATH-A1]\n'
 
 
@@ -146,10 +146,10 @@ def test_an_attack_from_a_beach_with_no_way_out_is_warned_and_a_retreat_roll_des
     assert (c["unit"], c["roll"], c["result"], c["reason"]) == ("ATH-A1", 6, "destroyed", "no hex to retreat to"), c
 
 
-def test_a_hex_whose_way_out_is_an_own_city_is_not_warned_nor_units_that_stood_there_already(demo, tmp_path):
+def test_a_hex_whose_way_out_is_an_own_city_is_not_warned_but_units_that_stood_there_already_are(demo, tmp_path):
     """1413's land neighbours are Athens (1313) and 1412: ATH-A1 marched from Athens to 1413 to attack a Spartan
-    Army in 1412 may retreat into Athens.  Units the file does not move there are not warned (the player chose to
-    keep them there; tests/test_battle_beached.py attacks from such a hill and expects no finding)."""
+    Army in 1412 may retreat into Athens.  Units the file does not move there are warned too (a new player's
+    review, tests/test_newplayer_checker.py: an Army landed in an earlier turn attacked from a beach and lost)."""
     from pbem.model import Unit, UnitType
 
     def beside(owner_of_athens: str, at: str):
@@ -163,16 +163,17 @@ def test_a_hex_whose_way_out_is_an_own_city_is_not_warned_nor_units_that_stood_t
     r = check_text(ATHENS + 'first_move:\n  - units: [ATH-A1]\n    path: ["1413"]\n' + body, "o.yaml",
                    edited(demo, tmp_path, beside("athens", "1313")))
     assert not r.errors and not [f for f in r.findings if "retreat to" in f.message], said(r)
+    # Athens held by Sparta, ATH-A1 in 1413 since an earlier turn: no way out, warned all the same
     r = check_text(ATHENS + body, "o.yaml", edited(demo, tmp_path / "b", beside("sparta", "1413")))
-    assert not [f for f in r.findings if "retreat to" in f.message], said(r)
-    # the beach of the first test, the Army ashore there already: no word either
+    assert [f.path for f in r.findings if "retreat to" in f.message] == ["land_battle[0].units[0]"], said(r)
+    # the beach of the first test, the Army ashore there already: the same warning
     def ashore(s) -> None:
         at_sea_off_aegina(s)
         s.units["ATH-A1"].carried_by = None
         s.place(s.units["ATH-A1"], "1216")
     r = check_text(ATHENS + 'land_battle:\n  - units: [ATH-A1]\n    target: "1215"\n', "o.yaml",
                    edited(demo, tmp_path / "c", ashore))
-    assert not [f for f in r.findings if "retreat to" in f.message], said(r)
+    assert ("warning", "land_battle[0].units[0]", NO_RETREAT) in said(r), said(r)
 
 
 # -- 4. Leaders, Baggage, Transports and unmanned Fleets left alone beside enemy Armies -----------------------------

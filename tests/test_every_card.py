@@ -870,8 +870,11 @@ def test_card_in_orders(card, campaign):
     ok, bad = places(TABLES.cards[card])
     assert ok and bad
     for body in ok:
-        # (a movement card's move may leave its Army unfed: the checker's supply heads-up is not about the card)
-        assert [f for f in check(campaign, body) if "at your next Upkeep" not in f[2]] == [], body
+        # (a movement card's move may leave its Army unfed: the checker's supply heads-up is not about the card; a
+        # card that counts only if its side wins, standing with the default if_needed: true, is warned of, as
+        # tests/test_newplayer_checker.py checks)
+        assert [f for f in check(campaign, body) if "at your next Upkeep" not in f[2]
+                and "is used up for nothing" not in f[2]] == [], body
     for body, path, says in bad:
         got = check(campaign, body)
         says = (says,) if isinstance(says, str) else says
