@@ -2649,7 +2649,7 @@ class RuleCheck:
         st = self.state
         city = self.map.cities[cid]
         ctl = st.cities[cid].controller
-        what = "a neutral city" if ctl is None else f"a city of {st.players[ctl].name}" \
+        what = "a neutral city" if ctl is None else f"a city of the {st.players[ctl].name}" \
             if ctl in st.players else "not your city"
         win = self.gains.get(cid)
         if win is not None and win.sure:

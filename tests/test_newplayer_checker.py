@@ -208,7 +208,7 @@ def test_R_PH_DIP_REVOLT_natural_allies_after_exact_tribute_on_the_same_city_say
     # a move into Chalcis after both: entered only if the cards win it, said so (an error without them)
     move = 'first_move:\n  - units: [ATH-A1]\n    path: ["1310"]\n'
     r = check_text(ATHENS + cards + move, "o.yaml", camp)
-    assert ("warning", "first_move[0].path[0]", "1310 is Chalcis, a city of Thebans now: your units may enter it only "
+    assert ("warning", "first_move[0].path[0]", "1310 is Chalcis, a city of the Thebans now: your units may enter it only "
             "if Natural Allies at cards[1] wins it (after Exact Tribute at cards[0] makes it revolt and go neutral)"
             ) in said(r) and not r.errors, said(r)
     # the adjudicator: Chalcis holds no Theban unit, so the revolt turns it neutral, and Natural Allies wins it
