@@ -2166,12 +2166,13 @@ PT_PER_PX = 0.75  # CairoSVG's PDF unit at 96 dpi: the map page has the same siz
 
 
 def _pdf_image_page(pdf, image) -> None:
-    """One page of the image's size at 96 dpi, the image on it."""
+    """One page of the map's size, the image on it (mapsvg.PNG_SCALE pixels a px of the map: 144 dpi)."""
     import cairocffi
     w, h = image.get_width(), image.get_height()
-    pdf.set_size(w * PT_PER_PX, h * PT_PER_PX)
+    k = PT_PER_PX / mapsvg.PNG_SCALE
+    pdf.set_size(w * k, h * k)
     cr = cairocffi.Context(pdf)
-    cr.scale(PT_PER_PX, PT_PER_PX)
+    cr.scale(k, k)
     cr.set_source_surface(image, 0, 0)
     cr.paint()
     cr.show_page()

@@ -163,7 +163,8 @@ def test_map_png_of_the_aegean_is_non_trivial():
     png = mapsvg.map_png(aegean, view(s, aegean, "athens"), title="Turn 1")
     assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 100_000
     w, h = struct.unpack(">II", png[16:24])
-    assert (w, h) == (round(mapsvg.layout_of(aegean).width), round(mapsvg.layout_of(aegean).height))
+    lay = mapsvg.layout_of(aegean)  # PNG_SCALE pixels a unit of the SVG (hex ids legible at 100 %)
+    assert (w, h) == (round(round(lay.width) * mapsvg.PNG_SCALE), round(round(lay.height) * mapsvg.PNG_SCALE))
 
 
 def test_compact_ids():
