@@ -36,8 +36,10 @@ raster, the turn's layer once per turn on a copy of it (``_base_image``; ``warm`
 reports are rendered in forked processes), and CairoSVG draws only the viewer's layers on a copy of that:
 pixel-identical to drawing the whole SVG, and about 10 ms a map of the Aegean against 70 ms for the
 ``raster_base`` SVG and 120 ms all vectors, on one core (``bench/bench_render.py`` measures the ways).  The
-PNG has PNG_SCALE (1.5) pixels a unit of the SVG (2049x1302 for the Aegean; a new player could not read its
-5 px hex ids at 100 %): the SVG's places are the same, the PDF's map page the same size (at 144 dpi).
+PNG has PNG_SCALE (1.25) pixels a unit of the SVG (1708x1085 for the Aegean; a new player could not read its
+5 px hex ids at 100 %): the SVG's places are the same, the PDF's map page the same size (at 120 dpi).  At 1.5
+the ids were larger still, but every report took 80 ms more (the 12-player, 36-turn demo 86 s against 65 s);
+1.25 costs about 30 ms a report (``bench/bench_render.py``).
 ``png_bytes`` writes the PNG itself, in 256 colours (unfiltered rows, zlib level 3): a third of the time
 of cairo's PNG writer, and files under half the size of full colour.
 The ``raster_base`` SVG (the static layer as an embedded PNG ``<image>``) is kept for callers that want one
@@ -1869,6 +1871,10 @@ def _on_base_class():
                 raise ValueError(f"a {width}x{height} map drawn on a {w}x{h} base")
             surface = cairocffi.ImageSurface(cairocffi.FORMAT_RGB24, w, h)
             cr = cairocffi.Context(surface)
+            # white under the base: at PNG_SCALE 1.25 the map's last column of pixels is half drawn (1366 x 1.25
+            # = 1707.5), and on the surface's black it came out grey, a line down the map's right edge
+            cr.set_source_rgb(1, 1, 1)
+            cr.paint()
             cr.set_source_surface(self._base, 0, 0)
             cr.paint()
             return surface, w, h
@@ -1876,7 +1882,7 @@ def _on_base_class():
     return OnBase
 
 
-PNG_SCALE = 1.5  # pixels of the map PNG a unit of the SVG
+PNG_SCALE = 1.25  # pixels of the map PNG a unit of the SVG (the module's docstring says why not more)
 PNG_LEVEL = 3  # zlib level of the map PNG
 PNG_COLOURS = 256  # the map PNG's palette
 
@@ -1887,7 +1893,8 @@ def png_bytes(image) -> bytes:
     The map's flat colours, its text's edges and the fog's hatching fit a palette of 256 (Pillow's fast
     octree, no dithering: no colour moves by more than a few levels, none visibly): 8 bits a pixel instead
     of 24, so the file is under half the size of the full-colour one (about 250 KB against 600 KB for the
-    Aegean at 1366x868; about 470 KB at PNG_SCALE 1.5) for the same time.  Every row unfiltered, deflated at level 3: a third of the time of cairo's or
+    Aegean at 1366x868; about 365 KB at PNG_SCALE 1.25) for the same time.  Every row unfiltered, deflated at
+    level 3: a third of the time of cairo's or
     Pillow's PNG writer (which try a filter per row).
     """
     from PIL import Image  # a dependency of CairoSVG

@@ -2166,7 +2166,7 @@ PT_PER_PX = 0.75  # CairoSVG's PDF unit at 96 dpi: the map page has the same siz
 
 
 def _pdf_image_page(pdf, image) -> None:
-    """One page of the map's size, the image on it (mapsvg.PNG_SCALE pixels a px of the map: 144 dpi)."""
+    """One page of the map's size, the image on it (mapsvg.PNG_SCALE pixels a px of the map: 120 dpi)."""
     import cairocffi
     w, h = image.get_width(), image.get_height()
     k = PT_PER_PX / mapsvg.PNG_SCALE
