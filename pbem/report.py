@@ -2170,7 +2170,8 @@ def _pdf_image_page(pdf, image) -> None:
     import cairocffi
     w, h = image.get_width(), image.get_height()
     k = PT_PER_PX / mapsvg.PNG_SCALE
-    pdf.set_size(w * k, h * k)
+    # the map's own size (1366 px wide at 96 dpi): the image has a pixel more where the scale makes it fractional
+    pdf.set_size(round(w / mapsvg.PNG_SCALE) * PT_PER_PX, round(h / mapsvg.PNG_SCALE) * PT_PER_PX)
     cr = cairocffi.Context(pdf)
     cr.scale(k, k)
     cr.set_source_surface(image, 0, 0)
