@@ -497,11 +497,10 @@ def fight(ctx: "TurnContext", battle: Battle, attack_cards: list[CardUse], **rep
 
 # -- casualties and retreat (R-BAT-3) -------------------------------------------------------------------
 
-def retreat_hex(ctx: "TurnContext", unit: Unit, from_hex: str) -> str | None:
-    """One hex away, holding no enemy unit, within stacking, where the unit may stand and not an enemy or
-    neutral city.  The owner's standing retreat preference for ``from_hex`` first; else the hex nearest a
-    friendly city (R-BAT-3); ties by hex id."""
-    state, gm, owner = ctx.state, ctx.game_map, unit.owner
+def retreat_hexes(state: GameState, gm: GameMap, unit: Unit, from_hex: str) -> list[str]:
+    """The hexes ``unit`` may retreat to from ``from_hex`` (R-BAT-3): one hex away, holding no enemy unit, within
+    stacking, where the unit may stand and not an enemy or neutral city.  Also asked by the checker."""
+    owner = unit.owner
     ok = []
     for n in gm.neighbours[from_hex]:
         if not may_stand(gm, unit, n) or foreign_city(state, gm, n, owner):
@@ -511,6 +510,14 @@ def retreat_hex(ctx: "TurnContext", unit: Unit, from_hex: str) -> str | None:
         if stack_size(state, n, owner) + counts_with_cargo(state, unit) > stack_limit(gm, n):
             continue
         ok.append(n)
+    return ok
+
+
+def retreat_hex(ctx: "TurnContext", unit: Unit, from_hex: str) -> str | None:
+    """Of ``retreat_hexes``, the owner's standing retreat preference for ``from_hex`` first; else the hex nearest
+    a friendly city (R-BAT-3); ties by hex id."""
+    state, gm, owner = ctx.state, ctx.game_map, unit.owner
+    ok = retreat_hexes(state, gm, unit, from_hex)
     if not ok:
         return None
     for pref in ctx.standing(owner).retreat.get(from_hex, ()):

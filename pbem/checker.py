@@ -2708,7 +2708,7 @@ class RuleCheck:
             self.moves_in[mover.id] = (a.target, f"land_battle[{i}]", city.name)
 
     def warn_no_retreat(self, base: tuple, a: Attack) -> None:
-        """Attackers that lose retreat from their own hexes (R-BAT-3): ``pbem.battle.retreat_hex``, the
+        """Attackers that lose retreat from their own hexes (R-BAT-3): ``pbem.battle.retreat_hexes``, the
         adjudicator's own rule, asked against the simulated state after the moves before the battle (one hex, onto
         terrain they may stand in, within stacking, not an enemy or neutral city, holding no enemy unit).  A hex
         with no such neighbour (a beach of an island whose only land hex is the city attacked) turns every retreat
@@ -2724,7 +2724,6 @@ class RuleCheck:
         for c in maybe:  # as if won: entering it is no longer barred
             cities[c] = replace(cities[c], controller=self.me)
         view = replace(sim.state, cities=cities, _controlled=None) if maybe else sim.state
-        ctx = SimpleNamespace(state=view, game_map=m, standing=lambda player: SimpleNamespace(retreat={}))
         by_hex: dict[str, list[str]] = {}
         for uid in self.attackers:
             if uid in sim.units and self.fights_on_land(uid):
@@ -2732,7 +2731,7 @@ class RuleCheck:
         for x, uids in by_hex.items():
             if x not in m.terrain or not m.adjacent(x, a.target):
                 continue
-            stuck = [u for u in uids if battle.retreat_hex(ctx, sim.units[u], x) is None]
+            stuck = [u for u in uids if not battle.retreat_hexes(view, m, sim.units[u], x)]
             if not stuck:
                 continue
             who = f"{stuck[0]} attacks" if len(stuck) == 1 else f"{', '.join(stuck)} attack"
