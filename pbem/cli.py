@@ -893,6 +893,8 @@ def demo(
         from datetime import datetime, timezone
         from .campaign import demo_campaign
         from .cycle import run_turn as do_run
+        from .mapsvg import warm_static
+        from .report import ReportsInBackground, in_background
         from .gamedata import tables
         from .textview import render
         from .visibility import view
@@ -903,11 +905,21 @@ def demo(
             now = datetime.now(timezone.utc)
             last = min(turns, camp.load_state().last_turn)
             if last > 0:
-                with typer.progressbar(range(last), label=f"Playing {last} turns", file=sys.stderr) as bar:
-                    for _ in bar:
-                        result, _msg = do_run(camp, now, force=True, reports=reports)
-                        if result is None or result.after.finished:
-                            break
+                # each turn's reports written by a forked process while the next turn is played (two cores)
+                background = ReportsInBackground(camp) if reports and in_background() else None
+                if background is not None:
+                    warm_static(camp.game_map)  # built once: every turn's writer inherits it
+                try:
+                    with typer.progressbar(range(last), label=f"Playing {last} turns", file=sys.stderr) as bar:
+                        for _ in bar:
+                            result, _msg = do_run(camp, now, force=True, reports=reports and background is None)
+                            if result is not None and background is not None:
+                                background.start(result.turn)
+                            if result is None or result.after.finished:
+                                break
+                finally:
+                    if background is not None:
+                        background.wait()
             state = camp.load_state()
         typer.echo(render(view(state, camp.game_map, None), camp.game_map, tables()), nl=False)
         where = f"; reports in {camp.root / 'reports'}" if reports and last else ""

@@ -1822,10 +1822,18 @@ def map_png(game_map: GameMap, view: dict[str, Any], events: Iterable[dict[str, 
     return png_bytes(layers(game_map, view, events, title).image())
 
 
+def warm_static(game_map: GameMap, raster: bool = True) -> None:
+    """Build the cached static layer (and its raster), which every map of every turn shares: done once in a
+    process that forks report writers for turn after turn (`pbem demo`), which then inherit it."""
+    static_layer(game_map)
+    if raster:
+        _static_image(*_static_key(game_map))
+
+
 def warm(game_map: GameMap, public_view: dict[str, Any], title: str | None = None, raster: bool = True) -> None:
     """Build the cached layers every map of a turn shares (``public_view``: ``visibility.public`` of the
     state): done once before the reports are rendered in forked processes, which then inherit them."""
-    static_layer(game_map)
+    warm_static(game_map, raster)
     if raster:
         lay = layout_of(game_map)
         _base_image(_static_key(game_map),

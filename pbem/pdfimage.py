@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import re
 import struct
-import zlib
 from dataclasses import dataclass
 
 

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from . import yamlio
 from .resources import folder as folder_of
+from .model import GameState
 from .storage import Campaign, atomic_write
 from .visibility import redact
 from .campaign import KEYS_FILE
@@ -77,9 +78,11 @@ def filled_template(campaign: str, turn: int, player: str, kit: str = "kit", abb
     return text
 
 
-def write_kit(camp: Campaign, player: str, turn: int | None = None) -> Path:
-    """Write the kit for ``player`` at the start of game ``turn`` (default: the current turn)."""
-    state = camp.load_state(turn)
+def write_kit(camp: Campaign, player: str, turn: int | None = None, state: GameState | None = None) -> Path:
+    """Write the kit for ``player`` at the start of game ``turn`` (default: the current turn); ``state``: that
+    turn's start snapshot when the caller has it loaded already (the reports of the turn before)."""
+    if state is None or (turn is not None and state.turn != turn):
+        state = camp.load_state(turn)
     folder = camp.reports_dir(state.turn - 1 if state.turn > 1 else 0, player) / "kit"
     public = {k: camp.config[k] for k in PUBLIC_KEYS if k in camp.config}
     public["kit_of"] = player

@@ -43,7 +43,7 @@ import markupsafe
 from . import mapsvg, pdfimage
 from .cards import CITY_TARGET_KINDS
 from .effects import player_effects, total_value
-from .errors import CampaignError, UsageError
+from .errors import CampaignError, PbemError, UsageError
 from .gamedata import GameMap, Tables, tables as load_tables
 from .model import Effect, GameState
 from .moderation import Correction, campaign_corrections
@@ -2293,7 +2293,7 @@ def _write_player(job: _Job, pid: str | None) -> Written:
                       corrections=job.corrections, test_campaign=job.test_campaign)
     if pid is not None and "kit" in job.formats:
         from .playerkit import write_kit
-        write_kit(job.camp, pid, job.turn + 1)
+        write_kit(job.camp, pid, job.turn + 1, job.after)
     return Written(pid or MODERATOR, files, time.perf_counter() - t0)
 
 
@@ -2316,7 +2316,7 @@ def _warm(job: _Job) -> None:
 
 def write_reports(camp: Campaign, turn: int, players: list[str] | None = None,
                   formats: Iterable[str] = FORMATS, moderator: bool | None = None,
-                  workers: int | None = None) -> list[Written]:
+                  workers: int | None = None, ready: Callable[[], None] | None = None) -> list[Written]:
     """Write the reports of game ``turn`` for ``players`` (None: every player, and the moderator's).
 
     ``moderator``: also write the moderator's report (default: when ``players`` is None).  A name in
@@ -2325,6 +2325,7 @@ def write_reports(camp: Campaign, turn: int, players: list[str] | None = None,
     The reports are rendered by ``workers`` processes (default: ``$PBEM_WORKERS``, else one per CPU), each
     writing whole reports; the result lists them in player order, and the files are the same bytes whatever
     the number of workers.  A worker's exception is raised here.
+    ``ready()``: called once everything the reports are made from has been read (``ReportsInBackground``).
     """
     global _JOB
     formats = tuple(formats)
@@ -2354,6 +2355,8 @@ def write_reports(camp: Campaign, turn: int, players: list[str] | None = None,
                deadline=orders_due(camp, turn), formats=formats, created=_creation_date(),
                corrections=campaign_corrections(camp, turn, before, after) if turn else [],
                test_campaign=bool(camp.config.get("seed_guessable")))
+    if ready is not None:
+        ready()
     n = worker_count(len(who), workers)
     # A Ctrl-C is held while this process renders a report or a map (cairo calls back into Python, and an
     # interrupt there was swallowed and turned into a cairo error: "reports could not be written (11)", exit 2)
@@ -2391,6 +2394,102 @@ def write_reports(camp: Campaign, turn: int, players: list[str] | None = None,
         return results
     finally:
         _JOB = None
+
+
+def in_background() -> bool:
+    """Whether reports are worth writing in the background (``ReportsInBackground``): with more than one worker
+    process (``worker_count``: ``$PBEM_WORKERS``, else the CPUs) and where processes fork."""
+    return worker_count(2) > 1 and "fork" in multiprocessing.get_all_start_methods()
+
+
+class ReportsInBackground:
+    """The reports of one turn written by a forked process while this one goes on (`pbem demo` plays the next
+    turn meanwhile: the two cores the reports take are kept busy, instead of one waiting for the other).
+
+    ``start(turn)`` first waits for the turn started before, then forks a process that writes ``turn``'s
+    reports (``write_reports``, with its own worker processes) and returns once that process has read what the
+    reports are made from (the states, the log, the settings), so what this process does next cannot change
+    them.  ``wait()`` waits for the last one; a failure is raised there as ``ReportsFailed``, naming the turn.
+    The files are the same bytes as when written in the foreground.  A Ctrl-C is ignored by the writer: the
+    turn under way is finished whole, and ``wait`` (which the caller calls on the way out) waits for it."""
+
+    def __init__(self, camp: Campaign):
+        self.camp = camp
+        self._proc: Any = None
+        self._conn: Any = None
+        self._turn = 0
+
+    def start(self, turn: int) -> None:
+        """Write ``turn``'s reports in the background (the turn is committed); first waits for the turn started
+        before, and if those failed raises, naming both turns (neither has its reports then)."""
+        try:
+            self.wait()
+        except ReportsFailedInBackground as exc:
+            raise ReportsFailedInBackground(self.camp, exc.turn, exc.why, also=turn) from None
+        fork = multiprocessing.get_context("fork")
+        receive, send = fork.Pipe(duplex=False)
+        self.camp.config  # read now (cached): the writer has the settings of this moment, whatever comes next
+        proc = fork.Process(target=_write_in_background, args=(self.camp, turn, send), daemon=False)
+        proc.start()
+        send.close()
+        self._proc, self._conn, self._turn = proc, receive, turn
+        try:
+            receive.recv()  # "ready"
+        except EOFError:  # it ended before: ``wait`` says why
+            pass
+
+    def wait(self) -> None:
+        proc, conn, turn = self._proc, self._conn, self._turn
+        if proc is None:
+            return
+        self._proc = self._conn = None
+        with held_interrupts():
+            try:
+                why = conn.recv()
+            except EOFError:
+                why = "the process writing them stopped"
+            proc.join()
+            conn.close()
+        if why is None and proc.exitcode != 0:
+            why = f"the process writing them stopped (exit code {proc.exitcode})"
+        if why is not None:
+            raise ReportsFailedInBackground(self.camp, turn, why)
+
+
+class ReportsFailedInBackground(PbemError):
+    """The reports of a committed turn written in the background could not be written; the turns played since
+    stand too.  Says which turns have no reports and how to write them (`pbem report`)."""
+
+    def __init__(self, camp: Campaign, turn: int, why: str, also: int | None = None):
+        self.turn, self.why = turn, why
+        turns = [turn] if also is None else [turn, also]
+        how = " and ".join(f"`pbem report {camp.root} --turn {t}`" for t in turns)
+        which = f"turn {turn}" if also is None else f"turns {turn} and {also}"
+        super().__init__(f"the reports of turn {turn} could not be written ({why}); {which} "
+                         f"{'is' if also is None else 'are'} committed without reports: fix that, then run {how}")
+
+
+def _write_in_background(camp: Campaign, turn: int, conn: Any) -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    why: str | None = None
+    told: list[bool] = []
+
+    def ready() -> None:
+        conn.send("ready")
+        told.append(True)
+    try:
+        write_reports(camp, turn, ready=ready)
+    except OSError as exc:
+        from .storage import failed
+        why = failed(exc, camp.root)
+    except PbemError as exc:
+        why = str(exc)
+    except Exception as exc:  # a bug: said, with what it was
+        why = f"{type(exc).__name__}: {exc}"
+    if not told:  # it failed before it was ready
+        conn.send("ready")
+    conn.send(why)
+    conn.close()
 
 
 def _worker_init() -> None:
