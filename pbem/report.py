@@ -50,7 +50,7 @@ from .moderation import Correction, campaign_corrections
 from .movement import effect_in_force
 from .battle import RETREAT_AT
 from .phases.upkeep import DISBANDS_AT
-from .storage import Campaign, atomic_write, held_interrupts
+from .storage import Campaign, atomic_write, failed, held_interrupts
 from .textview import card_timing, game_date, plural
 from .cardwords import effects_text
 from .visibility import is_roll, public as public_view, view as make_view
@@ -2148,9 +2148,11 @@ def _pdf_document(map_svg: str | None, text: str, title: str, created: str | Non
         pass
     has_map = True
     if placeholder is not None:
-        _pdf_placeholder_page(pdf, placeholder.width, placeholder.height)
+        dot = cairocffi.ImageSurface(cairocffi.FORMAT_RGB24, 1, 1)
+        _pdf_picture_page(pdf, dot, placeholder.width, placeholder.height)
     elif map_png is not None:
-        _pdf_image_page(pdf, cairocffi.ImageSurface.create_from_png(io.BytesIO(map_png)))
+        picture = cairocffi.ImageSurface.create_from_png(io.BytesIO(map_png))
+        _pdf_picture_page(pdf, picture, picture.get_width(), picture.get_height())
     elif map_svg is not None:
         _pdf_vector_page(pdf, map_svg)
     else:
@@ -2188,29 +2190,16 @@ def _map_page_size(w: int, h: int) -> tuple[float, float]:
     return round(w / mapsvg.PNG_SCALE) * PT_PER_PX, round(h / mapsvg.PNG_SCALE) * PT_PER_PX
 
 
-def _pdf_image_page(pdf, image) -> None:
-    """One page of the map's size, the image on it."""
-    import cairocffi
-    w, h = image.get_width(), image.get_height()
-    k = PT_PER_PX / mapsvg.PNG_SCALE
-    pdf.set_size(*_map_page_size(w, h))
-    cr = cairocffi.Context(pdf)
-    cr.scale(k, k)
-    cr.set_source_surface(image, 0, 0)
-    cr.paint()
-    cr.show_page()
-
-
-def _pdf_placeholder_page(pdf, w: int, h: int) -> None:
-    """The map page of a ``w`` x ``h`` picture with a 1x1 image stretched over it where the picture will be: the
-    same placement as ``_pdf_image_page``'s (the picture's ``w`` x ``h`` pixels at PT_PER_PX / PNG_SCALE)."""
+def _pdf_picture_page(pdf, picture, w: int, h: int) -> None:
+    """One page of the map's size with the cairo image surface ``picture`` stretched over the place of a ``w`` x
+    ``h`` map picture (its pixels at PT_PER_PX / PNG_SCALE points): the picture itself, or a 1x1 placeholder for
+    ``pdfimage`` to swap."""
     import cairocffi
     k = PT_PER_PX / mapsvg.PNG_SCALE
     pdf.set_size(*_map_page_size(w, h))
-    dot = cairocffi.ImageSurface(cairocffi.FORMAT_RGB24, 1, 1)
     cr = cairocffi.Context(pdf)
-    cr.scale(w * k, h * k)
-    cr.set_source_surface(dot, 0, 0)
+    cr.scale(w * k / picture.get_width(), h * k / picture.get_height())
+    cr.set_source_surface(picture, 0, 0)
     cr.paint()
     cr.show_page()
 
@@ -2409,7 +2398,8 @@ class ReportsInBackground:
     ``start(turn)`` first waits for the turn started before, then forks a process that writes ``turn``'s
     reports (``write_reports``, with its own worker processes) and returns once that process has read what the
     reports are made from (the states, the log, the settings), so what this process does next cannot change
-    them.  ``wait()`` waits for the last one; a failure is raised there as ``ReportsFailed``, naming the turn.
+    them.  ``wait()`` waits for the last one; a failure is raised there as ``ReportsFailedInBackground``, naming
+    the turn (``start`` names the turn it was to start too: it has no reports either).
     The files are the same bytes as when written in the foreground.  A Ctrl-C is ignored by the writer: the
     turn under way is finished whole, and ``wait`` (which the caller calls on the way out) waits for it."""
 
@@ -2480,7 +2470,6 @@ def _write_in_background(camp: Campaign, turn: int, conn: Any) -> None:
     try:
         write_reports(camp, turn, ready=ready)
     except OSError as exc:
-        from .storage import failed
         why = failed(exc, camp.root)
     except PbemError as exc:
         why = str(exc)
